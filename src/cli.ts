@@ -1,0 +1,130 @@
+// Argument parsing and dispatch. Errors are one sentence on stderr; --verbose adds the stack.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, configPath, formatProblem, loadConfigFile } from './config/load.ts';
+import type { Config } from './config/schema.ts';
+import { UserError, errorMessage } from './core/errors.ts';
+import { createLogger } from './log.ts';
+import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
+import { commands } from './commands/index.ts';
+
+const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+  config: { type: 'string', short: 'c', description: 'config file (default: $CALBRIDGE_CONFIG, else ./config.yaml)' },
+  verbose: { type: 'boolean', short: 'v', description: 'show stack traces with errors' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+
+const defaultIo: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  isTty: Boolean(process.stdout.isTTY),
+};
+
+/** Finds the command named by the first one or two words (`status`, `webhooks list`). */
+function findCommand(argv: string[]): { command: Command | undefined; rest: string[]; words: string[] } {
+  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  for (const n of [2, 1]) {
+    const name = words.slice(0, n).join(' ');
+    const command = commands.find((c) => c.name === name);
+    if (command) {
+      const rest = [...argv];
+      for (const w of name.split(' ')) rest.splice(rest.indexOf(w), 1);
+      return { command, rest, words };
+    }
+  }
+  return { command: undefined, rest: argv, words };
+}
+
+export function usage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'calbridge: keeps a booking service, Google Calendar and ICS feeds in step.',
+    '',
+    'usage: calbridge <command> [options]     (npm start -- <command> [options])',
+    '',
+    'commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'options for every command:',
+    ...optionLines(GLOBAL_OPTIONS),
+    '',
+    'Run `calbridge <command> --help` for the options of one command.',
+  ].join('\n');
+}
+
+function optionLines(options: Record<string, OptionSpec>): string[] {
+  return Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ' <value>' : ''}`;
+    return `  ${flag.padEnd(28)} ${o.description}`;
+  });
+}
+
+export function commandHelp(c: Command): string {
+  return [
+    `usage: calbridge ${c.name}${(c.args ?? []).map((a) => ` ${a}`).join('')} [options]`,
+    '',
+    c.summary,
+    ...(c.help ? ['', c.help] : []),
+    '',
+    'options:',
+    ...optionLines({ ...(c.options ?? {}), ...GLOBAL_OPTIONS }),
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise<number> {
+  // `npm start` with no command is `serve` (contract §1).
+  const { command, rest, words } = findCommand(argv.length === 0 ? ['serve'] : argv);
+  if (!command) {
+    if (argv.includes('--help') || argv.includes('-h') || words.length === 0) {
+      io.out(usage());
+      return words.length === 0 ? 0 : 2;
+    }
+    io.err(`calbridge: unknown command "${words.join(' ')}"; run \`calbridge --help\` for the list.`);
+    return 2;
+  }
+  const options = { ...(command.options ?? {}), ...GLOBAL_OPTIONS } as NonNullable<ParseArgsConfig['options']>;
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true }) as {
+      values: Record<string, string | boolean | undefined>;
+      positionals: string[];
+    });
+  } catch (e) {
+    io.err(`calbridge ${command.name}: ${errorMessage(e).replace(/\. To specify.*$/, '')}; see --help.`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(commandHelp(command));
+    return 0;
+  }
+  const verbose = Boolean(values.verbose);
+  const loadConfig = (): Config => loadConfigFile(configPath(values.config as string | undefined)).config;
+  const args: CommandArgs = {
+    values,
+    positionals,
+    io,
+    verbose,
+    loadConfig,
+    openRuntime: async (config) => {
+      const { buildRuntime } = await import('./main.ts'); // loaded only by commands that need it
+      return buildRuntime(config ?? loadConfig(), { log: createLogger({ fd: 2, level: verbose ? 'debug' : 'warn' }) });
+    },
+  };
+  try {
+    return await command.run(args);
+  } catch (e) {
+    return reportError(e, command, io, verbose);
+  }
+}
+
+function reportError(e: unknown, command: Command, io: CommandIo, verbose: boolean): number {
+  if (e instanceof ConfigError) {
+    io.err(`calbridge: the config ${e.file} is not valid:`);
+    for (const p of e.problems) io.err(`  ${formatProblem(p)}`);
+    return 2;
+  }
+  const message = errorMessage(e).replace(/\s*\n[\s\S]*$/, '');
+  io.err(`calbridge ${command.name}: ${message}${/[.!?]$/.test(message) ? '' : '.'}`);
+  if (verbose && e instanceof Error && e.stack) io.err(e.stack);
+  return e instanceof UserError ? e.exitCode : 1;
+}

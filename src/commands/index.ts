@@ -1,0 +1,13 @@
+// Every command of contract §1. cli.ts finds them here by name.
+import type { Command } from './command.ts';
+import { serveCommand } from './serve.ts';
+import { checkConfigCommand } from './check-config.ts';
+import { syncCommand } from './sync.ts';
+import { statusCommand } from './status.ts';
+
+export const commands: Command[] = [
+  serveCommand,
+  checkConfigCommand,
+  syncCommand,
+  statusCommand,
+];

@@ -1,0 +1,43 @@
+import { createLogger } from '../log.ts';
+import { UserError } from '../core/errors.ts';
+import type { Command } from './command.ts';
+
+/** How long a graceful stop may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 4500;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the daemon: webhook receiver, scheduled poll, Google sync both ways, feeds',
+  help: 'Logs JSON lines on stdout. Stops gracefully on SIGTERM or SIGINT (exit 0).',
+  options: { port: { type: 'string', description: 'listen on this port instead of server.port' } },
+  async run({ values, loadConfig, verbose }) {
+    const config = loadConfig();
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+      throw new UserError(`--port must be a whole number from 0 to 65535, not "${String(values.port)}"`, 2);
+    }
+    const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined });
+    const { startDaemon } = await import('../main.ts');
+    const daemon = await startDaemon(config, { log, port });
+    return waitForSignal(() => daemon.stop());
+  },
+};
+
+/** Resolves with exit status 0 once a SIGTERM/SIGINT has stopped the work (or the deadline passed). */
+export function waitForSignal(stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    const onSignal = () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      const deadline = setTimeout(() => resolve(0), STOP_DEADLINE_MS);
+      void stop()
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(deadline);
+          resolve(0);
+        });
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

@@ -1,0 +1,49 @@
+import type { Command, CommandIo } from './command.ts';
+import type { Progress } from '../jobs/job.ts';
+
+/** How long `sync` waits for a job that `serve` is running at the same moment. */
+const WAIT_FOR_SERVE_MS = 120_000;
+
+export const syncCommand: Command = {
+  name: 'sync',
+  summary: 'one full pass now: poll, apply, push pending Google writes, one reverse-sync round',
+  help: 'Prints a summary per step (a progress bar on a terminal). Exit status: 0 ok, 1 some items failed.\nSafe to run while `serve` runs: each step waits for the other process to finish the same step.',
+  async run({ io, openRuntime }) {
+    const runtime = await openRuntime();
+    let failed = false;
+    try {
+      for (const part of runtime.parts) {
+        for (const job of part.jobs ?? []) {
+          if (job.inSync === false) continue;
+          const bar = progressBar(io, job.name);
+          const result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+          bar.done();
+          const bad = result.status === 'failed' || (result.failed ?? 0) > 0;
+          failed ||= bad;
+          io.out(`${job.name.padEnd(16)} ${result.status.padEnd(8)} ${result.summary ?? ''}`.trimEnd());
+        }
+      }
+    } finally {
+      await runtime.close();
+    }
+    if (runtime.parts.length === 0) io.out('nothing to do: no parts are configured');
+    return failed ? 1 : 0;
+  },
+};
+
+/** A one-line bar redrawn in place on a terminal; nothing at all when stdout is not a TTY. */
+function progressBar(io: CommandIo, label: string): { update: Progress; done(): void } {
+  let drawn = false;
+  return {
+    update: (done, total) => {
+      if (!io.isTty || total <= 0) return;
+      const width = 30;
+      const filled = Math.round((Math.min(done, total) / total) * width);
+      process.stdout.write(`\r${label.padEnd(16)} [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}`);
+      drawn = true;
+    },
+    done: () => {
+      if (drawn) process.stdout.write('\r\x1b[2K');
+    },
+  };
+}

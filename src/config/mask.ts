@@ -1,0 +1,18 @@
+// Secrets never reach a log or a terminal: every printed config goes through this.
+import type { Config } from './schema.ts';
+
+const MASK = '********';
+const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'auth_token', 'client_secret', 'refresh_token']);
+
+export function maskSecrets(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]));
+  }
+  if (SECRET_KEYS.has(key) && typeof value === 'string' && value !== '') return MASK;
+  return value;
+}
+
+export function maskedConfig(config: Config): unknown {
+  return maskSecrets(config);
+}

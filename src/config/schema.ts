@@ -1,0 +1,193 @@
+// The whole configuration (contract §2) as one zod schema. Strict objects: an unknown key is almost
+// always a typo, so it is an error. Defaults live here and nowhere else.
+import { z } from 'zod';
+import cron from 'node-cron';
+import { DateTime } from 'luxon';
+import { STATUSES } from '../core/appointment.ts';
+import { unknownPlaceholders } from '../core/template.ts';
+
+/** An empty string means unset, for every optional secret (contract §2). */
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v));
+
+const secret = (min: number) =>
+  z.string().min(min, `must be at least ${min} characters (it is the only thing guarding this route)`);
+
+const timezone = z.string().refine((zone) => DateTime.local().setZone(zone).isValid, {
+  message: 'is not an IANA time zone (e.g. America/Sao_Paulo)',
+});
+
+const cronSchedule = z.string().refine((s) => cron.validate(s), {
+  message: 'is not a valid cron schedule (node-cron syntax, e.g. "*/5 * * * *")',
+});
+
+const template = z.string().superRefine((t, ctx) => {
+  for (const name of unknownPlaceholders(t)) {
+    ctx.addIssue({ code: 'custom', message: `unknown placeholder {${name}}` });
+  }
+});
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+
+const share = z.number().min(0).max(1);
+
+const stringOrList = z.union([z.string(), z.array(z.string())]);
+
+/** Booking API list filters as `poll.filters` takes them (seed §4.2), each a single value. */
+const pollFilters = z.strictObject({
+  calendar_key: z.string().optional(),
+  client_key: z.string().optional(),
+  person_key: z.string().optional(),
+  status: z.enum(STATUSES).optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  name: z.string().optional(),
+  identification_code: z.string().optional(),
+  external_id: z.string().optional(),
+  search_code: z.string().optional(),
+  is_cancelled: z.boolean().optional(),
+  service_keys: z.array(z.string()).optional(),
+  tag_keys: z.array(z.string()).optional(),
+  owner_user: z.string().optional(),
+  created_at: z.string().optional(),
+});
+
+const feedFilters = z.strictObject({
+  calendar_key: stringOrList.optional(),
+  client_key: z.string().optional(),
+  person_key: stringOrList.optional(),
+  status: stringOrList.optional(),
+  service_keys: z.array(z.string()).optional(),
+  tag_keys: z.array(z.string()).optional(),
+  owner_user: z.string().optional(),
+});
+
+const server = z.strictObject({
+  host: z.string().default('0.0.0.0'),
+  port: z.number().int().min(0).max(65535).default(8080),
+  public_url: httpUrl,
+  admin_token: optionalSecret,
+});
+
+const database = z.strictObject({
+  path: z.string().min(1).default('data/calbridge.db'),
+  synchronous: z.enum(['normal', 'full']).default('normal'),
+});
+
+const booking = z.strictObject({
+  base_url: httpUrl,
+  token: z.string().min(1, 'is required'),
+  timezone: timezone.default('America/Sao_Paulo'),
+  default_duration_minutes: z.number().int().positive().default(60),
+  service_durations: z.record(z.string(), z.number().int().positive()).default({}),
+  page_size: z.number().int().positive().max(1000).optional(),
+  timeout_seconds: z.number().positive().max(300).default(15),
+  /** How array filters go on the query string: `repeat` (k=a&k=b) or `comma` (k=a,b). */
+  array_format: z.enum(['repeat', 'comma']).default('repeat'),
+  /** Safety cap on pages followed in one listing. */
+  max_pages: z.number().int().positive().default(500),
+});
+
+const webhook = z.strictObject({
+  secret: secret(16),
+  auth_token: optionalSecret,
+  register: z.boolean().default(true),
+  events: z.array(z.string().min(1)).min(1).default(['appointment.created', 'appointment.updated', 'appointment.canceled']),
+});
+
+const poll = z.strictObject({
+  schedule: cronSchedule.default('*/5 * * * *'),
+  past_days: z.number().int().min(0).max(3650).default(7),
+  future_days: z.number().int().min(0).max(3650).default(90),
+  filters: pollFilters.prefault({}),
+  /** Breaker: a pass that would make more than this share of the window gone stops and reports. */
+  breaker_share: share.default(0.3),
+});
+
+const credentials = z
+  .strictObject({
+    service_account_file: z.string().min(1).optional(),
+    client_id: z.string().min(1).optional(),
+    client_secret: optionalSecret,
+    refresh_token: optionalSecret,
+  })
+  .superRefine((c, ctx) => {
+    const oauth = c.client_id !== undefined || c.client_secret !== undefined;
+    if (c.service_account_file && oauth) {
+      ctx.addIssue({ code: 'custom', message: 'give either service_account_file or an OAuth client (client_id, client_secret), not both' });
+    } else if (!c.service_account_file && !oauth) {
+      ctx.addIssue({ code: 'custom', message: 'give service_account_file, or client_id and client_secret' });
+    } else if (oauth && (!c.client_id || !c.client_secret)) {
+      ctx.addIssue({ code: 'custom', message: 'an OAuth client needs both client_id and client_secret' });
+    }
+  });
+
+const reverseSync = z.strictObject({
+  enabled: z.boolean().default(true),
+  schedule: cronSchedule.default('*/2 * * * *'),
+  push_notifications: z.boolean().default(true),
+  on_conflict: z.enum(['revert', 'allow']).default('revert'),
+  on_delete: z.enum(['recreate', 'cancel', 'ignore']).default('recreate'),
+  send_email: z.boolean().default(false),
+});
+
+const google = z.strictObject({
+  enabled: z.boolean().default(true),
+  credentials,
+  api_root: httpUrl.default('https://www.googleapis.com/'),
+  token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
+  calendars: z
+    .array(z.strictObject({ calendar_key: z.string().min(1), calendar_id: z.string().min(1) }))
+    .min(1)
+    .default([{ calendar_key: '*', calendar_id: 'primary' }]),
+  statuses: z
+    .array(z.enum(STATUSES))
+    .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+  title: template.default('{person.full_name} · {search_code}'),
+  description: template.default('{calendar.name}\n{person.email}'),
+  reverse_sync: reverseSync.prefault({}),
+  /** Pacer: Google's per-user quota is 600 requests a minute; stay under it. */
+  requests_per_minute: z.number().int().positive().max(10_000).default(500),
+  /** Breaker: a pass that would delete more than this share of the mirrored events stops and reports. */
+  breaker_share: share.default(0.3),
+});
+
+const feed = z.strictObject({
+  name: z.string().min(1),
+  token: secret(16),
+  filters: feedFilters.prefault({}),
+  privacy: z.enum(['full', 'limited', 'busy']).default('full'),
+  include_cancelled: z.boolean().default(false),
+  title: template.default('{person.full_name}'),
+  refresh_minutes: z.number().int().min(1).max(10_080).default(15),
+});
+
+export const configSchema = z
+  .strictObject({
+    server,
+    database: database.prefault({}),
+    booking,
+    webhook,
+    poll: poll.prefault({}),
+    google: google.optional(),
+    feeds: z.array(feed).default([]),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Map<string, number>();
+    c.feeds.forEach((f, i) => {
+      const first = seen.get(f.token);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['feeds', i, 'token'], message: `is the same as feeds[${first}].token; every feed needs its own` });
+      }
+      seen.set(f.token, i);
+    });
+  });
+
+export type Config = z.output<typeof configSchema>;
+export type FeedConfig = Config['feeds'][number];
+export type GoogleConfig = NonNullable<Config['google']>;
+export type BookingConfig = Config['booking'];
+export type PollFilters = Config['poll']['filters'];
+export type FeedFilters = FeedConfig['filters'];

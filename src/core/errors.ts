@@ -1,0 +1,16 @@
+// Errors a person can act on. The CLI prints `message` as one sentence; the stack only with --verbose.
+
+/** A problem with what the user asked or configured, not a bug. */
+export class UserError extends Error {
+  override name = 'UserError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

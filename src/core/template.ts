@@ -1,0 +1,41 @@
+// Title and description templates (contract §2): `{placeholder}` replaced by appointment fields.
+// An unknown placeholder is a config error (checked at load); a known one without a value is empty.
+import { DateTime } from 'luxon';
+import type { Appointment } from './appointment.ts';
+
+const PLACEHOLDER = /\{([a-z_.]+)\}/g;
+
+const FIELDS: Record<string, (a: Appointment) => string | null> = {
+  appointment_key: (a) => a.key,
+  search_code: (a) => a.searchCode,
+  status: (a) => a.status,
+  start: (a) => localTime(a.start, a.timezone),
+  end: (a) => localTime(a.end, a.timezone),
+  'calendar.calendar_key': (a) => a.calendar.calendarKey,
+  'calendar.name': (a) => a.calendar.name,
+  'person.person_key': (a) => a.person.personKey,
+  'person.full_name': (a) => a.person.fullName,
+  'person.email': (a) => a.person.email,
+  'person.phone': (a) => a.person.phone,
+  services: (a) => a.services.map((s) => s.name ?? s.serviceKey).join(', '),
+  owner_user: (a) => a.ownerUser,
+};
+
+export const PLACEHOLDERS = Object.keys(FIELDS);
+
+function localTime(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm');
+}
+
+export function unknownPlaceholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => !(name in FIELDS));
+}
+
+export function renderTemplate(template: string, a: Appointment): string {
+  return template
+    .replace(PLACEHOLDER, (whole, name: string) => {
+      const field = FIELDS[name];
+      return field ? (field(a) ?? '') : whole;
+    })
+    .trim();
+}

@@ -1,0 +1,51 @@
+// Guards /status and /api/* (contract §3): Bearer <admin_token>, or the password of HTTP Basic auth
+// for a browser. With no admin_token set, loopback callers only.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+
+/** Constant-time comparison of two secrets of any length (hashing first hides the length too). */
+export function secretEquals(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+export function remoteAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined; // app.request() in tests has no socket
+  }
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+function presentedToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme, value] = header.split(/\s+/, 2);
+  if (!value) return undefined;
+  if (scheme?.toLowerCase() === 'bearer') return value;
+  if (scheme?.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+}
+
+export function adminAuth(adminToken: string | undefined): MiddlewareHandler {
+  return async (c, next) => {
+    if (adminToken === undefined) {
+      if (isLoopback(remoteAddress(c))) return next();
+      return c.json({ error: 'admin_token is not set, so this page answers only on loopback' }, 401);
+    }
+    const token = presentedToken(c.req.header('authorization'));
+    if (token !== undefined && secretEquals(token, adminToken)) return next();
+    c.header('WWW-Authenticate', 'Basic realm="calbridge", charset="UTF-8"');
+    return c.json({ error: 'the admin token is required (Authorization: Bearer <admin_token>)' }, 401);
+  };
+}

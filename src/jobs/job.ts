@@ -1,0 +1,25 @@
+// A job: named, scheduled, never overlapping itself (in this process or, through a lease, any other).
+
+export type JobStatus = 'success' | 'skipped' | 'failed';
+
+export interface JobResult {
+  status: JobStatus;
+  /** One line for people: what the run did. */
+  summary?: string;
+  /** Items that failed inside an otherwise finished run. */
+  failed?: number;
+}
+
+/** Reports progress of a long run (the `sync` command draws a bar from it on a TTY). */
+export type Progress = (done: number, total: number) => void;
+
+export interface Job {
+  name: string;
+  /** node-cron expression, or a fixed interval in ms. */
+  schedule: string | { everyMs: number };
+  run(progress?: Progress): Promise<JobResult>;
+  /** Part of the one-shot `sync` pass, in the order parts and jobs are listed. Default true. */
+  inSync?: boolean;
+  /** Lease time-to-live: longer than any run can take. Default 10 minutes. */
+  leaseMs?: number;
+}

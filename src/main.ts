@@ -1,0 +1,136 @@
+// Composition root: config → database → booking client → parts → HTTP app and scheduler.
+// Only this file knows every concrete adapter; nothing opens anything at import time.
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve as serveHttp, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { Config } from './config/schema.ts';
+import type { Context } from './context.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import type { BookingApi } from './booking/port.ts';
+import { bookingClientFromConfig } from './booking/client.ts';
+import { openDatabase } from './store/db.ts';
+import { AppointmentStore } from './store/appointment-store.ts';
+import { Leases } from './store/leases.ts';
+import { KvStore } from './store/kv-store.ts';
+import { createMetrics } from './metrics.ts';
+import type { Logger } from './log.ts';
+import { Scheduler } from './jobs/scheduler.ts';
+import { createApp } from './http/app.ts';
+import { createParts } from './parts.ts';
+import type { Part } from './part.ts';
+
+export interface RuntimeOptions {
+  log: Logger;
+  clock?: Clock;
+  /** Replaces the HTTP booking client (tests that need a broken or counting one). */
+  booking?: BookingApi;
+  /** Process metrics are collected once per process; off for runtimes built inside tests. */
+  processMetrics?: boolean;
+}
+
+export interface Runtime {
+  config: Config;
+  ctx: Context;
+  parts: Part[];
+  scheduler: Scheduler;
+  app: Hono;
+  /** The whole status document: `status`, /api/status and the status page show it. */
+  status(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export async function buildRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log;
+  const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
+  const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
+  const leases = new Leases(db, clock, `${process.pid}-${randomUUID().slice(0, 8)}`);
+  let scheduler: Scheduler | undefined;
+  const ctx: Context = {
+    config,
+    db,
+    clock,
+    log,
+    metrics,
+    appointments: new AppointmentStore(db, clock),
+    leases,
+    kv: new KvStore(db, clock, 'kv'),
+    cursors: new KvStore(db, clock, 'sync_cursors'),
+    booking: options.booking ?? bookingClientFromConfig(config.booking, log),
+    wake: (job) => scheduler?.wake(job),
+  };
+  const parts = createParts(ctx);
+  scheduler = new Scheduler(leases, log, metrics);
+  for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
+
+  const status = (): Record<string, unknown> => ({
+    version: process.env.npm_package_version ?? '0.1.0',
+    now: new Date(clock.now()).toISOString(),
+    ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
+  });
+  const app = createApp({ db, log, metrics, adminToken: config.server.admin_token, parts, status });
+
+  let closed = false;
+  return {
+    config,
+    ctx,
+    parts,
+    scheduler,
+    app,
+    status,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await scheduler.stop();
+      for (const part of [...parts].reverse()) {
+        try {
+          await part.stop?.();
+        } catch (e) {
+          log.warn({ err: e, part: part.name }, 'part did not stop cleanly');
+        }
+      }
+      db.close();
+    },
+  };
+}
+
+export interface Daemon {
+  runtime: Runtime;
+  /** Where it listens, e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** `serve`: HTTP server, schedules, parts started. stop() drains and closes, bounded in time. */
+export async function startDaemon(config: Config, options: RuntimeOptions & { port?: number }): Promise<Daemon> {
+  const runtime = await buildRuntime(config, options);
+  const log = options.log;
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serveHttp({ fetch: runtime.app.fetch, port: options.port ?? config.server.port, hostname: config.server.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info({ url, database: config.database.path }, 'calbridge listening');
+
+  runtime.scheduler.start();
+  for (const part of runtime.parts) {
+    part.start?.().catch((e: unknown) => log.warn({ err: e, part: part.name }, 'part start failed'));
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      log.info('stopping: no new requests, finishing work in flight');
+      // Stop accepting; idle keep-alive sockets would otherwise hold close() open.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 3000).unref())]);
+      await runtime.close();
+      log.info('stopped');
+    })());
+  return { runtime, url, port, stop };
+}

@@ -1,0 +1,76 @@
+// The one place that opens the SQLite file: creates its folder, sets the pragmas, runs migrations.
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Db = Database.Database;
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class DatabaseError extends Error {
+  override name = 'DatabaseError';
+}
+
+export interface OpenOptions {
+  /** normal: an acknowledged write survives a process kill; full: also a power cut. */
+  synchronous?: 'normal' | 'full';
+  busyTimeoutMs?: number;
+}
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .map((f) => ({ version: Number.parseInt(f, 10), name: f, sql: readFileSync(join(dir, f), 'utf8') }))
+    .sort((a, b) => a.version - b.version);
+}
+
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(path);
+  } catch (e) {
+    throw new DatabaseError(`cannot open the database ${path}: ${(e as Error).message}`);
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    migrate(db);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Forward-only numbered migrations tracked by PRAGMA user_version, each in its own transaction. */
+export function migrate(db: Db, migrations = loadMigrations()): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new DatabaseError(
+      `the database is at schema version ${current}, newer than this calbridge knows (${latest}); ` +
+        'it was written by a newer release: run that release, or restore a backup made for this one',
+    );
+  }
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
