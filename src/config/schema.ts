@@ -72,7 +72,8 @@ const server = z.strictObject({
 });
 
 const database = z.strictObject({
-  path: z.string().min(1).default('data/calbridge.db'),
+  // The container image sets CALBRIDGE_DATABASE_PATH=/data/calbridge.db, its volume.
+  path: z.string().min(1).default(() => process.env.CALBRIDGE_DATABASE_PATH || 'data/calbridge.db'),
   synchronous: z.enum(['normal', 'full']).default('normal'),
 });
 
@@ -164,26 +165,27 @@ const feed = z.strictObject({
   refresh_minutes: z.number().int().min(1).max(10_080).default(15),
 });
 
-export const configSchema = z
-  .strictObject({
-    server,
-    database: database.prefault({}),
-    booking,
-    webhook,
-    poll: poll.prefault({}),
-    google: google.optional(),
-    feeds: z.array(feed).default([]),
-  })
-  .superRefine((c, ctx) => {
-    const seen = new Map<string, number>();
-    c.feeds.forEach((f, i) => {
-      const first = seen.get(f.token);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['feeds', i, 'token'], message: `is the same as feeds[${first}].token; every feed needs its own` });
-      }
-      seen.set(f.token, i);
-    });
+/** Every feed needs its own token: the token is the feed's address. */
+const feeds = z.array(feed).superRefine((list, ctx) => {
+  const seen = new Map<string, number>();
+  list.forEach((f, i) => {
+    const first = seen.get(f.token);
+    if (first !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [i, 'token'], message: `is the same as feeds[${first}].token; every feed needs its own` });
+    }
+    seen.set(f.token, i);
   });
+});
+
+export const configSchema = z.strictObject({
+  server,
+  database: database.prefault({}),
+  booking,
+  webhook,
+  poll: poll.prefault({}),
+  google: google.optional(),
+  feeds: feeds.default([]),
+});
 
 export type Config = z.output<typeof configSchema>;
 export type FeedConfig = Config['feeds'][number];
