@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli.ts';
+import { commands } from '../../src/commands/index.ts';
+import type { CommandIo } from '../../src/commands/command.ts';
+
+const env = {
+  ...process.env,
+  BOOKING_TOKEN: 'booking-token-0123456789abcdef',
+  WEBHOOK_SECRET: 'webhook-secret-0123456789',
+  FEED_TOKEN: 'feed-token-0123456789abcdef',
+};
+
+function captured(): CommandIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (l) => stdout.push(l), err: (l) => stderr.push(l), isTty: false };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function run(args: string[], extraEnv: Record<string, string | undefined> = {}) {
+  const merged: Record<string, string | undefined> = { ...env, ...extraEnv };
+  for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  return spawnSync(process.execPath, ['bin/calbridge.js', ...args], { env: merged, encoding: 'utf8' });
+}
+
+describe('CLI', () => {
+  it('has every command of the contract', () => {
+    const names = commands.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['serve', 'demo', 'check-config', 'sync', 'status', 'feeds', 'webhooks list', 'webhooks ensure', 'webhooks remove', 'google auth']),
+    );
+  });
+
+  it.each(commands.map((c) => c.name))('%s --help prints its usage and exits 0', async (name) => {
+    const io = captured();
+    expect(await runCli([...name.split(' '), '--help'], io)).toBe(0);
+    expect(io.stdout.join('\n')).toContain(`usage: calbridge ${name}`);
+  });
+
+  it('lists the commands for --help and refuses an unknown one with exit 2', async () => {
+    const help = captured();
+    expect(await runCli(['--help'], help)).toBe(0);
+    expect(help.stdout.join('\n')).toContain('check-config');
+    const unknown = captured();
+    expect(await runCli(['frobnicate'], unknown)).toBe(2);
+    expect(unknown.stderr).toEqual(['calbridge: unknown command "frobnicate"; run `calbridge --help` for the list.']);
+  });
+
+  it('refuses an unknown option in one sentence, exit 2', async () => {
+    const io = captured();
+    expect(await runCli(['status', '--frob'], io)).toBe(2);
+    expect(io.stderr[0]).toMatch(/^calbridge status: Unknown option '--frob'; see --help\.$/);
+  });
+
+  it('check-config: the example config is valid with its variables set (exit 0)', () => {
+    const result = run(['check-config', '--config', 'config.example.yaml']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('check-config: a misspelt key exits 2 naming its path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, readFileSync('config.example.yaml', 'utf8').replace('  past_days: 7', '  past_dayz: 7'));
+    const result = run(['check-config', '--config', file]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/poll\.past_dayz, line \d+: unknown key/);
+  });
+
+  it('check-config: a missing ${VAR} exits 2 naming the variable, via $CALBRIDGE_CONFIG too', () => {
+    const result = run(['check-config'], { CALBRIDGE_CONFIG: 'config.example.yaml', WEBHOOK_SECRET: undefined });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/webhook\.secret, line \d+: environment variable WEBHOOK_SECRET is not set/);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace without --verbose
+  });
+});

@@ -1,0 +1,97 @@
+// `serve` as users and service managers run it: a real process, a real port, SIGTERM to stop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, schemaVersion } from '../../src/store/db.ts';
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function writeConfig(dir: string, port: number): string {
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    `server:
+  host: 127.0.0.1
+  port: ${port}
+  public_url: http://127.0.0.1:${port}
+database:
+  path: db/calbridge.db
+booking:
+  base_url: http://127.0.0.1:9
+  token: \${BOOKING_TOKEN}
+webhook:
+  secret: serve-test-secret-0123456789
+  register: false
+poll:
+  schedule: "0 0 1 1 *"
+`,
+  );
+  return file;
+}
+
+const env = { ...process.env, BOOKING_TOKEN: 'booking-token-never-logged-0123' };
+
+describe('serve', () => {
+  it('answers /healthz, stops within 5 s of SIGTERM with exit 0, and leaves a database that reopens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const child = spawn(process.execPath, ['bin/calbridge.js', 'serve', '--config', writeConfig(dir, port)], { env });
+    children.push(child);
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stdout += d.toString()));
+
+    let healthy = false;
+    for (let i = 0; i < 100 && !healthy; i++) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (!healthy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(healthy, stdout).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const sentAt = Date.now();
+    child.kill('SIGTERM');
+    const code = await exited;
+    expect(code).toBe(0);
+    expect(Date.now() - sentAt).toBeLessThan(5000);
+
+    // Logs are JSON lines and never carry the booking token.
+    const lines = stdout.trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(stdout).not.toContain(env.BOOKING_TOKEN);
+
+    const db = openDatabase(join(dir, 'db', 'calbridge.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(schemaVersion(db)).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('refuses an invalid config with exit 2 before listening', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'server:\n  public_url: https://x.example.com\n  prot: 1\n');
+    const result = spawnSync(process.execPath, ['bin/calbridge.js', 'serve', '--config', file], { env, encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('server.prot, line 3: unknown key');
+    expect(result.stderr).toContain('booking: is required');
+  });
+});
