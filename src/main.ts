@@ -18,6 +18,7 @@ import type { Logger } from './log.ts';
 import { Scheduler } from './jobs/scheduler.ts';
 import { createApp } from './http/app.ts';
 import { createParts } from './parts.ts';
+import { createStatusPagePart } from './http/status-page.ts';
 import type { Part } from './part.ts';
 
 export interface RuntimeOptions {
@@ -69,6 +70,7 @@ export async function buildRuntime(config: Config, options: RuntimeOptions): Pro
     now: new Date(clock.now()).toISOString(),
     ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
   });
+  parts.push(createStatusPagePart(ctx, status, () => parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))));
   const app = createApp({ db, log, metrics, adminToken: config.server.admin_token, parts, status });
 
   let closed = false;

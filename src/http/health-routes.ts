@@ -20,19 +20,29 @@ export function databaseWritable(db: Db): string | undefined {
   }
 }
 
+export interface OverallReadiness extends Readiness {
+  ready: boolean;
+}
+
+/** What /readyz answers (and the status page shows): the database check plus every part's. */
+export function overallReadiness(db: Db, parts: Readiness[]): OverallReadiness {
+  const reasons: string[] = [];
+  const warnings: string[] = [];
+  const dbProblem = databaseWritable(db);
+  if (dbProblem) reasons.push(dbProblem);
+  for (const r of parts) {
+    reasons.push(...r.reasons);
+    warnings.push(...r.warnings);
+  }
+  return { ready: reasons.length === 0, reasons, warnings };
+}
+
 export function healthRoutes(app: Hono, deps: HealthDeps): void {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.get('/readyz', (c) => {
-    const reasons: string[] = [];
-    const warnings: string[] = [];
-    const dbProblem = databaseWritable(deps.db);
-    if (dbProblem) reasons.push(dbProblem);
-    for (const r of deps.readiness()) {
-      reasons.push(...r.reasons);
-      warnings.push(...r.warnings);
-    }
-    return c.json({ ready: reasons.length === 0, reasons, warnings }, reasons.length ? 503 : 200);
+    const result = overallReadiness(deps.db, deps.readiness());
+    return c.json(result, result.ready ? 200 : 503);
   });
 
   app.get('/metrics', async (c) => {

@@ -1,0 +1,96 @@
+// Renders any part's status section generically: the sections' shapes belong to their parts and
+// change as they grow, so the page walks plain JSON instead of knowing each one.
+import { html, type Html } from './html.ts';
+import { instantOf, relativeTime } from './relative-time.ts';
+
+const MAX_DEPTH = 6;
+const MAX_ROWS = 100;
+const ACRONYMS: Record<string, string> = { api: 'API', url: 'URL', urls: 'URLs', ics: 'ICS', id: 'ID', ids: 'IDs', http: 'HTTP', https: 'HTTPS', qr: 'QR', oauth: 'OAuth' };
+
+/** `last_error`, `lastError`, `last-error` → "Last error". */
+export function humanise(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_\-.]+/)
+    .filter(Boolean)
+    .map((w) => ACRONYMS[w.toLowerCase()] ?? w.toLowerCase());
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Keys like last_error, lastError, errors, failed, failed_deliveries. */
+export function isErrorKey(key: string): boolean {
+  return /error|fail/i.test(key);
+}
+
+/** Whether a value under an error key says something is wrong (0, '', [], {} and null say nothing). */
+export function hasContent(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.values(value).some(hasContent);
+  return true;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function renderTime(instant: number, now: number): Html {
+  const iso = new Date(instant).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${relativeTime(instant, now)}</time> <span class="muted">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</span>`;
+}
+
+/** ` class="error"` on a cell whose error-like key holds something. */
+function errorClass(key: string, value: unknown): Html | '' {
+  return isErrorKey(key) && hasContent(value) ? html` class="error"` : '';
+}
+
+function renderTable(rows: Record<string, unknown>[], now: number, depth: number): Html {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const shown = rows.slice(0, MAX_ROWS);
+  return html`<div class="scroll"><table>
+<thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
+<tbody>${shown.map(
+    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], now, depth + 1)}</td>`)}</tr>`,
+  )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more</p>` : ''}`;
+}
+
+export function renderObject(obj: Record<string, unknown>, now: number, depth = 0): Html {
+  const entries = Object.entries(obj);
+  if (entries.length === 0) return html`<span class="muted">—</span>`;
+  return html`<dl>${entries.map(([k, v]) => {
+    const cls = errorClass(k, v);
+    return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, now, depth + 1)}</dd>`;
+  })}</dl>`;
+}
+
+/** One value of the status document, under its key (the key decides about epoch-ms times). */
+export function renderValue(key: string, value: unknown, now: number, depth = 0): Html {
+  if (value === null || value === undefined) return html`<span class="muted">—</span>`;
+  if (typeof value === 'boolean') return html`${value ? 'yes' : 'no'}`;
+  const instant = instantOf(key, value);
+  if (instant !== undefined) return renderTime(instant, now);
+  if (typeof value === 'number' || typeof value === 'string') return html`<span class="text">${value}</span>`;
+  if (depth > MAX_DEPTH) return html`<code>${JSON.stringify(value)}</code>`;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return html`<span class="muted">none</span>`;
+    if (value.every(isPlainObject)) return renderTable(value, now, depth);
+    return html`<ul>${value.slice(0, MAX_ROWS).map((v) => html`<li>${renderValue(key, v, now, depth + 1)}</li>`)}</ul>`;
+  }
+  if (isPlainObject(value)) return renderObject(value, now, depth);
+  return html`<code>${String(value)}</code>`;
+}
+
+export interface Problem {
+  path: string[];
+  value: unknown;
+}
+
+/** Every error-like key with something in it, with its path, for the summary at the top of the page. */
+export function collectProblems(value: unknown, path: string[] = []): Problem[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => collectProblems(v, [...path, `#${i + 1}`]));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    isErrorKey(k) && hasContent(v) ? [{ path: [...path, k], value: v }] : collectProblems(v, [...path, k]),
+  );
+}

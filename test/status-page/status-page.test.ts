@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Part } from '../../src/part.ts';
+import type { TestContext } from '../helpers/context.ts';
+import { ADMIN_TOKEN, FEED_TOKEN, SECRETS, basic, pageConfig, statusApp } from './setup.ts';
+
+const contexts: TestContext[] = [];
+afterEach(() => {
+  for (const t of contexts.splice(0)) t.close();
+});
+
+function setup(parts: Part[], config = pageConfig()) {
+  const built = statusApp(parts, config);
+  contexts.push(built.t);
+  return built;
+}
+
+async function page(parts: Part[], config = pageConfig()): Promise<string> {
+  const res = await setup(parts, config).app.request('/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+const ingest: Part = {
+  name: 'ingest',
+  status: () => ({ last_poll_at: '2026-06-15T11:57:00.000Z', appointments: 42, last_error: null }),
+  readiness: () => ({ reasons: [], warnings: [] }),
+};
+
+describe('GET /status', () => {
+  it('answers 401 without the admin token and asks a browser for a password', async () => {
+    const { app } = setup([ingest]);
+    const res = await app.request('/status');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic/);
+    expect((await app.request('/status', { headers: { authorization: basic('wrong') } })).status).toBe(401);
+  });
+
+  it('is an HTML page for a phone that refreshes itself, with the admin token as Basic password', async () => {
+    const { app } = setup([ingest]);
+    const res = await app.request('/status', { headers: { authorization: basic(ADMIN_TOKEN) } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = await res.text();
+    expect(body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(body).toContain('<meta http-equiv="refresh" content="30">');
+    expect(body).not.toMatch(/<script|<link|src="http/);
+  });
+
+  it('shows each part’s section with its times relative to now', async () => {
+    const body = await page([ingest]);
+    expect(body).toContain('<h2>Ingest</h2>');
+    expect(body).toContain('Last poll at');
+    expect(body).toContain('3 min ago');
+    expect(body).toContain('42');
+    expect(body).toContain('<h2>Ready</h2>');
+  });
+
+  it('shows readiness as /readyz computes it: reasons and warnings of the parts', async () => {
+    const google: Part = {
+      name: 'google',
+      status: () => ({ pending: 1 }),
+      readiness: () => ({ reasons: ['Google has not answered for 20 minutes'], warnings: ['webhooks look silent'] }),
+    };
+    const body = await page([ingest, google]);
+    expect(body).toContain('<h2>Not ready</h2>');
+    expect(body).toContain('Google has not answered for 20 minutes');
+    expect(body).toContain('webhooks look silent');
+  });
+
+  it('shows the database problem /readyz would give', async () => {
+    const { app, t } = setup([ingest]);
+    t.ctx.db.pragma('query_only = ON');
+    const body = await (await app.request('/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+    expect(body).toContain('<h2>Not ready</h2>');
+    expect(body).toContain('the database is not writable');
+  });
+
+  it('lists errors of any part at the top and highlights them in place', async () => {
+    const google: Part = {
+      name: 'google',
+      status: () => ({ calendars: [{ calendar_id: 'primary', lastError: 'quota exceeded for calendar primary' }], failed: 2 }),
+    };
+    const body = await page([ingest, google]);
+    const errors = body.slice(body.indexOf('id="errors"'), body.indexOf('id="section-ingest"'));
+    expect(errors).toContain('Google › Calendars › #1 › Last error');
+    expect(errors).toContain('quota exceeded for calendar primary');
+    expect(errors).toContain('Google › Failed');
+    expect(body).toContain('<td class="error"><span class="text">quota exceeded for calendar primary</span></td>');
+  });
+
+  it('escapes names from the booking service, in sections, errors and feed names', async () => {
+    const evil = '<script>alert("x")</script>';
+    const part: Part = {
+      name: 'reverse_sync',
+      status: () => ({ recent: [{ appointment: evil, last_error: `refused: ${evil}` }], note: `<img src=x onerror=alert(1)>` }),
+    };
+    const config = pageConfig({ feeds: [{ name: evil, token: FEED_TOKEN }] });
+    const body = await page([part], config);
+    expect(body).not.toContain('<script');
+    expect(body).not.toContain('<img');
+    expect(body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('gives each feed its webcal and https links and a QR code', async () => {
+    const body = await page([ingest]);
+    expect(body).toContain('Clinic &lt;Main&gt;');
+    expect(body).toContain(`href="webcal://cal.example.com/feeds/${FEED_TOKEN}.ics"`);
+    expect(body).toContain(`href="https://cal.example.com/feeds/${FEED_TOKEN}.ics"`);
+    expect(body.match(/<svg[^>]*>/g)).toHaveLength(2);
+  });
+
+  it('never shows a secret, even when a part puts one in its status', async () => {
+    const leaky: Part = {
+      name: 'webhooks',
+      status: () => ({
+        callback: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
+        token: 'some-token-value-xyz',
+        note: `sent Bearer ${SECRETS.booking}`,
+        google: { refresh_token: SECRETS.refreshToken, client: SECRETS.clientSecret, auth: SECRETS.webhookAuth },
+        admin: ADMIN_TOKEN,
+      }),
+    };
+    const body = await page([leaky]);
+    for (const secret of [...Object.values(SECRETS), ADMIN_TOKEN, 'some-token-value-xyz']) expect(body).not.toContain(secret);
+    expect(body).toContain('https://cal.example.com/webhooks/********/');
+  });
+
+  it('says so when no feed is configured', async () => {
+    const body = await page([ingest], pageConfig({ feeds: [] }));
+    expect(body).toContain('No feeds are configured.');
+    expect(body).not.toContain('<svg');
+  });
+
+  it('answers loopback-only when no admin token is set (app.request has no socket, so 401)', async () => {
+    const config = pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com' } });
+    const { app } = setup([ingest], config);
+    expect((await app.request('/status')).status).toBe(401);
+  });
+});
