@@ -2,10 +2,18 @@
 // service), then outputs (feeds, Google), then what flows back (reverse sync).
 import type { Context } from './context.ts';
 import type { Part } from './part.ts';
+import { createWebhookPart } from './booking/webhook-registration.ts';
+import { createIngestPart } from './sync/ingest-part.ts';
+import { createFeedsPart } from './feeds/feeds-part.ts';
+import { createGooglePart } from './google/google-part.ts';
 
 export function createParts(ctx: Context): Part[] {
   const parts: (Part | undefined)[] = [
     // parts are added here as they are built
+    createIngestPart(ctx),
+    createWebhookPart(ctx),
+    ctx.config.feeds.length ? createFeedsPart(ctx) : undefined,
+    createGooglePart(ctx),
   ];
   void ctx;
   return parts.filter((p): p is Part => p !== undefined);

@@ -4,10 +4,18 @@ import { serveCommand } from './serve.ts';
 import { checkConfigCommand } from './check-config.ts';
 import { syncCommand } from './sync.ts';
 import { statusCommand } from './status.ts';
+import { feedsCommand } from './feeds.ts';
+import { googleAuthCommand } from './google-auth.ts';
+import { webhooksEnsureCommand, webhooksListCommand, webhooksRemoveCommand } from './webhooks.ts';
 
 export const commands: Command[] = [
   serveCommand,
   checkConfigCommand,
   syncCommand,
   statusCommand,
+  feedsCommand,
+  webhooksListCommand,
+  webhooksEnsureCommand,
+  webhooksRemoveCommand,
+  googleAuthCommand,
 ];

@@ -1,0 +1,154 @@
+// One request to the booking API: bearer auth, a timeout, retries with exponential backoff and jitter
+// on network errors, 5xx and 429 (Retry-After honoured), none on other 4xx; failures become BookingError.
+import type { Logger } from '../log.ts';
+import { BookingError } from './errors.ts';
+
+export interface HttpOptions {
+  token: string;
+  timeoutMs: number;
+  log: Logger;
+  fetch: typeof fetch;
+  sleep: (ms: number) => Promise<void>;
+  now: () => number;
+  random: () => number;
+  maxRetries: number;
+  /** First backoff step; doubles per attempt. */
+  baseDelayMs: number;
+  /** No single wait is longer; a Retry-After beyond it fails now as rate_limited instead. */
+  maxDelayMs: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+}
+
+// POST may have been applied before a connection dropped; only answers that say "not done" repeat it.
+const RETRY_UNSAFE = new Set([429, 503]);
+
+/** DRF errors: {"detail": "..."} or {"field": ["message"]}; else the text itself. */
+export function detailOf(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const o = body as Record<string, unknown>;
+  if (typeof o.detail === 'string') return o.detail;
+  const parts = Object.entries(o).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map(String).join(' ') : String(v)}`);
+  return parts.length ? parts.join('; ').slice(0, 300) : undefined;
+}
+
+/** Retry-After in seconds or as an HTTP date. */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  const secs = Number(header);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export class BookingHttp {
+  /** Set when X-RateLimit-Remaining reached 0: the next request waits until the window resets. */
+  private notBefore = 0;
+
+  constructor(private readonly o: HttpOptions) {}
+
+  async request(method: string, url: URL, body?: unknown): Promise<HttpResponse> {
+    const what = `${method} ${url.pathname}`;
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= this.o.maxRetries;
+      const hold = this.notBefore - this.o.now();
+      if (hold > 0) await this.o.sleep(Math.min(hold, this.o.maxDelayMs));
+      let res: Response;
+      let text: string;
+      try {
+        res = await this.o.fetch(url, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.o.token}`,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          redirect: 'manual', // a redirect could carry the token to another origin
+          signal: AbortSignal.timeout(this.o.timeoutMs),
+        });
+        text = await res.text();
+      } catch (e) {
+        const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
+        if (last || method === 'POST') throw new BookingError('transient', `booking service unreachable (${what}): ${reason}`);
+        await this.backoff(attempt, undefined, what, reason);
+        continue;
+      }
+      this.watchRateLimit(res.headers);
+      const parsed = parseBody(text);
+      if (res.status >= 200 && res.status < 300) return { status: res.status, body: parsed };
+      const retryable = res.status === 429 || res.status >= 500;
+      const wait = res.status === 429 ? retryAfterMs(res.headers.get('retry-after'), this.o.now()) : undefined;
+      const tooLong = wait !== undefined && wait > this.o.maxDelayMs;
+      if (retryable && !last && !tooLong && (method !== 'POST' || RETRY_UNSAFE.has(res.status))) {
+        await this.backoff(attempt, wait, what, `HTTP ${res.status}`);
+        continue;
+      }
+      throw this.error(res.status, parsed, what, wait);
+    }
+  }
+
+  private async backoff(attempt: number, wait: number | undefined, what: string, reason: string): Promise<void> {
+    // Full jitter keeps many clients from retrying in step; Retry-After, when given, is the floor.
+    const step = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** attempt);
+    const ms = Math.max(wait ?? 0, Math.round(step / 2 + (this.o.random() * step) / 2));
+    this.o.log.warn({ request: what, reason, attempt: attempt + 1, waitMs: ms }, 'booking request failed; retrying');
+    await this.o.sleep(ms);
+  }
+
+  private watchRateLimit(h: Headers): void {
+    const remaining = Number(h.get('x-ratelimit-remaining') ?? NaN);
+    if (!Number.isFinite(remaining) || remaining > 0) return;
+    const reset = Number(h.get('x-ratelimit-reset') ?? NaN);
+    if (!Number.isFinite(reset)) return; // a 429's Retry-After says how long; nothing more to go on
+    // Reset is either epoch seconds or seconds from now; both are seen in the wild.
+    const at = reset > 1e9 ? reset * 1000 : this.o.now() + reset * 1000;
+    this.notBefore = Math.max(this.notBefore, at);
+    this.o.log.warn({ resetInMs: at - this.o.now() }, 'booking rate limit exhausted; pausing until it resets');
+  }
+
+  private error(status: number, body: unknown, what: string, wait: number | undefined): BookingError {
+    const detail = this.scrubOpt(detailOf(body));
+    const said = detail ? `: ${detail}` : '';
+    if (status === 401 || status === 403) {
+      return new BookingError('unauthorized', `the booking service refused our token (${status} on ${what})${said}; check booking.token`, detail, status);
+    }
+    if (status === 404 || status === 410) return new BookingError('not_found', `not found at the booking service (${status} on ${what})${said}`, detail, status);
+    if (status === 429) {
+      const after = wait !== undefined ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : '';
+      return new BookingError('rate_limited', `the booking service is rate limiting us (429 on ${what})${after}${said}`, detail, status, wait);
+    }
+    if (status >= 500) return new BookingError('transient', `the booking service failed (${status} on ${what})${said}`, detail, status);
+    if (status >= 300 && status < 400) {
+      return new BookingError('invalid', `the booking service answered a redirect (${status} on ${what}); check booking.base_url`, detail, status);
+    }
+    return new BookingError('invalid', `the booking service rejected the request (${status} on ${what})${said}`, detail, status);
+  }
+
+  private scrub(s: string): string {
+    return this.o.token ? s.split(this.o.token).join('****') : s;
+  }
+
+  private scrubOpt(s: string | undefined): string | undefined {
+    return s === undefined ? undefined : this.scrub(s);
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function networkReason(e: unknown): string {
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause : undefined;
+  const code = cause && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+  return code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+}

@@ -1,0 +1,161 @@
+// The tolerant reader: booking records in the seed's shape (start_date, person, calendar.name) and in
+// the shape seen in practice (start/end {dateTime, timeZone}, attendees[], calendar.calendar_name,
+// service_list[]) become one Appointment. Pure: no I/O, no clock.
+import { DateTime } from 'luxon';
+import type { Appointment, Person } from './appointment.ts';
+import type { BookingConfig } from '../config/schema.ts';
+
+export interface ReaderOptions {
+  /** booking.timezone: the appointment's zone and the zone of offset-less times without their own. */
+  timezone: string;
+  defaultDurationMinutes: number;
+  serviceDurations: Record<string, number>;
+}
+
+export function readerOptions(config: BookingConfig): ReaderOptions {
+  return {
+    timezone: config.timezone,
+    defaultDurationMinutes: config.default_duration_minutes,
+    serviceDurations: config.service_durations,
+  };
+}
+
+export type ReadResult = { ok: true; appointment: Appointment } | { ok: false; reason: string };
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A non-empty string (numbers are accepted as their text: some services send numeric ids). */
+function text(v: unknown): string | null {
+  if (typeof v === 'string') return v.trim() === '' ? null : v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return null;
+}
+
+/** The record itself, or the `data` of a notification envelope. */
+function recordOf(raw: unknown): Obj | undefined {
+  if (!isObj(raw)) return undefined;
+  if (text(raw.appointment_key) === null && isObj(raw.data)) return raw.data;
+  return raw;
+}
+
+/** The appointment key of a bare record or of an envelope's data; undefined when there is none. */
+export function appointmentKeyOf(raw: unknown): string | undefined {
+  return text(recordOf(raw)?.appointment_key) ?? undefined;
+}
+
+function validZone(zone: unknown): string | undefined {
+  const z = text(zone);
+  return z && DateTime.local().setZone(z).isValid ? z : undefined;
+}
+
+/** An instant from "…+03:00", "…Z", an offset-less local time (in `zone`), or {dateTime, timeZone}. */
+export function readInstant(v: unknown, zone: string): number | null {
+  let value: unknown = v;
+  let z = zone;
+  if (isObj(v)) {
+    value = v.dateTime ?? v.date_time ?? v.date;
+    z = validZone(v.timeZone ?? v.time_zone) ?? zone;
+  }
+  const s = text(value);
+  if (s === null) return null;
+  let dt = DateTime.fromISO(s, { zone: z });
+  if (!dt.isValid) dt = DateTime.fromSQL(s, { zone: z });
+  return dt.isValid ? dt.toMillis() : null;
+}
+
+function readPerson(r: Obj): Person {
+  const seed = isObj(r.person) ? r.person : undefined;
+  const attendee = Array.isArray(r.attendees) && isObj(r.attendees[0]) ? r.attendees[0] : undefined;
+  const p = seed ?? attendee ?? {};
+  return {
+    personKey: text(p.person_key) ?? text(r.person_key),
+    fullName: text(p.full_name) ?? text(p.name),
+    email: text(p.email) ?? text(r.email),
+    phone: text(p.phone) ?? text(r.phone),
+    documentNumber: text(r.identification_code) ?? text(p.identification_code),
+  };
+}
+
+function readCalendar(r: Obj): Appointment['calendar'] {
+  if (isObj(r.calendar)) {
+    return {
+      calendarKey: text(r.calendar.calendar_key) ?? text(r.calendar_key),
+      name: text(r.calendar.name) ?? text(r.calendar.calendar_name) ?? text(r.calendar_name),
+    };
+  }
+  return { calendarKey: text(r.calendar) ?? text(r.calendar_key), name: text(r.calendar_name) };
+}
+
+function readServices(r: Obj): Appointment['services'] {
+  const out: Appointment['services'] = [];
+  if (Array.isArray(r.service_list)) {
+    for (const s of r.service_list) {
+      const key = isObj(s) ? text(s.service_key) : text(s);
+      if (key) out.push({ serviceKey: key, name: isObj(s) ? (text(s.service_name) ?? text(s.name)) : null });
+    }
+  }
+  if (out.length === 0 && Array.isArray(r.service_keys)) {
+    for (const s of r.service_keys) {
+      const key = isObj(s) ? text(s.service_key) : text(s);
+      if (key) out.push({ serviceKey: key, name: isObj(s) ? (text(s.service_name) ?? text(s.name)) : null });
+    }
+  }
+  return out;
+}
+
+function readTags(r: Obj): string[] {
+  const list = Array.isArray(r.tag_list) && r.tag_list.length > 0 ? r.tag_list : Array.isArray(r.tag_keys) ? r.tag_keys : [];
+  return list.map((t) => (isObj(t) ? text(t.tag_key) ?? text(t.key) : text(t))).filter((k): k is string => k !== null);
+}
+
+function readStatus(r: Obj): string | null {
+  const s = text(r.status);
+  if (s) return s.trim().toUpperCase();
+  // Without a status, is_cancelled is the only evidence; refusing beats guessing "confirmed".
+  return r.is_cancelled === true ? 'CANCELED' : null;
+}
+
+/** End: the record's own, else the services' configured durations (summed), else the default. */
+function endOf(r: Obj, start: number, services: Appointment['services'], o: ReaderOptions): number {
+  const end = readInstant(r.end_date ?? r.end, o.timezone);
+  if (end !== null && end > start) return end;
+  const minutes = services.reduce((sum, s) => sum + (o.serviceDurations[s.serviceKey] ?? 0), 0);
+  return start + (minutes > 0 ? minutes : o.defaultDurationMinutes) * 60_000;
+}
+
+export function readAppointment(raw: unknown, options: ReaderOptions): ReadResult {
+  const r = recordOf(raw);
+  if (!r) return { ok: false, reason: `not an appointment record (got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw})` };
+  const key = text(r.appointment_key);
+  if (!key) return { ok: false, reason: 'the record has no appointment_key' };
+  const startRaw = r.start_date ?? r.start;
+  if (startRaw === undefined || startRaw === null) return { ok: false, reason: `appointment ${key} has no start_date or start` };
+  const start = readInstant(startRaw, options.timezone);
+  if (start === null) return { ok: false, reason: `appointment ${key} has an unreadable start: ${JSON.stringify(startRaw).slice(0, 80)}` };
+  const status = readStatus(r);
+  if (!status) return { ok: false, reason: `appointment ${key} has no status` };
+  const services = readServices(r);
+  const client = isObj(r.client) ? text(r.client.client_key) : null;
+  return {
+    ok: true,
+    appointment: {
+      key,
+      searchCode: text(r.search_code),
+      status,
+      start,
+      end: endOf(r, start, services, options),
+      timezone: options.timezone,
+      calendar: readCalendar(r),
+      person: readPerson(r),
+      clientKey: text(r.client_key) ?? client,
+      services,
+      tagKeys: readTags(r),
+      ownerUser: text(r.owner_user) ?? (isObj(r.owner_user) ? text(r.owner_user.email) : null),
+      externalId: text(r.external_id),
+      createdAt: readInstant(r.created_at, options.timezone),
+      raw: r,
+    },
+  };
+}
