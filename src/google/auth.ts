@@ -1,0 +1,122 @@
+// Credentials for Google (contract §2 google.credentials): a service-account key, or an OAuth client
+// with a refresh token from the config or stored by `google auth`. token_url is honoured in both, so
+// the whole flow, refresh included, runs against a fake.
+import { createSign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Auth } from 'googleapis';
+import type { GoogleConfig } from '../config/schema.ts';
+import type { KvStore } from '../store/kv-store.ts';
+import { sha256Hex } from '../core/hash.ts';
+import { errorMessage } from '../core/errors.ts';
+import { AUTH_HELP, GoogleError } from './errors.ts';
+
+export const SCOPE = 'https://www.googleapis.com/auth/calendar';
+export const REFRESH_TOKEN_KEY = 'google.refresh_token';
+
+/** Stored by `google auth` and on rotation; tied to the config's own token so editing it wins. */
+interface StoredRefreshToken {
+  refresh_token: string;
+  config_token_hash: string;
+}
+
+const configTokenHash = (cfg: GoogleConfig) => sha256Hex(cfg.credentials.refresh_token ?? '');
+
+export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string): void {
+  kv.set(REFRESH_TOKEN_KEY, { refresh_token: refreshToken, config_token_hash: configTokenHash(cfg) } satisfies StoredRefreshToken);
+}
+
+/** The refresh token in use: the stored one unless the config's own token changed since it was stored. */
+export function currentRefreshToken(kv: KvStore, cfg: GoogleConfig): string | undefined {
+  const stored = kv.get<StoredRefreshToken>(REFRESH_TOKEN_KEY);
+  if (stored && stored.config_token_hash === configTokenHash(cfg)) return stored.refresh_token;
+  return cfg.credentials.refresh_token;
+}
+
+export type OAuth2Client = Auth.OAuth2Client;
+
+export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Client {
+  return new Auth.OAuth2Client({
+    clientId: cfg.credentials.client_id,
+    clientSecret: cfg.credentials.client_secret,
+    redirectUri,
+    endpoints: { oauth2TokenUrl: cfg.token_url },
+    // Not forceRefreshOnFailure: the library would then refresh and resend on every 403, rate
+    // limits included; our retry (retry.ts) refreshes on a 401 instead.
+  });
+}
+
+interface ServiceAccountKey {
+  client_email: string;
+  private_key: string;
+}
+
+function readKey(file: string): ServiceAccountKey {
+  let parsed: Partial<ServiceAccountKey>;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServiceAccountKey>;
+  } catch (e) {
+    throw new GoogleError('auth', `cannot read the service account key ${file} (google.credentials.service_account_file): ${errorMessage(e)}`);
+  }
+  if (!parsed.client_email || !parsed.private_key) {
+    throw new GoogleError('auth', `${file} is not a service account key (client_email and private_key are missing)`);
+  }
+  return { client_email: parsed.client_email, private_key: parsed.private_key };
+}
+
+const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/** The JWT-bearer grant of a service account, sent to the configured token URL. */
+async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Promise<{ access_token: string; expiry_date: number }> {
+  const iat = Math.floor(Date.now() / 1000);
+  const unsigned = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: key.client_email, scope: SCOPE, aud: tokenUrl, iat, exp: iat + 3600 })}`;
+  const signature = createSign('RSA-SHA256').update(unsigned).sign(key.private_key).toString('base64url');
+  const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${signature}` });
+  let res: Response;
+  try {
+    res = await fetch(tokenUrl, { method: 'POST', body, signal: AbortSignal.timeout(30_000) });
+  } catch (e) {
+    throw new GoogleError('transient', `the token endpoint did not answer: ${errorMessage(e)}`);
+  }
+  const data = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error?: string; error_description?: string };
+  if (!res.ok || !data.access_token) {
+    const what = `${data.error ?? res.status}${data.error_description ? ` (${data.error_description})` : ''}`;
+    if (res.status >= 500) throw new GoogleError('transient', `the token endpoint answered ${what}`, res.status);
+    throw new GoogleError('auth', `the token endpoint refused the service account: ${what}. Check the key and that the calendar is shared with ${key.client_email}`, res.status, data.error);
+  }
+  return { access_token: data.access_token, expiry_date: Date.now() + (data.expires_in ?? 3600) * 1000 };
+}
+
+export interface GoogleAuth {
+  client: OAuth2Client;
+  mode: 'service_account' | 'oauth';
+}
+
+/** Makes the next request fetch a new access token (after a 401). */
+export function forgetAccessToken(client: OAuth2Client): void {
+  const { refresh_token } = client.credentials;
+  client.setCredentials(refresh_token ? { refresh_token } : {});
+}
+
+/** Builds the auth client; throws GoogleError('auth') when no usable credentials are configured. */
+export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
+  const file = cfg.credentials.service_account_file;
+  if (file) {
+    const key = readKey(file);
+    const client = new Auth.OAuth2Client();
+    client.refreshHandler = () => serviceAccountToken(key, cfg.token_url);
+    return { client, mode: 'service_account' };
+  }
+  const refreshToken = currentRefreshToken(kv, cfg);
+  if (!refreshToken) {
+    throw new GoogleError('auth', 'no Google refresh token: run `calbridge google auth` once (or set google.credentials.refresh_token)');
+  }
+  const client = oauthClient(cfg);
+  client.setCredentials({ refresh_token: refreshToken });
+  // Google may rotate the refresh token; keep the newest, or the next restart would use a dead one.
+  client.on('tokens', (tokens) => {
+    if (tokens.refresh_token && tokens.refresh_token !== refreshToken) storeRefreshToken(kv, cfg, tokens.refresh_token);
+  });
+  return { client, mode: 'oauth' };
+}
+
+export { AUTH_HELP };

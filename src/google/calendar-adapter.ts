@@ -1,0 +1,103 @@
+// CalendarApi over googleapis: vendor shapes mapped to ours in one function each way, every call
+// paced and retried (retry.ts), errors translated (errors.ts). The library's own retry is off so
+// that what we count is what was sent.
+import { google, type calendar_v3 } from 'googleapis';
+import type { Clock } from '../core/clock.ts';
+import type { CalendarApi, EventBody, EventPage, EventTimeBody, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
+import { forgetAccessToken, type OAuth2Client } from './auth.ts';
+import { Pacer, realSleep, type Sleep } from './pacer.ts';
+import { callWithRetry, DEFAULT_RETRY, type CallObserver, type RetryPolicy } from './retry.ts';
+
+export interface AdapterOptions {
+  auth: OAuth2Client;
+  apiRoot: string;
+  pacer: Pacer;
+  clock: Clock;
+  sleep?: Sleep;
+  policy?: RetryPolicy;
+  observer?: CallObserver;
+  timeoutMs?: number;
+}
+
+function toVendor(body: EventBody): calendar_v3.Schema$Event {
+  return {
+    summary: body.summary,
+    description: body.description,
+    status: body.status,
+    start: { ...body.start },
+    end: { ...body.end },
+    // A full update that omits them deletes them: always send them.
+    extendedProperties: { private: { ...body.privateProperties } },
+    // Service accounts cannot invite attendees without domain-wide delegation: none are sent.
+    reminders: { useDefault: true },
+  };
+}
+
+function instant(t: calendar_v3.Schema$EventDateTime | undefined): number | null {
+  const ms = t?.dateTime ? Date.parse(t.dateTime) : Number.NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
+export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
+  const updated = e.updated ? Date.parse(e.updated) : Number.NaN;
+  return {
+    id: e.id ?? '',
+    status: e.status ?? 'confirmed',
+    etag: e.etag ?? '',
+    start: instant(e.start),
+    end: instant(e.end),
+    summary: e.summary ?? null,
+    privateProperties: { ...(e.extendedProperties?.private ?? {}) },
+    sequence: e.sequence ?? null,
+    updated: Number.isNaN(updated) ? null : updated,
+  };
+}
+
+export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
+  const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
+  const api = google.calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000 });
+  const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
+  const call = <T>(op: string, fn: () => Promise<T>) => callWithRetry(op, fn, deps);
+  const ifMatch = (etag?: string) => (etag ? { headers: { 'If-Match': etag } } : {});
+
+  return {
+    insert: (calendarId, eventId, body) =>
+      call('insert', async () => fromVendor((await api.events.insert({ calendarId, requestBody: { ...toVendor(body), id: eventId } })).data)),
+    get: (calendarId, eventId) => call('get', async () => fromVendor((await api.events.get({ calendarId, eventId })).data)),
+    update: (calendarId, eventId, body, etag) =>
+      call('update', async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data)),
+    patchTimes: (calendarId, eventId, start: EventTimeBody, end: EventTimeBody, etag) =>
+      call('patch', async () => fromVendor((await api.events.patch({ calendarId, eventId, requestBody: { start, end } }, ifMatch(etag))).data)),
+    delete: (calendarId, eventId) =>
+      call('delete', async () => {
+        await api.events.delete({ calendarId, eventId });
+      }),
+    list: (calendarId, options: ListOptions) =>
+      call('list', async (): Promise<EventPage> => {
+        const params: calendar_v3.Params$Resource$Events$List = { calendarId, maxResults: options.maxResults ?? 250 };
+        if (options.syncToken) params.syncToken = options.syncToken;
+        if (options.pageToken) params.pageToken = options.pageToken;
+        if (options.showDeleted) params.showDeleted = true;
+        if (options.timeMin !== undefined) params.timeMin = new Date(options.timeMin).toISOString();
+        if (options.timeMax !== undefined) params.timeMax = new Date(options.timeMax).toISOString();
+        const { data } = await api.events.list(params);
+        return {
+          events: (data.items ?? []).map(fromVendor),
+          ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
+          ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
+        };
+      }),
+    watch: (calendarId, r: WatchRequest) =>
+      call('watch', async () => {
+        const { data } = await api.events.watch({
+          calendarId,
+          requestBody: { id: r.channelId, type: 'web_hook', address: r.address, token: r.token, ...(r.expiration ? { expiration: String(r.expiration) } : {}) },
+        });
+        return { resourceId: data.resourceId ?? '', expiration: data.expiration ? Number(data.expiration) : null };
+      }),
+    stopChannel: (channelId, resourceId) =>
+      call('stop', async () => {
+        await api.channels.stop({ requestBody: { id: channelId, resourceId } });
+      }),
+  };
+}

@@ -1,0 +1,160 @@
+// google_links: what we last wrote to Google per appointment, and the retry state of failed writes.
+// Each write's outcome is recorded in one statement, so the link never disagrees with itself.
+import type { Db } from './db.ts';
+import type { Clock } from '../core/clock.ts';
+
+export interface GoogleLink {
+  appointmentKey: string;
+  calendarId: string;
+  eventId: string;
+  generation: number;
+  present: boolean;
+  writtenHash: string | null;
+  etag: string | null;
+  writtenStart: number | null;
+  writtenEnd: number | null;
+  writtenRevision: number | null;
+  attempts: number;
+  nextAttemptMs: number;
+  lastError: string | null;
+  updatedAt: number;
+}
+
+interface Row {
+  appointment_key: string;
+  calendar_id: string;
+  event_id: string;
+  generation: number;
+  present: number;
+  written_hash: string | null;
+  etag: string | null;
+  written_start_ms: number | null;
+  written_end_ms: number | null;
+  written_revision: number | null;
+  attempts: number;
+  next_attempt_ms: number;
+  last_error: string | null;
+  updated_at_ms: number;
+}
+
+const fromRow = (r: Row): GoogleLink => ({
+  appointmentKey: r.appointment_key,
+  calendarId: r.calendar_id,
+  eventId: r.event_id,
+  generation: r.generation,
+  present: r.present === 1,
+  writtenHash: r.written_hash,
+  etag: r.etag,
+  writtenStart: r.written_start_ms,
+  writtenEnd: r.written_end_ms,
+  writtenRevision: r.written_revision,
+  attempts: r.attempts,
+  nextAttemptMs: r.next_attempt_ms,
+  lastError: r.last_error,
+  updatedAt: r.updated_at_ms,
+});
+
+export interface WrittenEvent {
+  calendarId: string;
+  eventId: string;
+  generation: number;
+  /** false after a delete: the link stays, so a later insert knows the id generation. */
+  present: boolean;
+  hash: string | null;
+  etag: string | null;
+  start: number | null;
+  end: number | null;
+  revision: number | null;
+}
+
+export interface LinkFailure {
+  appointmentKey: string;
+  eventId: string;
+  attempts: number;
+  nextAttemptMs: number;
+  lastError: string;
+}
+
+export class GoogleLinkStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  get(key: string): GoogleLink | undefined {
+    const row = this.db.prepare('SELECT * FROM google_links WHERE appointment_key = ?').get(key) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  all(): Map<string, GoogleLink> {
+    const rows = this.db.prepare('SELECT * FROM google_links').all() as Row[];
+    return new Map(rows.map((r) => [r.appointment_key, fromRow(r)]));
+  }
+
+  /** The link of one of our events (reverse sync: which appointment is this event?). */
+  byEvent(calendarId: string, eventId: string): GoogleLink | undefined {
+    const row = this.db.prepare('SELECT * FROM google_links WHERE calendar_id = ? AND event_id = ?').get(calendarId, eventId) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** A successful write: what Google now holds; retry state cleared. */
+  recordWrite(key: string, w: WrittenEvent): void {
+    this.db
+      .prepare(
+        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, written_hash, etag,
+           written_start_ms, written_end_ms, written_revision, attempts, next_attempt_ms, last_error, updated_at_ms)
+         VALUES (@key, @calendarId, @eventId, @generation, @present, @hash, @etag, @start, @end, @revision, 0, 0, NULL, @now)
+         ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
+           generation = excluded.generation, present = excluded.present, written_hash = excluded.written_hash,
+           etag = excluded.etag, written_start_ms = excluded.written_start_ms, written_end_ms = excluded.written_end_ms,
+           written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL,
+           updated_at_ms = excluded.updated_at_ms`,
+      )
+      .run({ key, ...w, present: w.present ? 1 : 0, now: this.clock.now() });
+  }
+
+  /** Nothing to write for this revision (no visible change): remember we looked. */
+  recordRevision(key: string, revision: number): void {
+    this.db.prepare('UPDATE google_links SET written_revision = ? WHERE appointment_key = ?').run(revision, key);
+  }
+
+  /**
+   * A failed write: attempts, error and next attempt; `target` creates the row when none exists yet,
+   * without claiming an event is present.
+   */
+  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, updated_at_ms)
+         VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?)
+         ON CONFLICT (appointment_key) DO UPDATE SET attempts = attempts + 1, next_attempt_ms = excluded.next_attempt_ms,
+           last_error = excluded.last_error, updated_at_ms = excluded.updated_at_ms`,
+      )
+      .run(key, target.calendarId, target.eventId, target.generation, nextAttemptMs, error, this.clock.now());
+  }
+
+  /** Google refused to revive the deleted id: the next insert uses a new generation of it. */
+  bumpGeneration(key: string, calendarId: string, eventId: string, generation: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, updated_at_ms) VALUES (?, ?, ?, ?, 0, ?)
+         ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
+           generation = excluded.generation, present = 0, updated_at_ms = excluded.updated_at_ms`,
+      )
+      .run(key, calendarId, eventId, generation, this.clock.now());
+  }
+
+  counts(): { mirrored: number; failed: number } {
+    const r = this.db
+      .prepare('SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM google_links')
+      .get() as { mirrored: number; failed: number };
+    return r;
+  }
+
+  failures(limit = 20): LinkFailure[] {
+    const rows = this.db
+      .prepare('SELECT * FROM google_links WHERE last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?')
+      .all(limit) as Row[];
+    return rows.map((r) => ({ appointmentKey: r.appointment_key, eventId: r.event_id, attempts: r.attempts, nextAttemptMs: r.next_attempt_ms, lastError: r.last_error ?? '' }));
+  }
+}

@@ -1,0 +1,87 @@
+// A daemon killed while Google holds its insert's answer leaves no duplicate after a restart:
+// the derived id makes the repeated insert a 409, which the restarted daemon adopts.
+import { afterEach, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { AppointmentStore } from '../../src/store/appointment-store.ts';
+import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { eventIdFor } from '../../src/core/event-id.ts';
+import { appointment, CLIENT } from './google-env.ts';
+
+const children: ChildProcess[] = [];
+let dir = '';
+let fake: FakeGoogle | undefined;
+afterEach(async () => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  await fake?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function serve(config: string): ChildProcess {
+  const child = spawn(process.execPath, ['bin/calbridge.js', 'serve', '--config', config], { env: { ...process.env, CALBRIDGE_LOG_LEVEL: 'warn' } });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  children.push(child);
+  return child;
+}
+
+it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
+  fake = await startFakeGoogle({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  dir = mkdtempSync(join(tmpdir(), 'calbridge-gkill-'));
+  const dbPath = join(dir, 'calbridge.db');
+  const a = appointment(1);
+  const db = openDatabase(dbPath);
+  new AppointmentStore(db, systemClock).upsert(a);
+  db.close();
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    `server: {host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1"}
+database: {path: calbridge.db}
+booking: {base_url: "http://127.0.0.1:9", token: test-token}
+webhook: {secret: kill-test-secret-0123456789, register: false}
+poll: {schedule: "0 0 1 1 *"}
+google:
+  credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}
+  api_root: ${fake.rootUrl}
+  token_url: ${fake.tokenUrl}
+`,
+  );
+
+  const hold = fake.holdNext({ kind: 'insert' });
+  const first = serve(config);
+  await hold.arrived; // Google has the event; the daemon has not heard back
+  const exited = new Promise((r) => first.once('exit', r));
+  first.kill('SIGKILL');
+  await exited;
+  hold.release();
+  expect(fake.events('primary')).toHaveLength(1);
+  // The killed process's job lease would expire within a minute; clear it rather than wait.
+  const d0 = openDatabase(dbPath);
+  d0.prepare("DELETE FROM leases WHERE name = 'job:google-writer'").run();
+  d0.close();
+
+  const second = serve(config);
+  const linked = () => {
+    const d = openDatabase(dbPath);
+    try {
+      return new GoogleLinkStore(d, systemClock).get(a.key)?.present === true;
+    } finally {
+      d.close();
+    }
+  };
+  for (let i = 0; i < 150 && !linked(); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(linked()).toBe(true);
+  const done = new Promise((r) => second.once('exit', r));
+  second.kill('SIGTERM');
+  await done;
+
+  const events = fake.events('primary', { includeDeleted: true });
+  expect(events.map((e) => e.id)).toEqual([eventIdFor(a.key)]);
+  expect(fake.log.filter((r) => r.kind === 'insert').map((r) => r.status)).toEqual([200, 409]);
+});
