@@ -11,7 +11,7 @@ import type { BookingApi } from './booking/port.ts';
 import { bookingClientFromConfig } from './booking/client.ts';
 import { openDatabase } from './store/db.ts';
 import { AppointmentStore } from './store/appointment-store.ts';
-import { Leases } from './store/leases.ts';
+import { Leases, leaseOwner } from './store/leases.ts';
 import { KvStore } from './store/kv-store.ts';
 import { createMetrics } from './metrics.ts';
 import type { Logger } from './log.ts';
@@ -46,7 +46,7 @@ export async function buildRuntime(config: Config, options: RuntimeOptions): Pro
   const log = options.log;
   const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
   const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
-  const leases = new Leases(db, clock, `${process.pid}-${randomUUID().slice(0, 8)}`);
+  const leases = new Leases(db, clock, leaseOwner(randomUUID().slice(0, 8)));
   let scheduler: Scheduler | undefined;
   const ctx: Context = {
     config,

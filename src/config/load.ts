@@ -113,8 +113,8 @@ function lineAt(node: Node | null | undefined, lines: LineCounter): number | und
 
 /** Line of the deepest node that exists along the path (a missing key points at its parent). */
 function lineOf(doc: Document, path: readonly PropertyKey[], lines: LineCounter): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n) as (string | number)[], true);
+  for (let n = path.length; n >= 1; n--) {
+    const node = doc.getIn(path.slice(0, n) as (string | number)[], true);
     if (node && typeof node === 'object' && 'range' in node) return lineAt(node as Node, lines);
   }
   return undefined;

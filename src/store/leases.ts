@@ -1,6 +1,25 @@
 // A lease row serialises a job across processes (serve and a one-shot `sync`), so nothing runs twice.
+// A lease whose holder was a process on this host that no longer exists (killed mid-run) is taken
+// over at once instead of waiting for it to expire.
+import { hostname } from 'node:os';
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
+
+/** Owner ids look like `host:pid:random`, so a dead holder on the same host can be recognised. */
+export function leaseOwner(random: string): string {
+  return `${hostname()}:${process.pid}:${random}`;
+}
+
+function holderIsDead(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0); // signal 0: only asks whether the process exists
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 export class Leases {
   constructor(
@@ -9,17 +28,18 @@ export class Leases {
     readonly owner: string,
   ) {}
 
-  /** Takes the lease if it is free, expired, or already ours; true when we hold it. */
+  /** Takes the lease if it is free, expired, held by a dead local process, or already ours. */
   acquire(name: string, ttlMs: number): boolean {
     const now = this.clock.now();
-    const result = this.db
-      .prepare(
-        `INSERT INTO leases (name, owner, expires_at_ms) VALUES (?, ?, ?)
-         ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at_ms = excluded.expires_at_ms
-         WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ?`,
-      )
-      .run(name, this.owner, now + ttlMs, now);
-    return result.changes === 1;
+    const take = this.db.prepare(
+      `INSERT INTO leases (name, owner, expires_at_ms) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at_ms = excluded.expires_at_ms
+       WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ? OR leases.owner = ?`,
+    );
+    if (take.run(name, this.owner, now + ttlMs, now, null).changes === 1) return true;
+    const holder = this.db.prepare('SELECT owner FROM leases WHERE name = ?').get(name) as { owner: string } | undefined;
+    if (!holder || !holderIsDead(holder.owner)) return false;
+    return take.run(name, this.owner, now + ttlMs, now, holder.owner).changes === 1;
   }
 
   release(name: string): void {

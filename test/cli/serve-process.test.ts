@@ -92,6 +92,6 @@ describe('serve', () => {
     const result = spawnSync(process.execPath, ['bin/calbridge.js', 'serve', '--config', file], { env, encoding: 'utf8' });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('server.prot, line 3: unknown key');
-    expect(result.stderr).toContain('booking: is required');
+    expect(result.stderr).toContain('  booking: is required');
   });
 });

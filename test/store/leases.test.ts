@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, type Db } from '../../src/store/db.ts';
+import { Leases, leaseOwner } from '../../src/store/leases.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function setup(): { db: Db; clock: ManualClock } {
+  const dir = mkdtempSync(join(tmpdir(), 'calbridge-lease-'));
+  const db = openDatabase(join(dir, 'cb.db'));
+  cleanups.push(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { db, clock: new ManualClock() };
+}
+
+describe('leases', () => {
+  it('lets one holder at a time run a job, until it releases or its lease expires', () => {
+    const { db, clock } = setup();
+    const a = new Leases(db, clock, leaseOwner('a'));
+    const b = new Leases(db, clock, leaseOwner('b'));
+    expect(a.acquire('job:poll', 1000)).toBe(true);
+    expect(b.acquire('job:poll', 1000)).toBe(false); // same live process, other owner: still held
+    a.release('job:poll');
+    expect(b.acquire('job:poll', 1000)).toBe(true);
+    clock.advance(1001);
+    expect(a.acquire('job:poll', 1000)).toBe(true);
+  });
+
+  it('takes over at once a lease held by a process of this host that no longer exists', () => {
+    const { db, clock } = setup();
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadOwner = new Leases(db, clock, `${hostname()}:${dead.stdout}:x`);
+    expect(deadOwner.acquire('job:google-writer', 60_000)).toBe(true);
+    const fresh = new Leases(db, clock, leaseOwner('fresh'));
+    expect(fresh.acquire('job:google-writer', 60_000)).toBe(true);
+  });
+
+  it('never takes over a lease of another host before it expires', () => {
+    const { db, clock } = setup();
+    const remote = new Leases(db, clock, 'another-host:1:x');
+    expect(remote.acquire('job:poll', 60_000)).toBe(true);
+    expect(new Leases(db, clock, leaseOwner('here')).acquire('job:poll', 60_000)).toBe(false);
+  });
+});
