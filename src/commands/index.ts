@@ -1,6 +1,7 @@
 // Every command of contract §1. cli.ts finds them here by name.
 import type { Command } from './command.ts';
 import { serveCommand } from './serve.ts';
+import { demoCommand } from './demo.ts';
 import { checkConfigCommand } from './check-config.ts';
 import { syncCommand } from './sync.ts';
 import { statusCommand } from './status.ts';
@@ -10,6 +11,7 @@ import { webhooksEnsureCommand, webhooksListCommand, webhooksRemoveCommand } fro
 
 export const commands: Command[] = [
   serveCommand,
+  demoCommand,
   checkConfigCommand,
   syncCommand,
   statusCommand,

@@ -1,0 +1,158 @@
+// POST /webhooks/{secret}/ (contract §3). Checks in the contract's order, then commits the raw body
+// (deduplicated) before answering 200. Everything slow happens later, in the delivery worker.
+import type { IncomingMessage } from 'node:http';
+import type { Context, Hono } from 'hono';
+import { sha256Hex } from '../core/hash.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../log.ts';
+import type { NewDelivery } from '../store/delivery-store.ts';
+import type { WriteOutcome } from '../store/delivery-writer.ts';
+import { checkNotification } from '../sync/notification.ts';
+import { secretEquals } from './admin-auth.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const RETRY_AFTER_SECONDS = '5';
+
+export type RejectReason = 'wrong_secret' | 'unauthorized' | 'unsupported_media_type' | 'too_large' | 'not_json' | 'not_a_notification';
+
+export interface RejectedRequest {
+  reason: RejectReason;
+  status: number;
+  detail: string;
+  contentType: string | null;
+  /** The body as text when it was read (never for unauthenticated callers). */
+  sample: string | null;
+}
+
+export interface WebhookDeps {
+  secret: string;
+  authToken: string | undefined;
+  write(delivery: NewDelivery): Promise<WriteOutcome>;
+  clock: Clock;
+  log: Logger;
+  /** Counting and diagnosis of rejections (metrics, a capped sample). Must not throw. */
+  onRejected(r: RejectedRequest): void;
+  onAccepted(outcome: WriteOutcome | 'unavailable'): void;
+}
+
+/** "Authorization: Bearer <token>", or the bare token (contract §2, webhook.auth_token). */
+function presentedAuthToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return m ? m[1] : header.trim();
+}
+
+// application/json or any type/subtype+json, parameters ignored; a missing type is read as JSON.
+function isJsonType(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType.trim() === '') return true;
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || /^[a-z0-9!#$&^_.-]+\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+}
+
+/** Reads the Node request directly (much cheaper than its web stream), stopping once over `limit`. */
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (result: Buffer | 'too_large' | Error) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        incoming.pause(); // the rest is never read; the 413 closes the connection
+        done('too_large');
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    const onClose = () => done(new Error('the client closed the connection before the body was complete'));
+    incoming.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+  });
+}
+
+/** Reads at most `limit` bytes, stopping as soon as the body is longer (never buffers it all). */
+async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | 'too_large'> {
+  if (!body) return Buffer.alloc(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
+  const handler = async (c: Context) => {
+    const contentType = c.req.header('content-type') ?? null;
+    const reject = (reason: RejectReason, status: 400 | 401 | 404 | 413 | 415 | 422, detail: string, sample: string | null = null) => {
+      deps.onRejected({ reason, status, detail, contentType, sample });
+      if (status === 413) c.header('Connection', 'close'); // the rest of the body is never read
+      return c.json({ error: status === 404 ? 'not found' : detail }, status);
+    };
+
+    if (!secretEquals(c.req.param('secret') ?? '', deps.secret)) return reject('wrong_secret', 404, 'wrong secret');
+    if (deps.authToken !== undefined) {
+      const given = presentedAuthToken(c.req.header('authorization'));
+      if (given === undefined || !secretEquals(given, deps.authToken)) {
+        return reject('unauthorized', 401, 'missing or wrong auth token (Authorization: Bearer <webhook.auth_token>)');
+      }
+    }
+    const encoding = c.req.header('content-encoding');
+    if (encoding !== undefined && encoding.trim() !== '') return reject('unsupported_media_type', 415, `Content-Encoding ${encoding} is not accepted`);
+    if (!isJsonType(contentType ?? undefined)) return reject('unsupported_media_type', 415, `content type ${contentType} is not JSON`);
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > MAX_BODY_BYTES) return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);
+
+    // Under @hono/node-server the Node request is at hand; elsewhere (app.request) the web stream.
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const raw = incoming && !incoming.readableDidRead ? await readIncoming(incoming, MAX_BODY_BYTES) : await readCapped(c.req.raw.body, MAX_BODY_BYTES);
+    if (raw === 'too_large') return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);
+    let text: string;
+    let parsed: unknown;
+    try {
+      text = decoder.decode(raw);
+    } catch {
+      return reject('not_json', 400, 'the body is not UTF-8 text', raw.subarray(0, 2048).toString('latin1'));
+    }
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      return reject('not_json', 400, `the body is not JSON: ${(e as Error).message}`, text);
+    }
+    const check = checkNotification(parsed);
+    if (!check.ok) return reject('not_a_notification', 422, check.reason, text);
+
+    const delivery: NewDelivery = {
+      dedupeKey: sha256Hex(raw),
+      appointmentKey: check.appointmentKey,
+      event: check.event,
+      body: text,
+      receivedAt: deps.clock.now(),
+    };
+    let outcome: WriteOutcome;
+    try {
+      outcome = await deps.write(delivery);
+    } catch (e) {
+      deps.onAccepted('unavailable');
+      deps.log.error({ err: e }, 'webhook delivery could not be stored; answered 503 so the sender retries');
+      c.header('Retry-After', RETRY_AFTER_SECONDS);
+      return c.json({ error: 'storage unavailable, try again later' }, 503);
+    }
+    deps.onAccepted(outcome);
+    return c.json({ status: outcome }, 200);
+  };
+  app.post('/webhooks/:secret', handler);
+  app.post('/webhooks/:secret/', handler);
+}

@@ -1,0 +1,48 @@
+// What a webhook body must be to count as a notification (contract §3): the seed's envelope
+// {event, timestamp, data}, the same with an upper-case event, or a bare appointment record.
+// Pure. Only the appointment key matters: the worker re-reads the appointment before acting.
+
+export type NotificationCheck =
+  | { ok: true; appointmentKey: string; event: string | null }
+  | { ok: false; reason: string };
+
+// Keys go into API paths; refuse anything that could step out of /appointments/{key}/.
+const KEY = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+
+const UPPER_EVENTS: Record<string, string> = {
+  CREATED: 'appointment.created',
+  UPDATED: 'appointment.updated',
+  CANCELED: 'appointment.canceled',
+  CANCELLED: 'appointment.canceled',
+  DELETED: 'appointment.deleted',
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `appointment.created` for every spelling the service is known to send. */
+export function normaliseEvent(event: string): string {
+  return UPPER_EVENTS[event.toUpperCase()] ?? event.toLowerCase();
+}
+
+function keyProblem(value: unknown, where: string): string | undefined {
+  if (typeof value !== 'string' || value === '') return `${where} has no appointment_key`;
+  if (!KEY.test(value)) return `${where}.appointment_key is not a usable key (letters, digits, - _ . : only, at most 200)`;
+  return undefined;
+}
+
+export function checkNotification(body: unknown): NotificationCheck {
+  if (!isObject(body)) {
+    return { ok: false, reason: Array.isArray(body) ? 'the body is a JSON array, not a notification' : 'the body is not a JSON object' };
+  }
+  if ('data' in body || 'event' in body) {
+    if (typeof body.event !== 'string' || body.event.trim() === '') return { ok: false, reason: 'the envelope has no event' };
+    if (!isObject(body.data)) return { ok: false, reason: 'the envelope has no data object' };
+    const problem = keyProblem(body.data.appointment_key, 'data');
+    if (problem) return { ok: false, reason: problem };
+    return { ok: true, appointmentKey: body.data.appointment_key as string, event: normaliseEvent(body.event.trim()) };
+  }
+  const problem = keyProblem(body.appointment_key, 'the record');
+  return problem ? { ok: false, reason: problem } : { ok: true, appointmentKey: body.appointment_key as string, event: null };
+}

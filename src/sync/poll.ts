@@ -1,0 +1,160 @@
+// The poll: reconciliation for everything webhooks missed. Lists the whole window first (a failed
+// listing changes nothing), trips the breaker on a suspicious one, applies every record through the
+// same path as the worker, and re-reads one by one what the listing did not return: only a 404 or a
+// cancelled status makes those gone. Changes no webhook announced are counted.
+import { DateTime } from 'luxon';
+import type { Logger } from '../log.ts';
+import type { Clock } from '../core/clock.ts';
+import { isCancelled } from '../core/appointment.ts';
+import { errorMessage } from '../core/errors.ts';
+import { appointmentKeyOf } from '../core/reader.ts';
+import type { Config } from '../config/schema.ts';
+import type { BookingApi, ListFilters } from '../booking/port.ts';
+import { isNotFound } from '../booking/errors.ts';
+import type { DeliveryStore } from '../store/delivery-store.ts';
+import type { StoredAppointment } from '../store/appointment-store.ts';
+import type { Job, JobResult, Progress } from '../jobs/job.ts';
+import { applyNotFound, applyRecord, isChange, type ApplyDeps, type ApplyOutcome } from './apply-record.ts';
+import type { BookingHealth } from './booking-health.ts';
+import type { IngestMetrics } from './ingest-metrics.ts';
+import { breakerVerdict } from './poll-breaker.ts';
+import type { PollHistory, PollOutcome, PollReport } from './poll-history.ts';
+import { pollWindow } from './poll-window.ts';
+import { mapLimit } from './map-limit.ts';
+
+const REREAD_CONCURRENCY = 4;
+// A delivery received shortly before the stored state was last confirmed still counts as announcing.
+const ANNOUNCE_SLACK_MS = 60_000;
+
+export interface PollDeps extends ApplyDeps {
+  booking: BookingApi;
+  deliveries: DeliveryStore;
+  health: BookingHealth;
+  history: PollHistory;
+  metrics: IngestMetrics;
+  clock: Clock;
+  log: Logger;
+  poll: Config['poll'];
+  timezone: string;
+}
+
+const day = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd');
+
+export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult> {
+  const { clock, poll } = deps;
+  const startedAt = clock.now();
+  // Whole seconds: the listing's offset-less filter times have no milliseconds.
+  const window = pollWindow(Math.floor(startedAt / 1000) * 1000, deps.timezone, poll.past_days, poll.future_days);
+  const report: PollReport = { startedAt, finishedAt: startedAt, outcome: 'success', window, listed: 0, created: 0, changed: 0, gone: 0, unchanged: 0, failed: 0, unannounced: 0 };
+  const finish = (outcome: PollOutcome, error?: string): JobResult => {
+    report.finishedAt = clock.now();
+    report.outcome = outcome;
+    if (error !== undefined) report.error = error;
+    deps.history.record(report);
+    deps.metrics.polls.inc({ outcome });
+    deps.metrics.pollDuration.observe({ outcome }, (report.finishedAt - startedAt) / 1000);
+    if (outcome !== 'success') return { status: 'failed', summary: error };
+    const summary =
+      `listed ${report.listed} (${day(window.from, deps.timezone)} to ${day(window.to, deps.timezone)}): ` +
+      `${report.created} new, ${report.changed} changed, ${report.gone} gone, ${report.unchanged} unchanged` +
+      (report.failed ? `, ${report.failed} failed` : '') +
+      (report.unannounced ? `; ${report.unannounced} not announced by any webhook` : '');
+    return { status: 'success', summary, failed: report.failed };
+  };
+
+  // 1. The whole listing before any change: a listing that fails half way changes nothing.
+  const records: unknown[] = [];
+  try {
+    const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
+    for await (const page of deps.booking.listPages(filters)) {
+      records.push(...page);
+      progress?.(records.length, 0);
+    }
+  } catch (e) {
+    deps.health.failed(errorMessage(e));
+    return finish('failed', `the listing failed, nothing was changed: ${errorMessage(e)}`);
+  }
+  deps.health.ok();
+  report.listed = records.length;
+
+  // 2. What the listing missed, and whether that looks like a broken listing.
+  const listedKeys = new Set(records.map(appointmentKeyOf).filter((k): k is string => k !== undefined));
+  const stored = deps.appointments.listInWindow(window.from, window.to + 1).filter((s) => !isCancelled(s.appointment.status));
+  const missing = stored.filter((s) => !listedKeys.has(s.appointment.key));
+  const verdict = breakerVerdict({ listed: records.length, stored: stored.length, missing: missing.length, share: poll.breaker_share });
+  if (verdict) {
+    deps.log.warn({ listed: records.length, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);
+    return finish('breaker', verdict);
+  }
+
+  // 3. Apply. Changes found here that no delivery announced mean the webhook missed them.
+  const baseline = deps.history.firstSuccessAt();
+  const previous = deps.history.lastSuccessAt();
+  const unannounced = (key: string, before: StoredAppointment | undefined): boolean => {
+    if (baseline === null) return false; // the first pass is the initial load, not news
+    let since: number;
+    if (before) since = before.seenAt;
+    else {
+      const createdAt = deps.appointments.get(key)?.appointment.createdAt ?? null;
+      if (createdAt !== null && createdAt < baseline) return false; // booked before calbridge was watching
+      since = createdAt ?? previous ?? baseline;
+    }
+    return !deps.deliveries.announced(key, since - ANNOUNCE_SLACK_MS);
+  };
+  const tally = (o: ApplyOutcome, before: StoredAppointment | undefined) => {
+    if (o.kind === 'unreadable') {
+      report.failed++;
+      deps.log.warn({ appointment: o.key, reason: o.reason }, 'poll: record cannot be read');
+      return;
+    }
+    const kind = o.kind === 'created' ? 'created' : o.kind === 'out_of_scope' ? (o.markedGone ? 'gone' : 'unchanged') : isChange(o) ? 'changed' : 'unchanged';
+    report[kind]++;
+    if (kind === 'unchanged') return;
+    deps.metrics.pollChanges.inc({ kind });
+    if (unannounced(o.key, before)) {
+      report.unannounced++;
+      deps.metrics.unannounced.inc();
+    }
+  };
+
+  const total = records.length + missing.length;
+  let done = 0;
+  for (const raw of records) {
+    const key = appointmentKeyOf(raw);
+    const before = key === undefined ? undefined : deps.appointments.get(key);
+    tally(applyRecord(deps, raw, startedAt), before);
+    progress?.(++done, total);
+  }
+  await mapLimit(missing, REREAD_CONCURRENCY, async (s) => {
+    const key = s.appointment.key;
+    const requestedAt = clock.now();
+    try {
+      tally(applyRecord(deps, await deps.booking.getAppointment(key), requestedAt, key), s);
+    } catch (e) {
+      if (isNotFound(e)) {
+        if (applyNotFound(deps, key)) tally({ kind: 'out_of_scope', key, markedGone: true, why: 'not found' }, s);
+      } else {
+        report.failed++;
+        deps.log.warn({ appointment: key, err: errorMessage(e) }, 'poll: re-reading a missing appointment failed; left as it is');
+      }
+    }
+    progress?.(++done, total);
+  });
+  return finish('success');
+}
+
+export function createPollJob(deps: PollDeps): Job {
+  let inFlight: Promise<JobResult> | null = null;
+  return {
+    name: 'poll',
+    schedule: deps.poll.schedule,
+    leaseMs: 30 * 60_000,
+    // Never two polls at once: a second caller in this process joins the pass in flight.
+    run(progress) {
+      inFlight ??= pollOnce(deps, progress).finally(() => {
+        inFlight = null;
+      });
+      return inFlight;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// In serve, WAL checkpoints run in a worker thread: commits stop paying for them, yet the WAL is
+// still copied into the database file, and SQLite's own checkpointing returns at stop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { startCheckpointer } from '../../src/store/checkpointer.ts';
+import { DeliveryStore } from '../../src/store/delivery-store.ts';
+import { silentLogger } from '../../src/log.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+let t: TestContext | undefined;
+afterEach(() => {
+  t?.close();
+  t = undefined;
+});
+
+describe('background checkpointer', () => {
+  it('copies the WAL into the database file off the event loop, and hands checkpoints back at stop', async () => {
+    t = createTestContext();
+    const db = t.ctx.db;
+    const path = db.name;
+    const checkpointer = startCheckpointer(db, { log: silentLogger(), intervalMs: 50 });
+    expect(checkpointer).toBeDefined();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const before = statSync(path).size;
+    const store = new DeliveryStore(db);
+    for (let b = 0; b < 40; b++) {
+      store.insertMany(Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(800), receivedAt: 0 })));
+    }
+    for (let i = 0; i < 100 && statSync(path).size <= before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(statSync(path).size).toBeGreaterThan(before + 1_000_000);
+    await checkpointer!.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(2000);
+  });
+
+  it('does nothing for an in-memory database', () => {
+    const memory = new Database(':memory:');
+    expect(startCheckpointer(memory, { log: silentLogger() })).toBeUndefined();
+    memory.close();
+  });
+});
