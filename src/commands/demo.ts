@@ -150,7 +150,7 @@ export const demoCommand: Command = {
       io.out(`The database is temporary (${dir}) and is removed at exit. Stop with Ctrl-C.`);
       io.out('');
       changes.start();
-      sim.startLiving({ intervalMs: interval, onStep: () => undefined });
+      sim.startLiving({ intervalMs: interval });
       return await waitForSignal(cleanup);
     } finally {
       await cleanup().catch(() => undefined);

@@ -182,7 +182,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     idle: () => notifier.idle(),
     startLiving({ intervalMs = 5000, onStep } = {}) {
       stopLiving();
-      living = setInterval(() => onStep?.(liveStep(store, random, calendars)), intervalMs);
+      living = setInterval(() => {
+        const what = liveStep(store, random, calendars); // the step happens whether or not anyone listens
+        onStep?.(what);
+      }, intervalMs);
       living.unref();
     },
     stopLiving,
