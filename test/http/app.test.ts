@@ -64,7 +64,7 @@ describe('HTTP skeleton', () => {
     db.pragma('query_only = ON');
     const res = await app.request('/readyz');
     expect(res.status).toBe(503);
-    expect((await res.json()).reasons[0]).toMatch(/database is not writable/);
+    expect(((await res.json()) as { reasons: string[] }).reasons[0]).toMatch(/database is not writable/);
   });
 
   it('serves Prometheus metrics', async () => {
