@@ -6,6 +6,7 @@ import { createWebhookPart } from './booking/webhook-registration.ts';
 import { createIngestPart } from './sync/ingest-part.ts';
 import { createFeedsPart } from './feeds/feeds-part.ts';
 import { createGooglePart } from './google/google-part.ts';
+import { createReverseSyncPart } from './sync/reverse-sync-part.ts';
 
 export function createParts(ctx: Context): Part[] {
   const parts: (Part | undefined)[] = [
@@ -14,6 +15,7 @@ export function createParts(ctx: Context): Part[] {
     createWebhookPart(ctx),
     ctx.config.feeds.length ? createFeedsPart(ctx) : undefined,
     createGooglePart(ctx),
+    createReverseSyncPart(ctx),
   ];
   void ctx;
   return parts.filter((p): p is Part => p !== undefined);

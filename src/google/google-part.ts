@@ -38,6 +38,10 @@ export function readinessWindowMs(pollSchedule: string): number {
   return Math.max(3 * periodMs, 60_000);
 }
 
+/** Each context's Google API, so the reverse sync shares the writer's auth, pacer and call metrics. */
+const sharedApis = new WeakMap<Context, () => CalendarApi>();
+export const calendarApiOf = (ctx: Context): (() => CalendarApi) | undefined => sharedApis.get(ctx);
+
 export function createGooglePart(ctx: Context, options: GooglePartOptions = {}): Part | undefined {
   const cfg: GoogleConfig | undefined = ctx.config.google;
   if (!cfg || !cfg.enabled) return undefined;
@@ -70,6 +74,7 @@ export function createGooglePart(ctx: Context, options: GooglePartOptions = {}):
     });
     return api;
   };
+  sharedApis.set(ctx, getApi);
 
   const links = new GoogleLinkStore(ctx.db, clock);
   const writer = new GoogleWriter({

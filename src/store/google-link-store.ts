@@ -144,6 +144,47 @@ export class GoogleLinkStore {
       .run(key, calendarId, eventId, generation, this.clock.now());
   }
 
+  // Reverse sync: how it asks this level-triggered writer to put an event back. No second writer
+  // exists; the writer records the etag of its write, so the echo of the revert is quiet.
+
+  /** Our events that should exist in a calendar (a full re-list compares against these). */
+  mirroredIn(calendarId: string): { appointmentKey: string; eventId: string }[] {
+    return this.db
+      .prepare('SELECT appointment_key AS appointmentKey, event_id AS eventId FROM google_links WHERE calendar_id = ? AND present = 1')
+      .all(calendarId) as { appointmentKey: string; eventId: string }[];
+  }
+
+  /**
+   * The event no longer shows the booking state: forget the written hash so the writer updates it,
+   * conditionally on the etag Google showed (a newer edit gives 412, then a re-read).
+   */
+  requestRewrite(key: string, observedEtag: string | null): void {
+    this.db
+      .prepare(
+        `UPDATE google_links SET written_hash = NULL, etag = COALESCE(?, etag), next_attempt_ms = 0, updated_at_ms = ?
+         WHERE appointment_key = ? AND present = 1`,
+      )
+      .run(observedEtag, this.clock.now(), key);
+  }
+
+  /** The event was deleted in Google: the writer inserts it again (409 on the tombstone, revived). */
+  requestRecreate(key: string): void {
+    this.db
+      .prepare('UPDATE google_links SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE appointment_key = ?')
+      .run(this.clock.now(), key);
+  }
+
+  /**
+   * After a reschedule the booking agrees with what the person left in Google: the writer's coming
+   * update may use that edit's etag (no 412 round trip), while the link still holds the old start.
+   */
+  adoptEtag(key: string, observedEtag: string | null, fromStart: number | null): void {
+    if (observedEtag === null || fromStart === null) return;
+    this.db
+      .prepare('UPDATE google_links SET etag = ? WHERE appointment_key = ? AND present = 1 AND written_start_ms = ?')
+      .run(observedEtag, key, fromStart);
+  }
+
   counts(): { mirrored: number; failed: number } {
     const r = this.db
       .prepare('SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM google_links')

@@ -1,0 +1,203 @@
+// Reverse-sync actions (table reschedules): a person's move or deletion in Google and what came of
+// it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
+import type { Db } from './db.ts';
+import type { Clock } from '../core/clock.ts';
+
+export type ActionKind = 'reschedule' | 'cancel' | 'recreate' | 'restore' | 'ignore';
+export type ActionState = 'pending' | 'done' | 'reverted' | 'failed' | 'dropped' | 'superseded';
+
+export interface ReverseActionRow {
+  id: number;
+  kind: ActionKind;
+  appointmentKey: string;
+  newStart: number;
+  newEnd: number;
+  fromStart: number | null;
+  observedEtag: string | null;
+  calendarId: string | null;
+  eventId: string | null;
+  state: ActionState;
+  reason: string | null;
+  detail: string | null;
+  lastError: string | null;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewAction {
+  kind: ActionKind;
+  appointmentKey: string;
+  newStart: number;
+  newEnd: number;
+  fromStart?: number | null;
+  observedEtag: string | null;
+  calendarId: string;
+  eventId: string;
+  /** pending for work still to do (reschedule, cancel); done for what is settled at once. */
+  state: 'pending' | 'done';
+  reason?: string | null;
+}
+
+interface Row {
+  id: number;
+  kind: ActionKind;
+  appointment_key: string;
+  new_start_ms: number;
+  new_end_ms: number;
+  from_start_ms: number | null;
+  observed_etag: string | null;
+  calendar_id: string | null;
+  event_id: string | null;
+  state: ActionState;
+  reason: string | null;
+  detail: string | null;
+  last_error: string | null;
+  attempts: number;
+  next_attempt_ms: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+const fromRow = (r: Row): ReverseActionRow => ({
+  id: r.id,
+  kind: r.kind,
+  appointmentKey: r.appointment_key,
+  newStart: r.new_start_ms,
+  newEnd: r.new_end_ms,
+  fromStart: r.from_start_ms,
+  observedEtag: r.observed_etag,
+  calendarId: r.calendar_id,
+  eventId: r.event_id,
+  state: r.state,
+  reason: r.reason,
+  detail: r.detail,
+  lastError: r.last_error,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_ms,
+  createdAt: r.created_at_ms,
+  updatedAt: r.updated_at_ms,
+});
+
+export interface ActionCounts {
+  movesDetected: number;
+  rescheduled: number;
+  reverted: number;
+  conflicts: number;
+  refused: number;
+  pending: number;
+  failed: number;
+  recreated: number;
+  cancelled: number;
+  ignoredDeletes: number;
+  restored: number;
+}
+
+export class RescheduleStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stores an action; a newer move of the same appointment supersedes a pending one. */
+  record(a: NewAction): ReverseActionRow {
+    const now = this.clock.now();
+    return this.db.transaction(() => {
+      this.db
+        .prepare(`UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND state = 'pending'`)
+        .run(now, a.appointmentKey);
+      const { lastInsertRowid } = this.db
+        .prepare(
+          `INSERT INTO reschedules (appointment_key, kind, new_start_ms, new_end_ms, from_start_ms, observed_etag, calendar_id, event_id,
+             state, reason, created_at_ms, updated_at_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now);
+      return this.get(Number(lastInsertRowid))!;
+    })();
+  }
+
+  get(id: number): ReverseActionRow | undefined {
+    const row = this.db.prepare('SELECT * FROM reschedules WHERE id = ?').get(id) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** The latest action for an appointment, whatever its state. */
+  latest(appointmentKey: string): ReverseActionRow | undefined {
+    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1').get(appointmentKey) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** Where the latest completed reschedule of this appointment put it. */
+  lastRescheduledTo(appointmentKey: string): number | null {
+    const row = this.db
+      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
+      .get(appointmentKey) as { new_start_ms: number } | undefined;
+    return row?.new_start_ms ?? null;
+  }
+
+  /** Where earlier reschedules of this appointment (done, or superseded while perhaps in flight) put it. */
+  earlierTargets(appointmentKey: string, beforeId: number): number[] {
+    const rows = this.db
+      .prepare(
+        `SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND id < ? AND kind = 'reschedule' AND state IN ('done', 'superseded')
+         ORDER BY id DESC LIMIT 5`,
+      )
+      .all(appointmentKey, beforeId) as { new_start_ms: number }[];
+    return rows.map((r) => r.new_start_ms);
+  }
+
+  /** Pending actions whose time has come, oldest first. */
+  due(limit = 50): ReverseActionRow[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM reschedules WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY id LIMIT ?`)
+      .all(this.clock.now(), limit) as Row[];
+    return rows.map(fromRow);
+  }
+
+  /** Settles a pending action. Only a still-pending row changes (a superseded one stays so). */
+  finish(id: number, state: Exclude<ActionState, 'pending' | 'superseded'>, reason: string | null, detail: string | null = null): boolean {
+    const r = this.db
+      .prepare(`UPDATE reschedules SET state = ?, reason = COALESCE(?, reason), detail = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`)
+      .run(state, reason, detail, this.clock.now(), id);
+    return r.changes === 1;
+  }
+
+  retryLater(id: number, nextAttemptAt: number, error: string): void {
+    this.db
+      .prepare(`UPDATE reschedules SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`)
+      .run(nextAttemptAt, error, this.clock.now(), id);
+  }
+
+  counts(): ActionCounts {
+    const rows = this.db
+      .prepare('SELECT kind, state, reason, COUNT(*) AS n FROM reschedules GROUP BY kind, state, reason')
+      .all() as { kind: ActionKind; state: ActionState; reason: string | null; n: number }[];
+    const sum = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).reduce((t, r) => t + r.n, 0);
+    return {
+      movesDetected: sum((r) => r.kind === 'reschedule'),
+      rescheduled: sum((r) => r.kind === 'reschedule' && r.state === 'done'),
+      reverted: sum((r) => r.kind === 'reschedule' && r.state === 'reverted'),
+      conflicts: sum((r) => r.reason === 'conflict'),
+      refused: sum((r) => r.reason === 'refused'),
+      pending: sum((r) => r.state === 'pending'),
+      failed: sum((r) => r.state === 'failed'),
+      recreated: sum((r) => r.kind === 'recreate'),
+      cancelled: sum((r) => r.kind === 'cancel' && r.state === 'done'),
+      ignoredDeletes: sum((r) => r.kind === 'ignore'),
+      restored: sum((r) => r.kind === 'restore'),
+    };
+  }
+
+  /** Recent actions that did not go as the person wanted, with the booking service's reason. */
+  recentProblems(limit = 10): ReverseActionRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM reschedules WHERE state IN ('reverted', 'failed') OR (state = 'pending' AND last_error IS NOT NULL)
+         ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
+      )
+      .all(limit) as Row[];
+    return rows.map(fromRow);
+  }
+}

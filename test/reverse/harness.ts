@@ -1,0 +1,146 @@
+// The whole loop in one process, over real HTTP: the booking simulator (its webhooks delivered to
+// our receiver), the fake Google driven by the real googleapis client (its push notifications too),
+// a real database, and the ingest, feeds, Google and reverse-sync parts run by a real Scheduler.
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { DateTime } from 'luxon';
+import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { systemClock, type Clock } from '../../src/core/clock.ts';
+import { eventIdFor } from '../../src/core/event-id.ts';
+import type { JobResult } from '../../src/jobs/job.ts';
+import { Scheduler } from '../../src/jobs/scheduler.ts';
+import { createApp } from '../../src/http/app.ts';
+import type { Part } from '../../src/part.ts';
+import { createIngestPart } from '../../src/sync/ingest-part.ts';
+import { createFeedsPart } from '../../src/feeds/feeds-part.ts';
+import { createGooglePart } from '../../src/google/google-part.ts';
+import { createReverseSyncPart } from '../../src/sync/reverse-sync-part.ts';
+import { startFakeGoogle, type FakeEvent, type FakeGoogle, type FakeGoogleOptions } from '../fakes/fake-google.ts';
+import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
+import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { CLIENT, googleSection } from '../google/google-env.ts';
+
+export const CAL = 'primary';
+export const PUBLIC_URL = 'https://calbridge.test';
+export const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
+const H = 3_600_000;
+
+export interface ReverseEnv {
+  sim: Simulator;
+  fake: FakeGoogle;
+  t: TestContext;
+  parts: Part[];
+  scheduler: Scheduler;
+  /** Where the daemon's HTTP app listens (webhooks, push notifications, feeds). */
+  url: string;
+  run(job: string): Promise<JobResult>;
+  /** Successful event writes Google received (a 412 writes nothing). */
+  googleWrites(): number;
+  /** Polls the booking service and writes Google until nothing is left to do. */
+  settle(rounds?: number): Promise<void>;
+  eventOf(key: string): FakeEvent | undefined;
+  moveInGoogle(key: string, start: number): void;
+  deleteInGoogle(key: string): void;
+  reschedulePatches(key?: string): number;
+  status(): Record<string, unknown>;
+  close(): Promise<void>;
+}
+
+export interface ReverseEnvOptions {
+  reverse?: Record<string, unknown>;
+  google?: Record<string, unknown>;
+  fake?: FakeGoogleOptions;
+  /** Deliver the simulator's webhooks to our receiver (default true). */
+  webhooks?: boolean;
+  clock?: Clock;
+}
+
+/** Tomorrow 09:00 in the booking zone, plus `hours`. */
+export function slot(hours: number): number {
+  const day = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 });
+  return day.toMillis() + hours * H;
+}
+
+export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<ReverseEnv> {
+  let appFetch: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: (r) => appFetch(r), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const local = (address: string) => address.replace(PUBLIC_URL, url);
+  const sim = await startTestSimulator({ notify: { deliver: options.webhooks ?? true, rewriteCallback: local } });
+  sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, ['appointment.created', 'appointment.updated', 'appointment.canceled']);
+  const fake = await startFakeGoogle({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, pushAddress: local, ...options.fake });
+  const config = testConfig({
+    server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL },
+    booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
+    google: googleSection(fake, { ...options.google, reverse_sync: { schedule: '0 0 1 1 *', ...options.reverse } }),
+    feeds: [{ name: 'Clinic', token: FEED_TOKEN }],
+  });
+  let scheduler: Scheduler | undefined;
+  const t = createTestContext({ config, booking: simulatorClient(sim), clock: options.clock ?? systemClock, wake: (job) => scheduler?.wake(job) });
+  const fast = { retries: 3, baseMs: 2, maxMs: 20 };
+  const parts = [
+    createIngestPart(t.ctx),
+    createFeedsPart(t.ctx),
+    createGooglePart(t.ctx, { retry: fast, itemBackoff: { baseMs: 0, maxMs: 0 } })!,
+    createReverseSyncPart(t.ctx, { retry: fast })!,
+  ];
+  scheduler = new Scheduler(t.ctx.leases, t.ctx.log, t.ctx.metrics);
+  for (const p of parts) for (const j of p.jobs ?? []) scheduler.add(j);
+  const status = () => Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : [])));
+  const app = createApp({ db: t.ctx.db, log: t.ctx.log, metrics: t.ctx.metrics, adminToken: undefined, parts, status });
+  appFetch = (r) => app.fetch(r);
+  const sched = scheduler;
+  const run = (job: string) => sched.runNow(job);
+
+  const env: ReverseEnv = {
+    sim,
+    fake,
+    t,
+    parts,
+    scheduler: sched,
+    url,
+    run,
+    async settle(rounds = 3) {
+      await sim.idle();
+      await run('poll');
+      for (let i = 0; i < rounds; i++) {
+        await sim.idle();
+        await run('deliveries');
+        await run('google-writer');
+        await run('reverse-sync');
+        await run('reschedules');
+        await run('google-writer');
+      }
+    },
+    eventOf: (key) => fake.events(CAL, { includeDeleted: true }).find((e) => e.id === eventIdFor(key)),
+    moveInGoogle(key, start) {
+      const ev = env.eventOf(key);
+      if (!ev?.start?.dateTime || !ev.end?.dateTime) throw new Error(`no timed event for ${key}`);
+      const duration = Date.parse(ev.end.dateTime) - Date.parse(ev.start.dateTime);
+      const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: TEST_ZONE }).toISO()!, timeZone: TEST_ZONE });
+      fake.state.userEdit(CAL, ev.id, { start: at(start), end: at(start + duration) });
+    },
+    deleteInGoogle: (key) => fake.state.userDelete(CAL, eventIdFor(key)),
+    reschedulePatches: (key) => sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
+    googleWrites: () => fake.log.filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind) && r.status >= 200 && r.status < 300).length,
+    status,
+    async close() {
+      await sched.stop();
+      for (const p of parts) await p.stop?.();
+      await sim.idle().catch(() => undefined);
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await sim.close();
+      await fake.close();
+      t.close();
+    },
+  };
+  return env;
+}
+
+/** Google's start of an event as epoch ms. */
+export const googleStart = (ev: FakeEvent | undefined): number | null => (ev?.start?.dateTime ? Date.parse(ev.start.dateTime) : null);
