@@ -1,4 +1,5 @@
 import type { Command, CommandIo } from './command.ts';
+import type { Config } from '../config/schema.ts';
 import type { Progress } from '../jobs/job.ts';
 
 /** How long `sync` waits for a job that `serve` is running at the same moment. */
@@ -7,9 +8,18 @@ const WAIT_FOR_SERVE_MS = 120_000;
 export const syncCommand: Command = {
   name: 'sync',
   summary: 'one full pass now: poll, apply, push pending Google writes, one reverse-sync round',
-  help: 'Prints a summary per step (a progress bar on a terminal). Exit status: 0 ok, 1 some items failed.\nSafe to run while `serve` runs: each step waits for the other process to finish the same step.',
-  async run({ io, openRuntime }) {
-    const runtime = await openRuntime();
+  help: [
+    'Prints a summary per step (a progress bar on a terminal). Exit status: 0 ok, 1 some items failed.',
+    'Safe to run while `serve` runs: each step waits for the other process to finish the same step.',
+    'A pass that would remove more than a breaker share (poll.breaker_share, google.breaker_share) of',
+    'the appointments or events stops and reports instead; --allow-mass-changes lets this one pass through.',
+  ].join('\n'),
+  options: {
+    'allow-mass-changes': { type: 'boolean', description: 'turn the mass-change breakers off for this one pass' },
+  },
+  async run({ values, io, loadConfig, openRuntime }) {
+    const config = loadConfig();
+    const runtime = await openRuntime(values['allow-mass-changes'] ? withoutBreakers(config) : config);
     let failed = false;
     try {
       for (const part of runtime.parts) {
@@ -30,6 +40,15 @@ export const syncCommand: Command = {
     return failed ? 1 : 0;
   },
 };
+
+/** A breaker share of 1 means no pass can exceed it: the breakers are off. */
+function withoutBreakers(config: Config): Config {
+  return {
+    ...config,
+    poll: { ...config.poll, breaker_share: 1 },
+    google: config.google && { ...config.google, breaker_share: 1 },
+  };
+}
 
 /** A one-line bar redrawn in place on a terminal; nothing at all when stdout is not a TTY. */
 function progressBar(io: CommandIo, label: string): { update: Progress; done(): void } {

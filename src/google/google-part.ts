@@ -151,7 +151,7 @@ export function createGooglePart(ctx: Context, options: GooglePartOptions = {}):
         reasons.push(`Google has not answered successfully for over ${Math.round(window / 60_000)} minutes${writer.lastError ? ` (last error: ${writer.lastError})` : ''}`);
       }
       if (writer.breaker) {
-        warnings.push(`Google breaker: ${writer.breaker.deletes} deletions of ${writer.breaker.mirrored} mirrored events held; check the booking service before letting them through`);
+        warnings.push(`Google breaker: ${writer.breaker.deletes} deletions of ${writer.breaker.mirrored} mirrored events held; check the booking service, and if they are real run \`calbridge sync --allow-mass-changes\` once`);
       }
       return { reasons, warnings };
     },

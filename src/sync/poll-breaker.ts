@@ -17,6 +17,7 @@ export interface BreakerInput {
 
 /** Why the pass must stop without changing anything, or undefined when it may go on. */
 export function breakerVerdict(i: BreakerInput): string | undefined {
+  if (i.share >= 1) return undefined; // a share of 1 turns the breaker off (`sync --allow-mass-changes`)
   if (i.listed === 0 && i.stored > BREAKER_FLOOR) {
     return `the listing came back empty while ${i.stored} appointments are stored in the window; nothing was changed`;
   }
@@ -24,7 +25,7 @@ export function breakerVerdict(i: BreakerInput): string | undefined {
   if (i.missing > limit) {
     return (
       `the listing misses ${i.missing} of ${i.stored} stored appointments in the window (more than poll.breaker_share ${i.share}); ` +
-      'nothing was changed. If this is real, raise poll.breaker_share for one pass'
+      'nothing was changed. If this is real, run `calbridge sync --allow-mass-changes` once'
     );
   }
   return undefined;

@@ -158,7 +158,7 @@ export function createReverseSyncPart(ctx: Context, options: ReversePartOptions 
       const round = loadRound();
       const warnings: string[] = [];
       const held = round.calendars.reduce((n, r) => n + r.held, 0);
-      if (held) warnings.push(`reverse sync: ${held} deletions in Google held by the breaker; nothing was cancelled at the booking service`);
+      if (held) warnings.push(`reverse sync: ${held} deletions in Google held by the breaker; nothing was cancelled at the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once`);
       if (push && channels.activeCount() === 0) warnings.push('reverse sync: no Google push channel is open; changes are picked up on the schedule only');
       const failed = actions.counts().failed;
       if (failed) warnings.push(`reverse sync: ${failed} moves could not be sent to the booking service (see status)`);

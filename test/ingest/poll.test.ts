@@ -163,6 +163,15 @@ describe('poll', () => {
     expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 20, gone: 0 });
   });
 
+  it('with the breaker off (a share of 1, as `sync --allow-mass-changes` sets it) the same pass goes through', async () => {
+    h = await ingestHarness({ config: { poll: { breaker_share: 1 } } });
+    const keys = Array.from({ length: 20 }, (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY }).appointment_key);
+    await h.poll.run();
+    for (const k of keys.slice(0, 8)) h.sim.remove(k);
+    expect((await h.poll.run()).status).toBe('success');
+    expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 12, gone: 8 });
+  });
+
   it('never runs two passes at once', async () => {
     h = await ingestHarness({ sim: { pageSize: 5 } });
     for (let d = 1; d <= 12; d++) h.sim.create({ start: Date.now() + d * DAY });
