@@ -26,7 +26,10 @@ export const syncCommand: Command = {
         for (const job of part.jobs ?? []) {
           if (job.inSync === false) continue;
           const bar = progressBar(io, job.name);
-          const result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+          let result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+          while (result.more && result.status === 'success') {
+            result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+          }
           bar.done();
           const bad = result.status === 'failed' || (result.failed ?? 0) > 0;
           failed ||= bad;

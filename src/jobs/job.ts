@@ -8,6 +8,8 @@ export interface JobResult {
   summary?: string;
   /** Items that failed inside an otherwise finished run. */
   failed?: number;
+  /** The run stopped at its time budget with work left: `sync` runs it again. */
+  more?: boolean;
 }
 
 /** Reports progress of a long run (the `sync` command draws a bar from it on a TTY). */

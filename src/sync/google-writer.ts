@@ -148,8 +148,9 @@ export class GoogleWriter {
     if (stop && (stop as GoogleError).kind === 'auth') return this.stopForAuth(stop);
     this.authError = null;
     const waiting = work.length - due.length;
-    const summary = `${written} written, ${failed} failed, ${waiting} waiting for a retry${this.breaker ? `, ${deletes} deletions held by the breaker` : ''}`;
-    return { status: 'success', summary, failed: failed + (this.breaker ? deletes : 0) };
+    const unreached = stop ? 0 : queue.length; // the time budget ran out before these
+    const summary = `${written} written, ${failed} failed, ${waiting} waiting for a retry${unreached ? `, ${unreached} left for the next pass` : ''}${this.breaker ? `, ${deletes} deletions held by the breaker` : ''}`;
+    return { status: 'success', summary, failed: failed + (this.breaker ? deletes : 0), more: unreached > 0 };
   }
 
   private recordFailure(w: Work, err: GoogleError): void {
