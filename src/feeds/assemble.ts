@@ -1,0 +1,54 @@
+// A whole feed from its calendar header and stored event fragments: a join, not a render.
+import ical from 'ical-generator';
+import { sha256Hex } from '../core/hash.ts';
+import { foldLines } from './fold.ts';
+
+export interface CalendarHeaderInput {
+  name: string;
+  refresh_minutes: number;
+}
+
+const FOOTER = 'END:VCALENDAR\r\n';
+
+/** BEGIN:VCALENDAR up to the first event: PRODID, NAME/X-WR-CALNAME, REFRESH-INTERVAL/X-PUBLISHED-TTL. */
+export function renderHeader(feed: CalendarHeaderInput): string {
+  const text = ical({
+    name: feed.name,
+    prodId: { company: 'calbridge', product: 'calbridge feed', language: 'EN' },
+    ttl: feed.refresh_minutes * 60,
+  }).toString();
+  // toString() ends with END:VCALENDAR and no CRLF (a known ical-generator quirk); keep what precedes it.
+  const end = text.lastIndexOf('END:VCALENDAR');
+  return foldLines(text.slice(0, end));
+}
+
+export interface AssembledFeed {
+  body: Buffer;
+  /** sha256 of the body, hex: the strong ETag's value. */
+  hash: string;
+  events: number;
+}
+
+/** Fragments must already be in feed order and each end with CRLF. */
+export function assembleFeed(header: string, fragments: readonly string[]): AssembledFeed {
+  const body = Buffer.from(header + fragments.join('') + FOOTER, 'utf8');
+  return { body, hash: sha256Hex(body), events: fragments.length };
+}
+
+export interface ServedState {
+  /** The body's hash. */
+  etag: string;
+  /** Epoch ms, whole seconds. */
+  lastModified: number;
+}
+
+/**
+ * HTTP Last-Modified: the newest event change, and always later than before when the body changed,
+ * since an event that left the feed must not make the feed look older to If-Modified-Since.
+ * Whole seconds, as HTTP dates are.
+ */
+export function nextLastModified(previous: ServedState | undefined, hash: string, newestChange: number): ServedState {
+  if (previous?.etag === hash) return previous;
+  const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
+  return { etag: hash, lastModified: Math.max(seconds(newestChange), previous ? seconds(previous.lastModified) + 1000 : 0) };
+}

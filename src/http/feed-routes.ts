@@ -1,0 +1,102 @@
+// GET|HEAD /feeds/{token}.ics (contract §3). Hono answers HEAD with the GET handler's headers.
+// Conditional requests follow RFC 9110 §13.2.2: If-None-Match, when present, wins over If-Modified-Since.
+import type { Hono } from 'hono';
+import { secretMatcher } from './admin-auth.ts';
+
+/** What the route serves; the feed cache provides it (a new object whenever the body changed). */
+export interface ServedFeed {
+  body: Buffer;
+  /** sha256 of the body, hex. */
+  hash: string;
+  /** Epoch ms, whole seconds. */
+  lastModified: number;
+  gzipped(): Buffer;
+}
+
+export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
+
+export interface FeedRouteDeps {
+  feeds: readonly { token: string; refresh_minutes: number }[];
+  feed(index: number): ServedFeed;
+  onRequest?(outcome: FeedOutcome): void;
+}
+
+/** Header values that change only with the body, so a repeated request formats nothing. */
+interface Tags {
+  etag: string;
+  gzipEtag: string;
+  lastModified: string;
+}
+
+export function feedRoutes(app: Hono, deps: FeedRouteDeps): void {
+  const matchers = deps.feeds.map((f) => secretMatcher(f.token));
+  const cacheControl = deps.feeds.map((f) => `private, max-age=${f.refresh_minutes * 60}`);
+  const tagsOf = new WeakMap<ServedFeed, Tags>();
+
+  app.get('/feeds/:file', (c) => {
+    const file = c.req.param('file');
+    const index = file.endsWith('.ics') ? findFeed(matchers, file.slice(0, -4)) : -1;
+    if (index < 0) {
+      deps.onRequest?.('not_found');
+      return c.notFound();
+    }
+    const feed = deps.feed(index);
+    let tags = tagsOf.get(feed);
+    if (!tags) {
+      // A strong ETag names one representation, so the gzip one gets its own.
+      tags = { etag: `"${feed.hash}"`, gzipEtag: `"${feed.hash}-gzip"`, lastModified: new Date(feed.lastModified).toUTCString() };
+      tagsOf.set(feed, tags);
+    }
+    const gzip = acceptsGzip(c.req.header('accept-encoding'));
+    const headers: Record<string, string> = {
+      ETag: gzip ? tags.gzipEtag : tags.etag,
+      'Last-Modified': tags.lastModified,
+      'Cache-Control': cacheControl[index] ?? 'private',
+      Vary: 'Accept-Encoding',
+    };
+    if (notModified(c.req.header('if-none-match'), c.req.header('if-modified-since'), tags, feed.lastModified)) {
+      deps.onRequest?.('not_modified');
+      // A plain Response with plain headers takes @hono/node-server's fast path (no Headers object).
+      return new Response(null, { status: 304, headers });
+    }
+    const body = gzip ? feed.gzipped() : feed.body;
+    headers['Content-Type'] = 'text/calendar; charset=utf-8';
+    headers['Content-Length'] = String(body.length);
+    if (gzip) headers['Content-Encoding'] = 'gzip';
+    deps.onRequest?.('ok');
+    return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length), { status: 200, headers });
+  });
+}
+
+/** Tries the given token against every feed's, in constant time and without stopping early. */
+export function findFeed(matchers: readonly ((given: string) => boolean)[], given: string): number {
+  let found = -1;
+  matchers.forEach((matches, i) => {
+    if (matches(given) && found < 0) found = i;
+  });
+  return found;
+}
+
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+export function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, tags: Tags, lastModified: number): boolean {
+  if (ifNoneMatch !== undefined) {
+    if (ifNoneMatch === tags.etag || ifNoneMatch === tags.gzipEtag) return true;
+    // Weak comparison, and either representation's tag names the same content.
+    return ifNoneMatch.split(',').some((raw) => {
+      const tag = raw.trim().replace(/^W\//, '');
+      return tag === '*' || tag === tags.etag || tag === tags.gzipEtag;
+    });
+  }
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && lastModified <= since;
+}
