@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { NewDelivery } from '../store/delivery-store.ts';
 import type { WriteOutcome } from '../store/delivery-writer.ts';
 import { checkNotification } from '../sync/notification.ts';
-import { secretEquals } from './admin-auth.ts';
+import { secretMatcher } from './admin-auth.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const RETRY_AFTER_SECONDS = '5';
@@ -94,6 +94,8 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
+  const isSecret = secretMatcher(deps.secret);
+  const isAuthToken = deps.authToken === undefined ? undefined : secretMatcher(deps.authToken);
   const handler = async (c: Context) => {
     const contentType = c.req.header('content-type') ?? null;
     const reject = (reason: RejectReason, status: 400 | 401 | 404 | 413 | 415 | 422, detail: string, sample: string | null = null) => {
@@ -102,10 +104,10 @@ export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
       return c.json({ error: status === 404 ? 'not found' : detail }, status);
     };
 
-    if (!secretEquals(c.req.param('secret') ?? '', deps.secret)) return reject('wrong_secret', 404, 'wrong secret');
-    if (deps.authToken !== undefined) {
+    if (!isSecret(c.req.param('secret') ?? '')) return reject('wrong_secret', 404, 'wrong secret');
+    if (isAuthToken) {
       const given = presentedAuthToken(c.req.header('authorization'));
-      if (given === undefined || !secretEquals(given, deps.authToken)) {
+      if (given === undefined || !isAuthToken(given)) {
         return reject('unauthorized', 401, 'missing or wrong auth token (Authorization: Bearer <webhook.auth_token>)');
       }
     }
