@@ -10,13 +10,11 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import ical from 'ical-generator';
 import { configSchema, type Config } from '../src/config/schema.ts';
-import type { Context } from '../src/context.ts';
+import { createContext } from '../src/context.ts';
 import type { Appointment } from '../src/core/appointment.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { openDatabase, type Db } from '../src/store/db.ts';
 import { AppointmentStore } from '../src/store/appointment-store.ts';
-import { Leases } from '../src/store/leases.ts';
-import { KvStore } from '../src/store/kv-store.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { silentLogger } from '../src/log.ts';
 import type { BookingApi } from '../src/booking/port.ts';
@@ -84,19 +82,16 @@ interface Daemon {
 async function startFeeds(config: Config): Promise<Daemon> {
   const db = openDatabase(config.database.path);
   const metrics = createMetrics({ processMetrics: false });
-  const ctx: Context = {
+  const ctx = createContext({
     config,
     db,
     clock: systemClock,
     log: silentLogger(),
     metrics,
-    appointments: new AppointmentStore(db, systemClock),
-    leases: new Leases(db, systemClock, 'bench'),
-    kv: new KvStore(db, systemClock, 'kv'),
-    cursors: new KvStore(db, systemClock, 'sync_cursors'),
+    leaseOwner: 'bench',
     booking: noBooking,
     wake: () => undefined,
-  };
+  });
   const part = createFeedsPart(ctx);
   const app = createApp({ db, log: ctx.log, metrics, adminToken: undefined, parts: [part], status: () => ({}) });
   const { server, url } = await listen(app);

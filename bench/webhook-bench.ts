@@ -10,12 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { configSchema } from '../src/config/schema.ts';
-import type { Context } from '../src/context.ts';
+import { createContext } from '../src/context.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { openDatabase } from '../src/store/db.ts';
-import { AppointmentStore } from '../src/store/appointment-store.ts';
-import { Leases } from '../src/store/leases.ts';
-import { KvStore } from '../src/store/kv-store.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { silentLogger } from '../src/log.ts';
 import { createApp } from '../src/http/app.ts';
@@ -132,15 +129,12 @@ async function measureReceiver(synchronous: 'normal' | 'full'): Promise<Measured
   const metrics = createMetrics({ processMetrics: false });
   const log = silentLogger();
   // wake is a no-op: this measures acknowledgement; the worker is measured by its own tests.
-  const ctx: Context = {
+  const ctx = createContext({
     config, db, clock: systemClock, log, metrics,
-    appointments: new AppointmentStore(db, systemClock),
-    leases: new Leases(db, systemClock, 'bench'),
-    kv: new KvStore(db, systemClock, 'kv'),
-    cursors: new KvStore(db, systemClock, 'sync_cursors'),
+    leaseOwner: 'bench',
     booking: noBooking,
     wake: () => undefined,
-  };
+  });
   const part = createIngestPart(ctx);
   const app = createApp({ db, log, metrics, adminToken: undefined, parts: [part], status: () => ({}) });
   await part.start?.(); // as in serve: background WAL checkpoints

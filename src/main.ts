@@ -5,14 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { serve as serveHttp, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Config } from './config/schema.ts';
-import type { Context } from './context.ts';
+import { createContext, type Context } from './context.ts';
 import { systemClock, type Clock } from './core/clock.ts';
 import type { BookingApi } from './booking/port.ts';
 import { bookingClientFromConfig } from './booking/client.ts';
 import { openDatabase } from './store/db.ts';
-import { AppointmentStore } from './store/appointment-store.ts';
-import { Leases, leaseOwner } from './store/leases.ts';
-import { KvStore } from './store/kv-store.ts';
+import { leaseOwner } from './store/leases.ts';
 import { createMetrics } from './metrics.ts';
 import type { Logger } from './log.ts';
 import { Scheduler } from './jobs/scheduler.ts';
@@ -46,23 +44,19 @@ export async function buildRuntime(config: Config, options: RuntimeOptions): Pro
   const log = options.log;
   const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
   const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
-  const leases = new Leases(db, clock, leaseOwner(randomUUID().slice(0, 8)));
   let scheduler: Scheduler | undefined;
-  const ctx: Context = {
+  const ctx = createContext({
     config,
     db,
     clock,
     log,
     metrics,
-    appointments: new AppointmentStore(db, clock),
-    leases,
-    kv: new KvStore(db, clock, 'kv'),
-    cursors: new KvStore(db, clock, 'sync_cursors'),
     booking: options.booking ?? bookingClientFromConfig(config.booking, log),
+    leaseOwner: leaseOwner(randomUUID().slice(0, 8)),
     wake: (job) => scheduler?.wake(job),
-  };
+  });
   const parts = createParts(ctx);
-  scheduler = new Scheduler(leases, log, metrics);
+  scheduler = new Scheduler(ctx.leases, log, metrics);
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
   const status = (): Record<string, unknown> => ({

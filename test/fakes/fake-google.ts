@@ -33,6 +33,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { FakeApiError, FakeCalendarState, type FakeEvent, type ListParams } from './fake-google-calendar.ts';
+import { seededRandom } from '../../src/booking/simulator/random.ts';
 
 export { FakeCalendarState, type FakeEvent } from './fake-google-calendar.ts';
 
@@ -111,16 +112,6 @@ export interface FakeGoogle {
   close(): Promise<void>;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FAULTS: Record<Exclude<FaultKind, 'network'>, [number, string, string, string]> = {
   429: [429, 'rateLimitExceeded', 'usageLimits', 'Rate Limit Exceeded'],
@@ -136,7 +127,7 @@ const token = () => randomBytes(18).toString('base64url');
 export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<FakeGoogle> {
   const state = new FakeCalendarState();
   state.refuseRevival = options.refuseRevival ?? false;
-  const random = mulberry32(options.seed ?? 42);
+  const random = seededRandom(options.seed ?? 42);
   const log: LoggedRequest[] = [];
   const accessTokens = new Map<string, number>();
   const refreshTokens = new Set<string>();

@@ -4,14 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSchema, type Config } from '../../src/config/schema.ts';
-import type { Context } from '../../src/context.ts';
+import { createContext, type Context } from '../../src/context.ts';
 import { ManualClock, type Clock } from '../../src/core/clock.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
 import { BookingError } from '../../src/booking/errors.ts';
 import { openDatabase } from '../../src/store/db.ts';
-import { AppointmentStore } from '../../src/store/appointment-store.ts';
-import { Leases } from '../../src/store/leases.ts';
-import { KvStore } from '../../src/store/kv-store.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { silentLogger } from '../../src/log.ts';
 
@@ -73,19 +70,16 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
   const clock = options.clock ?? new ManualClock();
   const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
   const woken: string[] = [];
-  const ctx: Context = {
+  const ctx: Context = createContext({
     config,
     db,
     clock,
     log: silentLogger(),
     metrics: createMetrics({ processMetrics: false }),
-    appointments: new AppointmentStore(db, clock),
-    leases: new Leases(db, clock, `test-${process.pid}`),
-    kv: new KvStore(db, clock, 'kv'),
-    cursors: new KvStore(db, clock, 'sync_cursors'),
     booking: options.booking ?? unreachableBooking,
+    leaseOwner: `test-${process.pid}`,
     wake: options.wake ?? ((job) => woken.push(job)),
-  };
+  });
   return {
     ctx,
     clock,

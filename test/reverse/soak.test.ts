@@ -5,6 +5,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { checkFeed } from '../feeds/ics-assert.ts';
 import { CAL, FEED_TOKEN, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { seededRandom } from '../../src/booking/simulator/random.ts';
 
 const SEED = 20260615;
 const STEPS = 2800;
@@ -13,16 +14,6 @@ const BUDGET_MS = 140_000;
 const CALENDARS = ['c0000000-0000-4000-a000-000000000001', 'c0000000-0000-4000-a000-000000000002'];
 const JOBS = ['deliveries', 'google-writer', 'reverse-sync', 'reschedules', 'google-writer', 'poll'];
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let env: ReverseEnv;
 afterEach(async () => {
@@ -30,7 +21,7 @@ afterEach(async () => {
 });
 
 it('after minutes of random changes on both sides, Google, the feed and the booking service agree', async () => {
-  const random = mulberry32(SEED);
+  const random = seededRandom(SEED);
   const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
   const anySlot = () => slot(Math.floor(random() * 36) + Math.floor(random() * 2) * 0.5);
   env = await startReverseEnv();
