@@ -81,18 +81,26 @@ export function createWebhookPart(ctx: Context): Part {
   const { config, log } = ctx;
   const secret = config.webhook.secret;
   const masked = maskUrlSecret(callbackUrl(config.server.public_url, secret), secret);
-  let status: RegistrationState = { state: config.webhook.register ? 'pending' : 'disabled', callback_url: masked };
+  // Kept in the database too, so the one-shot `status` command shows what serve last did.
+  const CURSOR = 'webhook.registration';
+  const initial: RegistrationState = { state: config.webhook.register ? 'pending' : 'disabled', callback_url: masked };
+  let status: RegistrationState = initial;
+  const record = (next: RegistrationState) => {
+    status = next;
+    ctx.cursors.set(CURSOR, next);
+  };
+  let started = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const attempt = async (n: number): Promise<void> => {
     try {
       const r = await ensureWebhook(ctx.booking, { publicUrl: config.server.public_url, secret, events: config.webhook.events });
-      status = { state: 'registered', action: r.action, webhook_key: r.webhook.webhook_key, callback_url: masked, at: new Date(ctx.clock.now()).toISOString() };
+      record({ state: 'registered', action: r.action, webhook_key: r.webhook.webhook_key, callback_url: masked, at: new Date(ctx.clock.now()).toISOString() });
       log.info({ action: r.action, removed: r.removed, webhook: masked }, 'webhook registration ensured');
     } catch (e) {
       const error = maskUrlSecret(errorMessage(e), secret);
-      status = { state: 'failed', callback_url: masked, error, at: new Date(ctx.clock.now()).toISOString() };
+      record({ state: 'failed', callback_url: masked, error, at: new Date(ctx.clock.now()).toISOString() });
       // Registration is a convenience: the poll still finds every change, so serve keeps running.
       log.warn({ error, retryInMs: RETRY_MS[Math.min(n, RETRY_MS.length - 1)] }, 'webhook registration failed; polling still covers changes');
       if (!stopped) timer = setTimeout(() => void attempt(n + 1), RETRY_MS[Math.min(n, RETRY_MS.length - 1)]).unref();
@@ -102,10 +110,11 @@ export function createWebhookPart(ctx: Context): Part {
   return {
     name: 'webhook_registration',
     async start() {
-      if (!config.webhook.register) return;
+      started = true;
+      if (!config.webhook.register) return record(initial);
       const problem = publicUrlProblem(config.server.public_url);
       if (problem) {
-        status = { state: 'skipped', callback_url: masked, error: problem };
+        record({ state: 'skipped', callback_url: masked, error: problem });
         log.warn(`webhook registration skipped: ${problem}`);
         return;
       }
@@ -115,7 +124,8 @@ export function createWebhookPart(ctx: Context): Part {
       stopped = true;
       if (timer) clearTimeout(timer);
     },
-    status: () => ({ register: config.webhook.register, ...status }),
+    // In serve, what this process did; in a one-shot command, what serve last recorded.
+    status: () => ({ register: config.webhook.register, ...(started ? status : (ctx.cursors.get<RegistrationState>(CURSOR) ?? initial)) }),
     readiness: () => ({
       reasons: [],
       warnings: status.state === 'failed' || status.state === 'skipped' ? [`webhook registration ${status.state}: ${status.error ?? ''}`] : [],

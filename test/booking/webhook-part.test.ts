@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { createWebhookPart } from '../../src/booking/webhook-registration.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { silentLogger } from '../../src/log.ts';
-import type { Context } from '../../src/context.ts';
+import { createTestContext } from '../helpers/context.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { clientFor, onCleanup, simulator } from './helpers.ts';
 
 const SECRET = 'wh-secret-0123456789abcdef';
 
-/** The part only reads config, log, clock and booking from its context. */
-function partFor(sim: Simulator, opts: { publicUrl?: string; register?: boolean; maxRetries?: number } = {}) {
+/** The part over a real database (shared by every part made for the same `db` key). */
+const contexts = new Map<string, ReturnType<typeof createTestContext>>();
+function partFor(sim: Simulator, opts: { publicUrl?: string; register?: boolean; maxRetries?: number; db?: string } = {}) {
   const config = parseConfig(
     [
       'server:',
@@ -26,8 +25,17 @@ function partFor(sim: Simulator, opts: { publicUrl?: string; register?: boolean;
     {},
   );
   const { client } = clientFor(sim, { maxRetries: opts.maxRetries ?? 4 });
-  const ctx = { config, log: silentLogger(), clock: new ManualClock(), booking: client } as unknown as Context;
-  const part = createWebhookPart(ctx);
+  const key = opts.db ?? String(Math.random());
+  let t = contexts.get(key);
+  if (!t) {
+    t = createTestContext({ config, booking: client });
+    contexts.set(key, t);
+    onCleanup(() => {
+      t!.close();
+      contexts.delete(key);
+    });
+  }
+  const part = createWebhookPart({ ...t.ctx, config, booking: client });
   onCleanup(() => part.stop?.());
   return part;
 }
@@ -43,6 +51,14 @@ describe('the webhook part at serve start', () => {
     expect(again.name).toBe('webhook_registration');
     expect(status).toMatchObject({ register: true, state: 'registered', action: 'unchanged' });
     expect(JSON.stringify(status)).not.toContain(SECRET);
+  });
+
+  it('a one-shot command (a part never started) shows what serve last recorded in the database', async () => {
+    const sim = await simulator();
+    await partFor(sim, { db: 'shared' }).start?.();
+    const oneShot = partFor(sim, { db: 'shared' });
+    expect(oneShot.status?.()).toMatchObject({ state: 'registered', action: 'created' });
+    expect(partFor(sim).status?.()).toMatchObject({ state: 'pending' });
   });
 
   it('skips a non-https public_url with a warning and never calls the service', async () => {
