@@ -58,10 +58,11 @@ function progressBar(io: CommandIo, label: string): { update: Progress; done(): 
   let drawn = false;
   return {
     update: (done, total) => {
-      if (!io.isTty || total <= 0) return;
+      if (!io.isTty) return;
       const width = 30;
-      const filled = Math.round((Math.min(done, total) / total) * width);
-      process.stdout.write(`\r${label.padEnd(16)} [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}`);
+      // A listing does not know its total until the last page: then a count, not a bar.
+      const bar = total > 0 ? `[${'#'.repeat(Math.round((Math.min(done, total) / total) * width)).padEnd(width)}] ${done}/${total}` : `${done} so far`;
+      process.stdout.write(`\r\x1b[2K${label.padEnd(16)} ${bar}`);
       drawn = true;
     },
     done: () => {
