@@ -1,7 +1,7 @@
 // `serve` as users and service managers run it: a real process, a real port, SIGTERM to stop.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,8 +48,17 @@ poll:
 
 const env = { ...process.env, BOOKING_TOKEN: 'booking-token-never-logged-0123' };
 
+/** The container image's HEALTHCHECK command, exactly as the Dockerfile gives it, aimed at `port`. */
+function imageHealthcheck(port: number): number | null {
+  const line = /HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])/.exec(readFileSync('Dockerfile', 'utf8'));
+  if (!line?.[1]) throw new Error('the Dockerfile has no HEALTHCHECK CMD in exec form');
+  const [cmd, ...args] = (JSON.parse(line[1]) as string[]).map((a) => a.replace('127.0.0.1:8080', `127.0.0.1:${port}`));
+  expect(cmd).toBe('node');
+  return spawnSync(process.execPath, args, { timeout: 10_000 }).status;
+}
+
 describe('serve', () => {
-  it('answers /healthz, stops within 5 s of SIGTERM with exit 0, and leaves a database that reopens', async () => {
+  it('answers /healthz (and the image HEALTHCHECK), stops within 5 s of SIGTERM with exit 0, and leaves a database that reopens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
     dirs.push(dir);
     const port = await freePort();
@@ -65,6 +74,7 @@ describe('serve', () => {
       if (!healthy) await new Promise((r) => setTimeout(r, 100));
     }
     expect(healthy, stdout).toBe(true);
+    expect(imageHealthcheck(port)).toBe(0);
 
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const sentAt = Date.now();
@@ -72,6 +82,7 @@ describe('serve', () => {
     const code = await exited;
     expect(code).toBe(0);
     expect(Date.now() - sentAt).toBeLessThan(5000);
+    expect(imageHealthcheck(port)).toBe(1); // nothing listens any more
 
     // Logs are JSON lines and never carry the booking token.
     const lines = stdout.trim().split('\n');
