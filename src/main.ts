@@ -18,6 +18,7 @@ import { createApp } from './http/app.ts';
 import { createParts } from './parts.ts';
 import { createStatusPagePart } from './http/status-page.ts';
 import type { Part } from './part.ts';
+import { UserError } from './core/errors.ts';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -103,9 +104,16 @@ export interface Daemon {
 export async function startDaemon(config: Config, options: RuntimeOptions & { port?: number }): Promise<Daemon> {
   const runtime = await buildRuntime(config, options);
   const log = options.log;
+  const wanted = options.port ?? config.server.port;
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serveHttp({ fetch: runtime.app.fetch, port: options.port ?? config.server.port, hostname: config.server.host }, () => resolve(s));
-    s.once('error', reject);
+    const s = serveHttp({ fetch: runtime.app.fetch, port: wanted, hostname: config.server.host }, () => resolve(s));
+    s.once('error', (e: NodeJS.ErrnoException) => {
+      void runtime.close();
+      const where = `${config.server.host}:${wanted}`;
+      if (e.code === 'EADDRINUSE') reject(new UserError(`${where} is already in use; stop the other process or change server.port`, 1, { cause: e }));
+      else if (e.code === 'EACCES') reject(new UserError(`no permission to listen on ${where}; use a port above 1023`, 1, { cause: e }));
+      else reject(e);
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;

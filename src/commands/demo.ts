@@ -127,7 +127,7 @@ export const demoCommand: Command = {
       try {
         daemon = await startDaemon(config, { log, port });
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
+        const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
         if (code === 'EADDRINUSE') throw new UserError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
         throw e;
       }

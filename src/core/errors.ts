@@ -6,8 +6,9 @@ export class UserError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
