@@ -68,7 +68,21 @@ export class DeliveryStore {
     const stmt = this.db.prepare(
       `UPDATE deliveries SET state = 'done', processed_at_ms = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND state = 'pending'`,
     );
-    this.db.transaction(() => ids.forEach((id) => stmt.run(now, id)))();
+    this.db.transaction(() => ids.forEach((id) => {
+        stmt.run(now, id);
+        this.recordAnnouncement(id);
+      }))();
+  }
+
+  /** Remembers that a webhook announced this delivery's appointment (see `announced`). */
+  private recordAnnouncement(id: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms)
+         SELECT appointment_key, received_at_ms FROM deliveries WHERE id = ?
+         ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
+      )
+      .run(id);
   }
 
   /** Leaves the deliveries pending, to be tried again at nextAttemptAt, with the error visible. */
@@ -84,7 +98,10 @@ export class DeliveryStore {
     const stmt = this.db.prepare(
       `UPDATE deliveries SET state = 'failed', attempts = attempts + 1, processed_at_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
     );
-    this.db.transaction(() => ids.forEach((id) => stmt.run(now, error, id)))();
+    this.db.transaction(() => ids.forEach((id) => {
+        stmt.run(now, error, id);
+        this.recordAnnouncement(id);
+      }))();
   }
 
   counts(): DeliveryCounts {
@@ -115,8 +132,13 @@ export class DeliveryStore {
   /** True when a delivery for this appointment is pending or arrived at or after `since`. */
   announced(appointmentKey: string, since: number): boolean {
     const row = this.db
-      .prepare(`SELECT 1 FROM deliveries WHERE appointment_key = ? AND (received_at_ms >= ? OR state = 'pending') LIMIT 1`)
-      .get(appointmentKey, since);
+      .prepare(
+        `SELECT 1 FROM webhook_announcements WHERE appointment_key = ? AND last_received_at_ms >= ?
+         UNION ALL
+         SELECT 1 FROM deliveries WHERE state = 'pending' AND appointment_key = ?
+         LIMIT 1`,
+      )
+      .get(appointmentKey, since, appointmentKey);
     return row !== undefined;
   }
 

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { DeliveryStore } from '../../src/store/delivery-store.ts';
+
+let t: TestContext | undefined;
+afterEach(() => {
+  t?.close();
+  t = undefined;
+});
+
+const delivery = (n: number, key: string, receivedAt: number) => ({
+  dedupeKey: `d${n}`,
+  appointmentKey: key,
+  event: 'appointment.updated',
+  body: `{"n":${n}}`,
+  receivedAt,
+});
+
+describe('delivery store: was an appointment announced by a webhook?', () => {
+  it('yes while a delivery is pending, whenever it arrived', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    store.insertMany([delivery(1, 'a', 1000)]);
+    expect(store.announced('a', 5000)).toBe(true);
+    expect(store.announced('b', 0)).toBe(false);
+  });
+
+  it('after processing, only for deliveries that arrived since the given time, and it survives pruning', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    expect(store.insertMany([delivery(1, 'a', 1000), delivery(2, 'a', 3000), delivery(3, 'b', 2000)])).toEqual([true, true, true]);
+    const ids = store.due(10_000, 10).map((d) => d.id);
+    store.markDone(ids, 4000);
+    expect(store.announced('a', 3000)).toBe(true);
+    expect(store.announced('a', 3001)).toBe(false);
+    expect(store.announced('b', 2000)).toBe(true);
+    store.prune(10_000);
+    expect(store.announced('a', 3000)).toBe(true);
+  });
+
+  it('stores a repeated delivery once', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    expect(store.insertMany([delivery(1, 'a', 1000), delivery(1, 'a', 1000)])).toEqual([true, false]);
+    expect(store.counts().pending).toBe(1);
+  });
+});
