@@ -117,7 +117,14 @@ export class BookingHttp {
     if (status === 401 || status === 403) {
       return new BookingError('unauthorized', `the booking service refused our token (${status} on ${what})${said}; check booking.token`, detail, status);
     }
-    if (status === 404 || status === 410) return new BookingError('not_found', `not found at the booking service (${status} on ${what})${said}`, detail, status);
+    if (status === 404 || status === 410) {
+      // Only the API's own (JSON) answer means gone; an HTML or empty 404 comes from a proxy or a wrong
+      // base_url, and treating it as "gone" would remove appointments one by one.
+      if (body === undefined || typeof body === 'string') {
+        return new BookingError('transient', `a ${status} on ${what} that did not come from the booking API (no JSON body); check booking.base_url and any proxy in front of it`, undefined, status);
+      }
+      return new BookingError('not_found', `not found at the booking service (${status} on ${what})${said}`, detail, status);
+    }
     if (status === 429) {
       const after = wait !== undefined ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : '';
       return new BookingError('rate_limited', `the booking service is rate limiting us (429 on ${what})${after}${said}`, detail, status, wait);

@@ -21,6 +21,14 @@ export interface UpsertResult {
   revision: number;
 }
 
+/**
+ * The time stamped on a material change: now, but always a later whole second than the previous
+ * change, since feeds show LAST-MODIFIED in seconds and phones update an event only when it grows.
+ */
+export function nextChangedAt(previous: number, now: number): number {
+  return Math.max(now, Math.floor(previous / 1000) * 1000 + 1000);
+}
+
 export type ChangeListener = (key: string, revision: number) => void;
 
 interface Row {
@@ -70,8 +78,8 @@ export class AppointmentStore {
     const hash = hashOf(materialView(a));
     const result = this.db.transaction((): UpsertResult => {
       const row = this.db
-        .prepare('SELECT material_hash, revision, gone_at_ms FROM appointments WHERE appointment_key = ?')
-        .get(a.key) as Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms'> | undefined;
+        .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms FROM appointments WHERE appointment_key = ?')
+        .get(a.key) as Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> | undefined;
       if (!row) {
         this.db
           .prepare(
@@ -93,7 +101,7 @@ export class AppointmentStore {
              revision = ?, changed_at_ms = ?, seen_at_ms = ?, gone_at_ms = NULL, gone_reason = NULL
            WHERE appointment_key = ?`,
         )
-        .run(a.status, a.start, a.end, a.calendar.calendarKey, JSON.stringify(a), hash, revision, now, now, a.key);
+        .run(a.status, a.start, a.end, a.calendar.calendarKey, JSON.stringify(a), hash, revision, nextChangedAt(row.changed_at_ms, now), now, a.key);
       return { outcome: revived ? 'revived' : 'changed', revision };
     })();
     if (result.outcome !== 'unchanged') this.emit(a.key, result.revision);
@@ -104,13 +112,13 @@ export class AppointmentStore {
   markGone(key: string, reason: string): boolean {
     const now = this.clock.now();
     const revision = this.db.transaction((): number | null => {
-      const row = this.db.prepare('SELECT revision, gone_at_ms FROM appointments WHERE appointment_key = ?').get(key) as
-        | Pick<Row, 'revision' | 'gone_at_ms'>
+      const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms FROM appointments WHERE appointment_key = ?').get(key) as
+        | Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'>
         | undefined;
       if (!row || row.gone_at_ms !== null) return null;
       this.db
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
-        .run(row.revision + 1, now, now, reason, key);
+        .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
     })();
     if (revision === null) return false;

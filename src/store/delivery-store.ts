@@ -38,10 +38,15 @@ export class DeliveryStore {
   private readonly insertMany_;
 
   constructor(private readonly db: Db) {
-    // Prepared once: this is the receiver's hot path.
+    // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
+    // duplicate; a repeat of one already processed is a new hint (an appointment moved back, say,
+    // sends the same bytes again), so it is queued again and the appointment re-read.
     const insert = db.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
-       VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT (dedupe_key) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, 0)
+       ON CONFLICT (dedupe_key) DO UPDATE SET state = 'pending', next_attempt_ms = 0, received_at_ms = excluded.received_at_ms,
+         processed_at_ms = NULL, last_error = NULL
+       WHERE state != 'pending'`,
     );
     this.insertMany_ = db.transaction((deliveries: NewDelivery[]) =>
       deliveries.map((d) => insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).changes === 1),

@@ -40,7 +40,8 @@ export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, 
     return { kind: 'unreadable', key: expectedKey, reason: `asked for appointment ${expectedKey}, the booking service answered with ${a.key}` };
   }
   const stored = deps.appointments.get(a.key);
-  if (stored && Math.max(stored.seenAt, stored.changedAt) > requestedAt) return { kind: 'stale', key: a.key };
+  // Real times only: changedAt may run a little ahead (it is kept a whole second past the previous change).
+  if (stored && Math.max(stored.seenAt, stored.goneAt ?? 0) > requestedAt) return { kind: 'stale', key: a.key };
   const why = outOfScope(a, deps.filters);
   if (why !== undefined) {
     return { kind: 'out_of_scope', key: a.key, markedGone: deps.appointments.markGone(a.key, OUT_OF_SCOPE), why };

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BookingError } from '../../src/booking/errors.ts';
 import { clientFor, collect, simulator } from './helpers.ts';
 
@@ -87,6 +89,20 @@ describe('BookingClient: errors a user can act on', () => {
     const e = await client.getAppointment('no-such-key').catch((x: unknown) => x);
     expect(e).toBeInstanceOf(BookingError);
     expect(e).toMatchObject({ kind: 'not_found', status: 404, detail: 'Not found.' });
+  });
+
+  it('a 404 that is not the API\'s JSON (a proxy page, a wrong base_url) is transient, never "gone"', async () => {
+    const sim = await simulator();
+    const proxy = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>404 Not Found</body></html>'));
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const { client } = clientFor(sim, { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      const e = await client.getAppointment('733d9fee-c3ce-41f6-a941-122b7f72dc4c').catch((x: unknown) => x);
+      expect(e).toMatchObject({ kind: 'transient', status: 404 });
+      expect((e as Error).message).toMatch(/did not come from the booking API .*check booking\.base_url/);
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
   });
 
   it('401 with a wrong token is unauthorized, and the message never contains the token', async () => {

@@ -60,6 +60,21 @@ describe('appointment store', () => {
     expect(changes).toEqual([1, 2]);
   });
 
+  it('stamps every material change a later whole second, even two in one second or with the clock stepping back', () => {
+    const { store, clock } = setup();
+    const key = appointment().key;
+    const second = (ms: number | undefined) => Math.floor((ms ?? 0) / 1000);
+    store.upsert(appointment());
+    const first = store.get(key)!.changedAt;
+    clock.advance(300);
+    store.upsert(appointment({ status: 'PENDING' }));
+    const next = store.get(key)!.changedAt;
+    expect(second(next)).toBe(second(first) + 1);
+    clock.advance(-5000);
+    store.markGone(key, 'not found');
+    expect(second(store.get(key)!.changedAt)).toBe(second(next) + 1);
+  });
+
   it('keeps a gone appointment, and revives it when it comes back', () => {
     const { store } = setup();
     store.upsert(appointment());

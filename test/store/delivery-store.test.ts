@@ -38,7 +38,17 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     expect(store.announced('a', 3000)).toBe(true);
   });
 
-  it('stores a repeated delivery once', () => {
+  it('queues a repeat of an already processed delivery again (the same bytes can announce a new change)', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    store.insertMany([delivery(1, 'a', 1000)]);
+    store.markDone(store.due(10_000, 10).map((d) => d.id), 2000);
+    expect(store.counts().pending).toBe(0);
+    expect(store.insertMany([delivery(1, 'a', 3000)])).toEqual([true]);
+    expect(store.due(10_000, 10)).toMatchObject([{ appointmentKey: 'a', receivedAt: 3000 }]);
+  });
+
+  it('stores a repeated delivery once while it is pending', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
     expect(store.insertMany([delivery(1, 'a', 1000), delivery(1, 'a', 1000)])).toEqual([true, false]);
