@@ -119,6 +119,9 @@ export async function startDaemon(config: Config, options: RuntimeOptions & { po
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url, database: config.database.path }, 'calbridge listening');
+  if (config.server.admin_token === undefined) {
+    log.warn('server.admin_token is not set: /status and /api/* answer only callers on this machine, never through a reverse proxy; set it to reach them from elsewhere');
+  }
 
   runtime.scheduler.start();
   for (const part of runtime.parts) {

@@ -11,9 +11,18 @@ export interface CalendarHeaderInput {
 const FOOTER = 'END:VCALENDAR\r\n';
 
 /** BEGIN:VCALENDAR up to the first event: PRODID, NAME/X-WR-CALNAME, REFRESH-INTERVAL/X-PUBLISHED-TTL. */
+/** RFC 5545 TEXT escaping (ical-generator leaves the calendar name as it is); control characters dropped. */
+export function escapeText(value: string): string {
+  return value
+    .replace(/\r\n?|\n/g, '\n')
+    .replace(/[\\;,]/g, (ch) => `\\${ch}`)
+    .replace(/\n/g, '\\n')
+    .replace(/[\u0000-\u001f\u007f]/g, '');
+}
+
 export function renderHeader(feed: CalendarHeaderInput): string {
   const text = ical({
-    name: feed.name,
+    name: escapeText(feed.name),
     prodId: { company: 'calbridge', product: 'calbridge feed', language: 'EN' },
     ttl: feed.refresh_minutes * 60,
   }).toString();

@@ -43,10 +43,18 @@ function presentedToken(header: string | undefined): string | undefined {
   return undefined;
 }
 
+/** Headers a reverse proxy adds: a request carrying one came from elsewhere, whatever the socket says. */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/** A caller on this machine itself, not one relayed by a reverse proxy running here. */
+export function isLocalCaller(c: Context): boolean {
+  return isLoopback(remoteAddress(c)) && PROXY_HEADERS.every((h) => c.req.header(h) === undefined);
+}
+
 export function adminAuth(adminToken: string | undefined): MiddlewareHandler {
   return async (c, next) => {
     if (adminToken === undefined) {
-      if (isLoopback(remoteAddress(c))) return next();
+      if (isLocalCaller(c)) return next();
       return c.json({ error: 'admin_token is not set, so this page answers only on loopback' }, 401);
     }
     const token = presentedToken(c.req.header('authorization'));

@@ -146,11 +146,18 @@ export class AppointmentStore {
     return row.t ?? 0;
   }
 
-  counts(): { total: number; active: number; gone: number } {
+  /** Stored rows: those not gone by status class (as core/appointment.ts's statusClass), and the gone ones. */
+  counts(): { total: number; active: number; done: number; cancelled: number; gone: number } {
     const row = this.db
-      .prepare('SELECT COUNT(*) AS total, COALESCE(SUM(gone_at_ms IS NOT NULL), 0) AS gone FROM appointments')
-      .get() as { total: number; gone: number };
-    return { total: row.total, active: row.total - row.gone, gone: row.gone };
+      .prepare(
+        `SELECT COUNT(*) AS total,
+                COALESCE(SUM(gone_at_ms IS NOT NULL), 0) AS gone,
+                COALESCE(SUM(gone_at_ms IS NULL AND status LIKE 'CANCEL%'), 0) AS cancelled,
+                COALESCE(SUM(gone_at_ms IS NULL AND status IN ('ATTENDED', 'NO_SHOW')), 0) AS done
+         FROM appointments`,
+      )
+      .get() as { total: number; gone: number; cancelled: number; done: number };
+    return { ...row, active: row.total - row.gone - row.cancelled - row.done };
   }
 
   private emit(key: string, revision: number): void {

@@ -26,10 +26,12 @@ export function normaliseEvent(event: string): string {
   return UPPER_EVENTS[event.toUpperCase()] ?? event.toLowerCase();
 }
 
-function keyProblem(value: unknown, where: string): string | undefined {
-  if (typeof value !== 'string' || value === '') return `${where} has no appointment_key`;
-  if (!KEY.test(value)) return `${where}.appointment_key is not a usable key (letters, digits, - _ . : only, at most 200)`;
-  return undefined;
+/** The key as text (some services send numeric ids, as the record reader also accepts), or why not. */
+function readKey(value: unknown, where: string): { key: string } | { problem: string } {
+  const key = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof key !== 'string' || key === '') return { problem: `${where} has no appointment_key` };
+  if (!KEY.test(key)) return { problem: `${where}.appointment_key is not a usable key (a letter or digit, then letters, digits, - _ . : ; at most 200)` };
+  return { key };
 }
 
 export function checkNotification(body: unknown): NotificationCheck {
@@ -39,10 +41,10 @@ export function checkNotification(body: unknown): NotificationCheck {
   if ('data' in body || 'event' in body) {
     if (typeof body.event !== 'string' || body.event.trim() === '') return { ok: false, reason: 'the envelope has no event' };
     if (!isObject(body.data)) return { ok: false, reason: 'the envelope has no data object' };
-    const problem = keyProblem(body.data.appointment_key, 'data');
-    if (problem) return { ok: false, reason: problem };
-    return { ok: true, appointmentKey: body.data.appointment_key as string, event: normaliseEvent(body.event.trim()) };
+    const read = readKey(body.data.appointment_key, 'data');
+    if ('problem' in read) return { ok: false, reason: read.problem };
+    return { ok: true, appointmentKey: read.key, event: normaliseEvent(body.event.trim()) };
   }
-  const problem = keyProblem(body.appointment_key, 'the record');
-  return problem ? { ok: false, reason: problem } : { ok: true, appointmentKey: body.appointment_key as string, event: null };
+  const read = readKey(body.appointment_key, 'the record');
+  return 'problem' in read ? { ok: false, reason: read.problem } : { ok: true, appointmentKey: read.key, event: null };
 }

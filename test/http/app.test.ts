@@ -93,3 +93,18 @@ describe('HTTP skeleton', () => {
     expect((await setup().app.request('/nope')).status).toBe(404);
   });
 });
+
+describe('loopback without an admin token', () => {
+  it('lets a caller on this machine in, but not one relayed by a reverse proxy here', async () => {
+    const { serve } = await import('@hono/node-server');
+    const { app } = setup();
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((r) => server.once('listening', r));
+    cleanups.push(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/api/status`;
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(401);
+    expect((await fetch(url, { headers: { forwarded: 'for=203.0.113.9' } })).status).toBe(401);
+    expect((await fetch(url, { headers: { 'x-real-ip': '203.0.113.9' } })).status).toBe(401);
+  });
+});

@@ -16,6 +16,7 @@ describe('checkNotification', () => {
     ['DELETED', { event: 'DELETED', data: { appointment_key: 'k1' } }, { ok: true, appointmentKey: 'k1', event: 'appointment.deleted' }],
     ['an unknown event, kept', { event: 'appointment.moved', data: { appointment_key: 'k1' } }, { ok: true, appointmentKey: 'k1', event: 'appointment.moved' }],
     ['a bare record', { appointment_key: '6f1c-22', status: 'CONFIRMED' }, { ok: true, appointmentKey: '6f1c-22', event: null }],
+    ['a numeric key, as text', { appointment_key: 12345 }, { ok: true, appointmentKey: '12345', event: null }],
   ])('accepts %s', (_n, body, expected) => {
     expect(checkNotification(body)).toEqual(expected);
   });
@@ -28,10 +29,10 @@ describe('checkNotification', () => {
     ['an envelope with a blank event', { event: ' ', data: { appointment_key: 'k' } }, 'the envelope has no event'],
     ['an envelope whose data is a list', { event: 'CREATED', data: [] }, 'the envelope has no data object'],
     ['an envelope without key', { event: 'CREATED', data: { status: 'X' } }, 'data has no appointment_key'],
-    ['a numeric key', { appointment_key: 42 }, 'the record has no appointment_key'],
-    ['a key with a slash', { appointment_key: 'a/b' }, 'the record.appointment_key is not a usable key (letters, digits, - _ . : only, at most 200)'],
-    ['a key of dots', { appointment_key: '..' }, 'the record.appointment_key is not a usable key (letters, digits, - _ . : only, at most 200)'],
-    ['an overlong key', { appointment_key: 'a'.repeat(201) }, 'the record.appointment_key is not a usable key (letters, digits, - _ . : only, at most 200)'],
+    ['a key that is not text or a number', { appointment_key: true }, 'the record has no appointment_key'],
+    ['a key with a slash', { appointment_key: 'a/b' }, 'the record.appointment_key is not a usable key (a letter or digit, then letters, digits, - _ . : ; at most 200)'],
+    ['a key of dots', { appointment_key: '..' }, 'the record.appointment_key is not a usable key (a letter or digit, then letters, digits, - _ . : ; at most 200)'],
+    ['an overlong key', { appointment_key: 'a'.repeat(201) }, 'the record.appointment_key is not a usable key (a letter or digit, then letters, digits, - _ . : ; at most 200)'],
   ])('refuses %s', (_n, body, reason) => {
     expect(checkNotification(body)).toEqual({ ok: false, reason });
   });

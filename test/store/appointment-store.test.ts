@@ -92,8 +92,11 @@ describe('appointment store', () => {
     const base = appointment().start;
     store.upsert(appointment({ key: 'a', start: base }));
     store.upsert(appointment({ key: 'b', start: base + 86_400_000 }));
-    store.upsert(appointment({ key: 'c', start: base + 2 * 86_400_000 }));
+    store.upsert(appointment({ key: 'c', start: base + 2 * 86_400_000, status: 'CANCELED_CLIENT' }));
+    store.upsert(appointment({ key: 'd', start: base + 3 * 86_400_000, status: 'NO_SHOW' }));
+    store.upsert(appointment({ key: 'e', start: base + 4 * 86_400_000 }));
+    store.markGone('e', 'not found');
     expect(store.listInWindow(base, base + 2 * 86_400_000).map((s) => s.appointment.key)).toEqual(['a', 'b']);
-    expect(store.counts()).toEqual({ total: 3, active: 3, gone: 0 });
+    expect(store.counts()).toEqual({ total: 5, active: 2, done: 1, cancelled: 1, gone: 1 });
   });
 });
