@@ -19,6 +19,7 @@ import { createParts } from './parts.ts';
 import { createStatusPagePart } from './http/status-page.ts';
 import type { Part } from './part.ts';
 import { UserError } from './core/errors.ts';
+import { isLoopback } from './http/admin-auth.ts';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -119,7 +120,7 @@ export async function startDaemon(config: Config, options: RuntimeOptions & { po
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url, database: config.database.path }, 'calbridge listening');
-  if (config.server.admin_token === undefined) {
+  if (config.server.admin_token === undefined && !isLoopback(config.server.host)) {
     log.warn('server.admin_token is not set: /status and /api/* answer only callers on this machine, never through a reverse proxy; set it to reach them from elsewhere');
   }
 

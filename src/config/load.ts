@@ -59,7 +59,8 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (problems.length) throw new ConfigError(file, problems);
 
   interpolate(doc.contents, [], env, lines, problems);
-  const parsed = configSchema.safeParse(doc.toJS() ?? {});
+  const unset = new Set(problems.map((p) => p.path)); // a path already reported for a missing variable
+  const parsed = configSchema.safeParse(doc.toJS() ?? {}, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
@@ -67,8 +68,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
           const path = [...issue.path, key];
           problems.push({ path: formatPath(path), line: lineOfKey(doc, path, lines), message: 'unknown key (a typo?)' });
         }
-      } else if (!problems.some((p) => p.path === formatPath(issue.path))) {
-        // (a path already reported, e.g. for a missing variable, is not reported twice)
+      } else if (!unset.has(formatPath(issue.path))) {
         problems.push({ path: formatPath(issue.path), line: lineOf(doc, issue.path, lines), message: describeIssue(issue) });
       }
     }
@@ -77,8 +77,21 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   return resolvePaths(parsed.data!, dirname(file));
 }
 
-function describeIssue(issue: { code: string; message: string; input?: unknown }): string {
+const KINDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'a mapping (key: value lines)', array: 'a list' };
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `the text "${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`;
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'empty';
+  return typeof value === 'object' ? 'a mapping' : String(value);
+}
+
+function describeIssue(issue: { code: string; message: string; input?: unknown; expected?: string }): string {
   if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
+  if (issue.code === 'invalid_type' && issue.expected) {
+    const hint = issue.expected === 'string' && typeof issue.input === 'number' ? ' (put it in quotes)' : '';
+    return `must be ${KINDS[issue.expected] ?? issue.expected}, not ${shown(issue.input)}${hint}`;
+  }
   return issue.message.replace(/^Invalid input: /, '');
 }
 
@@ -96,7 +109,8 @@ function interpolate(node: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv,
       const value = env[name];
       if (value !== undefined && value !== '') return value;
       if (fallback !== undefined) return fallback;
-      problems.push({ path: formatPath(path), line: lineAt(node, lines), message: `environment variable ${name} is not set` });
+      const why = value === undefined ? 'is not set' : 'is empty';
+      problems.push({ path: formatPath(path), line: lineAt(node, lines), message: `environment variable ${name} ${why}` });
       return '';
     });
   }

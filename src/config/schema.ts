@@ -6,11 +6,23 @@ import { DateTime } from 'luxon';
 import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
 
-/** An empty string means unset, for every optional secret (contract §2). */
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v === '' ? undefined : v));
+/** An empty string means unset, for every optional value (contract §2): `${VAR:-}` leaves one. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const optionalText = () => optional(z.string());
+const optionalSecret = optionalText();
+
+/**
+ * Values from `${VAR}` arrive as text: in number and boolean fields "8080" and "true" are read as the
+ * number and boolean they spell, so `port: ${PORT:-8080}` works.
+ */
+const fromText = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  return t === 'true' ? true : t === 'false' ? false : v;
+};
+const num = <T extends z.ZodType>(schema: T) => z.preprocess(fromText, schema);
+const bool = () => num(z.boolean());
 
 const secret = (min: number) =>
   z.string().min(min, `must be at least ${min} characters (it is the only thing guarding this route)`);
@@ -31,42 +43,53 @@ const template = z.string().superRefine((t, ctx) => {
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
-const share = z.number().min(0).max(1);
+const share = num(z.number().min(0).max(1));
 
-const stringOrList = z.union([z.string(), z.array(z.string())]);
+const stringOrList = optional(z.union([z.string(), z.array(z.string())]));
+
+/** A status or a list of statuses, each one of the seed's (any case, as the feed filter compares). */
+const statusOrList = optional(
+  z.union([z.string(), z.array(z.string())]).superRefine((v, ctx) => {
+    for (const status of Array.isArray(v) ? v : [v]) {
+      if (!(STATUSES as readonly string[]).includes(status.toUpperCase())) {
+        ctx.addIssue({ code: 'custom', message: `unknown status "${status}" (one of ${STATUSES.join(', ')})` });
+      }
+    }
+  }),
+);
 
 /** Booking API list filters as `poll.filters` takes them (seed §4.2), each a single value. */
 const pollFilters = z.strictObject({
-  calendar_key: z.string().optional(),
-  client_key: z.string().optional(),
-  person_key: z.string().optional(),
-  status: z.enum(STATUSES).optional(),
-  email: z.string().optional(),
-  phone: z.string().optional(),
-  name: z.string().optional(),
-  identification_code: z.string().optional(),
-  external_id: z.string().optional(),
-  search_code: z.string().optional(),
-  is_cancelled: z.boolean().optional(),
+  calendar_key: optionalText(),
+  client_key: optionalText(),
+  person_key: optionalText(),
+  status: optional(z.enum(STATUSES)),
+  email: optionalText(),
+  phone: optionalText(),
+  name: optionalText(),
+  identification_code: optionalText(),
+  external_id: optionalText(),
+  search_code: optionalText(),
+  is_cancelled: optional(bool()),
   service_keys: z.array(z.string()).optional(),
   tag_keys: z.array(z.string()).optional(),
-  owner_user: z.string().optional(),
-  created_at: z.string().optional(),
+  owner_user: optionalText(),
+  created_at: optionalText(),
 });
 
 const feedFilters = z.strictObject({
-  calendar_key: stringOrList.optional(),
-  client_key: z.string().optional(),
-  person_key: stringOrList.optional(),
-  status: stringOrList.optional(),
+  calendar_key: stringOrList,
+  client_key: optionalText(),
+  person_key: stringOrList,
+  status: statusOrList,
   service_keys: z.array(z.string()).optional(),
   tag_keys: z.array(z.string()).optional(),
-  owner_user: z.string().optional(),
+  owner_user: optionalText(),
 });
 
 const server = z.strictObject({
   host: z.string().default('0.0.0.0'),
-  port: z.number().int().min(0).max(65535).default(8080),
+  port: num(z.number().int().min(0).max(65535)).default(8080),
   public_url: httpUrl,
   admin_token: optionalSecret,
 });
@@ -81,62 +104,63 @@ const booking = z.strictObject({
   base_url: httpUrl,
   token: z.string().min(1, 'is required'),
   timezone: timezone.default('America/Sao_Paulo'),
-  default_duration_minutes: z.number().int().positive().default(60),
-  service_durations: z.record(z.string(), z.number().int().positive()).default({}),
-  page_size: z.number().int().positive().max(1000).optional(),
-  timeout_seconds: z.number().positive().max(300).default(15),
+  default_duration_minutes: num(z.number().int().positive()).default(60),
+  service_durations: z.record(z.string(), num(z.number().int().positive())).default({}),
+  page_size: num(z.number().int().positive().max(1000)).default(100),
+  timeout_seconds: num(z.number().positive().max(300)).default(15),
   /** How array filters go on the query string: `repeat` (k=a&k=b) or `comma` (k=a,b). */
   array_format: z.enum(['repeat', 'comma']).default('repeat'),
   /** Safety cap on pages followed in one listing. */
-  max_pages: z.number().int().positive().default(500),
+  max_pages: num(z.number().int().positive()).default(500),
 });
 
 const webhook = z.strictObject({
   secret: secret(16),
   auth_token: optionalSecret,
-  register: z.boolean().default(true),
+  register: bool().default(true),
   events: z.array(z.string().min(1)).min(1).default(['appointment.created', 'appointment.updated', 'appointment.canceled']),
 });
 
 const poll = z.strictObject({
   schedule: cronSchedule.default('*/5 * * * *'),
-  past_days: z.number().int().min(0).max(3650).default(7),
-  future_days: z.number().int().min(0).max(3650).default(90),
+  past_days: num(z.number().int().min(0).max(3650)).default(7),
+  future_days: num(z.number().int().min(0).max(3650)).default(90),
   filters: pollFilters.prefault({}),
   /** Breaker: a pass that would make more than this share of the window gone stops and reports. */
   breaker_share: share.default(0.3),
 });
 
-const credentials = z
-  .strictObject({
-    service_account_file: z.string().min(1).optional(),
-    client_id: z.string().min(1).optional(),
-    client_secret: optionalSecret,
-    refresh_token: optionalSecret,
-  })
-  .superRefine((c, ctx) => {
-    const oauth = c.client_id !== undefined || c.client_secret !== undefined;
-    if (c.service_account_file && oauth) {
-      ctx.addIssue({ code: 'custom', message: 'give either service_account_file or an OAuth client (client_id, client_secret), not both' });
-    } else if (!c.service_account_file && !oauth) {
-      ctx.addIssue({ code: 'custom', message: 'give service_account_file, or client_id and client_secret' });
-    } else if (oauth && (!c.client_id || !c.client_secret)) {
-      ctx.addIssue({ code: 'custom', message: 'an OAuth client needs both client_id and client_secret' });
-    }
-  });
+const credentials = z.strictObject({
+  service_account_file: optionalText(),
+  client_id: optionalText(),
+  client_secret: optionalSecret,
+  refresh_token: optionalSecret,
+});
+type Credentials = z.output<typeof credentials>;
+
+function credentialsProblem(c: Credentials | undefined): string | undefined {
+  if (!c) return 'is required (service_account_file, or client_id and client_secret)';
+  const oauth = c.client_id !== undefined || c.client_secret !== undefined;
+  if (c.service_account_file && oauth) return 'give either service_account_file or an OAuth client (client_id, client_secret), not both';
+  if (!c.service_account_file && !oauth) return 'give service_account_file, or client_id and client_secret';
+  if (oauth && (!c.client_id || !c.client_secret)) return 'an OAuth client needs both client_id and client_secret';
+  return undefined;
+}
 
 const reverseSync = z.strictObject({
-  enabled: z.boolean().default(true),
+  enabled: bool().default(true),
   schedule: cronSchedule.default('*/2 * * * *'),
-  push_notifications: z.boolean().default(true),
+  push_notifications: bool().default(true),
   on_conflict: z.enum(['revert', 'allow']).default('revert'),
   on_delete: z.enum(['recreate', 'cancel', 'ignore']).default('recreate'),
-  send_email: z.boolean().default(false),
+  send_email: bool().default(false),
 });
 
-const google = z.strictObject({
-  enabled: z.boolean().default(true),
-  credentials,
+const google = z
+  .strictObject({
+  enabled: bool().default(true),
+  // Required only while Google is enabled (contract §2: where the section is used).
+  credentials: credentials.optional(),
   api_root: httpUrl.default('https://www.googleapis.com/'),
   token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
   calendars: z
@@ -150,19 +174,24 @@ const google = z.strictObject({
   description: template.default('{calendar.name}\n{person.email}'),
   reverse_sync: reverseSync.prefault({}),
   /** Pacer: Google's per-user quota is 600 requests a minute; stay under it. */
-  requests_per_minute: z.number().int().positive().max(10_000).default(500),
+  requests_per_minute: num(z.number().int().positive().max(10_000)).default(500),
   /** Breaker: a pass that would delete more than this share of the mirrored events stops and reports. */
   breaker_share: share.default(0.3),
-});
+  })
+  .superRefine((g, ctx) => {
+    const problem = g.enabled ? credentialsProblem(g.credentials) : undefined;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['credentials'], message: problem });
+  })
+  .transform((g) => ({ ...g, credentials: g.credentials ?? {} }));
 
 const feed = z.strictObject({
   name: z.string().min(1),
   token: secret(16),
   filters: feedFilters.prefault({}),
   privacy: z.enum(['full', 'limited', 'busy']).default('full'),
-  include_cancelled: z.boolean().default(false),
+  include_cancelled: bool().default(false),
   title: template.default('{person.full_name}'),
-  refresh_minutes: z.number().int().min(1).max(10_080).default(15),
+  refresh_minutes: num(z.number().int().min(1).max(10_080)).default(15),
 });
 
 /** Every feed needs its own token: the token is the feed's address. */

@@ -3,9 +3,10 @@
 import { DateTime } from 'luxon';
 import type { Appointment } from './appointment.ts';
 
-const PLACEHOLDER = /\{([a-z_.]+)\}/g;
+// Anything between braces is meant as a placeholder, so a misspelt one is caught, not printed.
+const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-const FIELDS: Record<string, (a: Appointment) => string | null> = {
+const FIELDS: Readonly<Record<string, (a: Appointment) => string | null>> = {
   appointment_key: (a) => a.key,
   search_code: (a) => a.searchCode,
   status: (a) => a.status,
@@ -28,13 +29,13 @@ function localTime(ms: number, zone: string): string {
 }
 
 export function unknownPlaceholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => !(name in FIELDS));
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '').filter((name) => !Object.hasOwn(FIELDS, name));
 }
 
 export function renderTemplate(template: string, a: Appointment): string {
   return template
     .replace(PLACEHOLDER, (whole, name: string) => {
-      const field = FIELDS[name];
+      const field = Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined;
       return field ? (field(a) ?? '') : whole;
     })
     .trim();

@@ -27,7 +27,7 @@ export function remoteAddress(c: Context): string | undefined {
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+  return address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 function presentedToken(header: string | undefined): string | undefined {

@@ -114,6 +114,49 @@ feeds:
     expect(problems('server:\n  public_url: [\n')[0]).toMatchObject({ path: '', line: expect.any(Number) });
   });
 
+  it('says what a value of the wrong kind is, and reads numbers and booleans that came from variables', () => {
+    const text = `${minimal.replace('server:\n', 'server:\n  port: \${PORT:-8081}\n')}  register: \${REGISTER:-false}\npoll:\n  past_days: 7.5\n  filters:\n    tag_keys: one\n`;
+    expect(problems(text)).toEqual([
+      { path: 'poll.past_days', line: 12, message: 'must be a whole number, not 7.5' },
+      { path: 'poll.filters.tag_keys', line: 14, message: 'must be a list, not the text "one"' },
+    ]);
+    const config = parseConfig(text.replace(/poll:[\s\S]*$/, ''), '/c.yaml', { ...env, PORT: '9000' });
+    expect(config.server.port).toBe(9000);
+    expect(config.webhook.register).toBe(false);
+    expect(problems(`${minimal.replace('  secret: \${WEBHOOK_SECRET}', '  secret: 1234567890123456789')}`)).toEqual([
+      { path: 'webhook.secret', line: 8, message: 'must be text, not 1234567890123456800 (put it in quotes)' },
+    ]);
+  });
+
+  it('catches every misspelt placeholder, whatever its case or characters', () => {
+    const found = problems(`${minimal}feeds:\n  - name: A\n    token: feed-token-0123456789\n    title: "{Person.Full_Name} {constructor} { status }"\n`);
+    expect(found.map((p) => p.message)).toEqual(['unknown placeholder {Person.Full_Name}', 'unknown placeholder {constructor}', 'unknown placeholder { status }']);
+  });
+
+  it('checks the statuses of feed filters, in any case', () => {
+    const feeds = (status: string) => `${minimal}feeds:\n  - name: A\n    token: feed-token-0123456789\n    filters: {status: ${status}}\n`;
+    expect(problems(feeds('[CONFIRMD]'))[0]?.message).toMatch(/^unknown status "CONFIRMD"/);
+    expect(parseConfig(feeds('[confirmed, PENDING]'), '/c.yaml', env).feeds[0]?.filters.status).toEqual(['confirmed', 'PENDING']);
+  });
+
+  it('needs Google credentials only while Google is enabled', () => {
+    expect(parseConfig(`${minimal}google:\n  enabled: false\n`, '/c.yaml', env).google?.enabled).toBe(false);
+    expect(problems(`${minimal}google:\n  enabled: true\n`)).toEqual([
+      { path: 'google.credentials', line: 10, message: 'is required (service_account_file, or client_id and client_secret)' },
+    ]);
+  });
+
+  it('treats empty filter and credential values as unset', () => {
+    const text = `${minimal}poll:\n  filters:\n    status: ""\ngoogle:\n  credentials:\n    service_account_file: /sa.json\n    client_id: \${GOOGLE_CLIENT_ID:-}\n`;
+    const config = parseConfig(text, '/c.yaml', env);
+    expect(config.poll.filters.status).toBeUndefined();
+    expect(config.google?.credentials.client_id).toBeUndefined();
+  });
+
+  it('says a variable that is set but empty is empty', () => {
+    expect(problems(minimal, { ...env, BOOKING_TOKEN: '' })[0]?.message).toBe('environment variable BOOKING_TOKEN is empty');
+  });
+
   it('treats an empty optional secret as unset', () => {
     const config = parseConfig(`${minimal}  auth_token: ""\n`, '/c.yaml', env);
     expect(config.webhook.auth_token).toBeUndefined();
