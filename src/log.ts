@@ -36,5 +36,7 @@ export function silentLogger(): Logger {
 
 /** Hides the path secret inside URLs like {public_url}/webhooks/{secret}/ before they are logged or printed. */
 export function maskUrlSecret(url: string, secret: string): string {
-  return secret ? url.split(secret).join('****') : url;
+  if (!secret) return url;
+  // As written in a URL (encoded) and as given.
+  return [encodeURIComponent(secret), secret].reduce((out, s) => out.split(s).join('****'), url);
 }

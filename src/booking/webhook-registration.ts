@@ -20,8 +20,9 @@ export interface EnsureResult {
   callbackUrl: string;
 }
 
+/** The secret is one path segment, encoded: a base64 secret may hold `/`, `+` or `=`. */
 export function callbackUrl(publicUrl: string, secret: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/webhooks/${secret}/`;
+  return `${publicUrl.replace(/\/+$/, '')}/webhooks/${encodeURIComponent(secret)}/`;
 }
 
 /** Why this public URL cannot be registered, or undefined when it can. */

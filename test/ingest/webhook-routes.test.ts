@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { createIngestPart } from '../../src/sync/ingest-part.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
+import { callbackUrl } from '../../src/booking/webhook-registration.ts';
+import { maskUrlSecret } from '../../src/log.ts';
 
 const PATH = `/webhooks/${TEST_WEBHOOK_SECRET}/`;
 const envelope = (key = 'appt-1', extra: Record<string, unknown> = {}) =>
@@ -31,6 +33,16 @@ function setup(webhook: Record<string, unknown> = {}) {
 }
 
 describe('webhook receiver', () => {
+  it('takes a secret with URL characters (a base64 one) at the callback URL calbridge registers', async () => {
+    const secret = 'Yq3/x+Zk9Lm2Pq8/Rt5Vw==';
+    const s = setup({ secret });
+    const url = new URL(callbackUrl('https://cal.example.com', secret));
+    const res = await s.post(envelope(), undefined, url.pathname);
+    expect(res.status).toBe(200);
+    expect(s.deliveries()).toHaveLength(1);
+    expect(maskUrlSecret(url.href, secret)).toBe('https://cal.example.com/webhooks/****/');
+  });
+
   it('stores a seed envelope and answers 200 only after it is committed', async () => {
     const s = setup();
     const res = await s.post(envelope());
