@@ -19,19 +19,56 @@ const defaultIo: CommandIo = {
   isTty: Boolean(process.stdout.isTTY),
 };
 
-/** Finds the command named by the first one or two words (`status`, `webhooks list`). */
+/** Options that take a value, by every spelling: their value is never a command word. */
+function valueOptions(): Set<string> {
+  const names = new Set<string>();
+  for (const options of [GLOBAL_OPTIONS, ...commands.map((c) => c.options ?? {})]) {
+    for (const [name, o] of Object.entries(options)) {
+      if (o.type !== 'string') continue;
+      names.add(`--${name}`);
+      if (o.short) names.add(`-${o.short}`);
+    }
+  }
+  return names;
+}
+
+/** Indexes of the words in argv that are not options or option values. */
+function wordIndexes(argv: string[]): number[] {
+  const takesValue = valueOptions();
+  const found: number[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (takesValue.has(a)) i++; // `--config x`: skip x (but not `--config=x`)
+      continue;
+    }
+    found.push(i);
+  }
+  return found;
+}
+
+/** Finds the command named by the first one or two words (`status`, `webhooks list`), anywhere among the options. */
 function findCommand(argv: string[]): { command: Command | undefined; rest: string[]; words: string[] } {
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  const at = wordIndexes(argv).slice(0, 2);
+  const words = at.map((i) => argv[i] ?? '');
   for (const n of [2, 1]) {
     const name = words.slice(0, n).join(' ');
     const command = commands.find((c) => c.name === name);
     if (command) {
-      const rest = [...argv];
-      for (const w of name.split(' ')) rest.splice(rest.indexOf(w), 1);
-      return { command, rest, words };
+      const drop = new Set(at.slice(0, n));
+      return { command, rest: argv.filter((_a, i) => !drop.has(i)), words };
     }
   }
   return { command: undefined, rest: argv, words };
+}
+
+/** `webhooks` alone, or with --help: the commands of that group. */
+function groupHelp(word: string | undefined): string | undefined {
+  const members = commands.filter((c) => word !== undefined && c.name.startsWith(`${word} `));
+  if (members.length === 0) return undefined;
+  const width = Math.max(...members.map((c) => c.name.length));
+  return [`usage: calbridge ${word} <command> [options]`, '', 'commands:', ...members.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)].join('\n');
 }
 
 export function usage(): string {
@@ -71,12 +108,23 @@ export function commandHelp(c: Command): string {
 }
 
 export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise<number> {
-  // `npm start` with no command is `serve` (contract §1).
-  const { command, rest, words } = findCommand(argv.length === 0 ? ['serve'] : argv);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (argv[0] === 'help') {
+    io.out(groupHelp(argv[1]) ?? usage());
+    return 0;
+  }
+  // `npm start` with no command is `serve` (contract §1), options or not: `calbridge --config x`.
+  const found = findCommand(argv);
+  const { command, rest, words } = found.command || found.words.length > 0 || wantsHelp ? found : findCommand(['serve', ...argv]);
   if (!command) {
-    if (argv.includes('--help') || argv.includes('-h') || words.length === 0) {
+    const group = groupHelp(words[0]);
+    if (group) {
+      (wantsHelp ? io.out : io.err)(group);
+      return wantsHelp ? 0 : 2;
+    }
+    if (wantsHelp && words.length === 0) {
       io.out(usage());
-      return words.length === 0 ? 0 : 2;
+      return 0;
     }
     io.err(`calbridge: unknown command "${words.join(' ')}"; run \`calbridge --help\` for the list.`);
     return 2;
@@ -96,6 +144,11 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
   if (values.help) {
     io.out(commandHelp(command));
     return 0;
+  }
+  const allowed = command.args?.length ?? 0;
+  if (positionals.length > allowed) {
+    io.err(`calbridge ${command.name}: unexpected argument "${positionals[allowed]}"; see --help.`);
+    return 2;
   }
   const verbose = Boolean(values.verbose);
   const loadConfig = (): Config => loadConfigFile(configPath(values.config as string | undefined)).config;

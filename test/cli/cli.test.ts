@@ -54,6 +54,30 @@ describe('CLI', () => {
     expect(unknown.stderr).toEqual(['calbridge: unknown command "frobnicate"; run `calbridge --help` for the list.']);
   });
 
+  it('finds the command after options, and runs serve when options come without one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    const before = captured();
+    expect(await runCli(['--config', file, 'check-config'], before)).toBe(0);
+    expect(before.stdout).toEqual([`${file}: valid.`]);
+    const serveByDefault = captured();
+    expect(await runCli(['--config', '/nonexistent/calbridge.yaml'], serveByDefault)).toBe(2);
+    expect(serveByDefault.stderr.join('\n')).toContain('/nonexistent/calbridge.yaml is not valid');
+  });
+
+  it('lists a command group for `webhooks --help` and `help webhooks`; refuses extra arguments', async () => {
+    for (const args of [['webhooks', '--help'], ['help', 'webhooks']]) {
+      const io = captured();
+      expect(await runCli(args, io)).toBe(0);
+      expect(io.stdout.join('\n')).toMatch(/webhooks list[\s\S]*webhooks ensure[\s\S]*webhooks remove/);
+    }
+    const extra = captured();
+    expect(await runCli(['check-config', 'other.yaml'], extra)).toBe(2);
+    expect(extra.stderr).toEqual(['calbridge check-config: unexpected argument "other.yaml"; see --help.']);
+  });
+
   it('refuses an unknown option in one sentence, exit 2', async () => {
     const io = captured();
     expect(await runCli(['status', '--frob'], io)).toBe(2);
