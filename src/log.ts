@@ -1,6 +1,7 @@
 // JSON lines on stdout for `serve`; one-shot commands log to stderr. Secrets are redacted by key
 // name wherever they appear, as a second line of defence behind never logging them at all.
 import pino, { type Logger } from 'pino';
+import { UserError } from './core/errors.ts';
 
 export type { Logger };
 
@@ -16,10 +17,20 @@ export interface LogOptions {
   level?: string;
 }
 
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The level asked for by CALBRIDGE_LOG_LEVEL, else `fallback`; a misspelt one is an error, not a crash. */
+export function logLevel(fallback: string, env: NodeJS.ProcessEnv = process.env): string {
+  const asked = env.CALBRIDGE_LOG_LEVEL?.trim().toLowerCase();
+  if (!asked) return fallback;
+  if (!LEVELS.includes(asked)) throw new UserError(`CALBRIDGE_LOG_LEVEL must be one of ${LEVELS.join(', ')}, not "${asked}"`, 2);
+  return asked;
+}
+
 export function createLogger(options: LogOptions = {}): Logger {
   return pino(
     {
-      level: options.level ?? process.env.CALBRIDGE_LOG_LEVEL ?? 'info',
+      level: options.level ?? logLevel('info'),
       base: { app: 'calbridge' },
       redact: { paths: REDACT, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -16,18 +16,13 @@ import { bookingClientFromConfig } from '../booking/client.ts';
 import { ensureWebhook } from '../booking/webhook-registration.ts';
 import { feedUrl, webcalUrl } from '../feeds/feed-urls.ts';
 import type { Command, CommandIo } from './command.ts';
+import { wholeNumberOption } from './args.ts';
 import { waitForSignal } from './serve.ts';
 
 const ZONE = 'America/Sao_Paulo';
 // The simulator, like the real service, only registers https:// callbacks; it delivers them locally.
 const DEMO_PUBLIC = 'https://calbridge-demo.invalid';
 
-function whole(value: string | boolean | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`--${name} must be a whole number from ${min} to ${max}, not "${String(value)}"`, 2);
-  return n;
-}
 
 /** A free port now, so public_url (feed links) names the port the daemon really gets. */
 function freePort(): Promise<number> {
@@ -98,9 +93,9 @@ export const demoCommand: Command = {
     interval: { type: 'string', description: 'milliseconds between changes at the simulated service (default 4000)' },
   },
   async run({ values, io, verbose, loadConfig }) {
-    const requested = whole(values.port, 'port', 8080, 0, 65535);
-    const count = whole(values.appointments, 'appointments', 40, 0, 5000);
-    const interval = whole(values.interval, 'interval', 4000, 100, 3_600_000);
+    const requested = wholeNumberOption(values.port, 'port', 8080, 0, 65535);
+    const count = wholeNumberOption(values.appointments, 'appointments', 40, 0, 5000);
+    const interval = wholeNumberOption(values.interval, 'interval', 4000, 100, 3_600_000);
     const google = values.config !== undefined ? loadConfig().google : undefined;
     const port = requested === 0 ? await freePort() : requested;
 

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Command } from './command.ts';
+import { wholeNumberOption } from './args.ts';
 import { UserError, errorMessage } from '../core/errors.ts';
 import { openDatabase } from '../store/db.ts';
 import { KvStore } from '../store/kv-store.ts';
@@ -30,8 +31,8 @@ export const googleAuthCommand: Command = {
     if (!cfg.credentials.client_id || !cfg.credentials.client_secret) {
       throw new UserError('google auth needs an OAuth client: set google.credentials.client_id and client_secret (a service account needs no consent)');
     }
-    const timeoutS = Number(values.timeout ?? 300);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UserError(`--timeout must be a positive number of seconds, not ${String(values.timeout)}`);
+    const timeoutS = wholeNumberOption(values.timeout, 'timeout', 300, 1, 86_400);
+    const port = wholeNumberOption(values.port, 'port', 0, 0, 65535);
     const state = randomBytes(16).toString('hex');
 
     let settle!: (r: { code?: string; error?: string }) => void;
@@ -49,7 +50,7 @@ export const googleAuthCommand: Command = {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(Number(values.port ?? 0), '127.0.0.1', resolve);
+      server.listen(port, '127.0.0.1', resolve);
     });
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const timer = setTimeout(() => settle({ error: `no answer within ${timeoutS} seconds` }), timeoutS * 1000);

@@ -1,5 +1,5 @@
 import { createLogger } from '../log.ts';
-import { UserError } from '../core/errors.ts';
+import { wholeNumberOption } from './args.ts';
 import type { Command } from './command.ts';
 
 /** How long a graceful stop may take before the process exits anyway. */
@@ -12,10 +12,7 @@ export const serveCommand: Command = {
   options: { port: { type: 'string', description: 'listen on this port instead of server.port' } },
   async run({ values, loadConfig, verbose }) {
     const config = loadConfig();
-    const port = values.port === undefined ? undefined : Number(values.port);
-    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
-      throw new UserError(`--port must be a whole number from 0 to 65535, not "${String(values.port)}"`, 2);
-    }
+    const port = values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', 0, 0, 65535);
     const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined });
     const { startDaemon } = await import('../main.ts');
     const daemon = await startDaemon(config, { log, port });

@@ -1,13 +1,21 @@
+import { existsSync } from 'node:fs';
 import { stringify } from 'yaml';
+import { UserError } from '../core/errors.ts';
 import type { Command } from './command.ts';
 
 export const statusCommand: Command = {
   name: 'status',
   summary: 'counts, last poll, pending and failed work, last errors, from the database',
-  help: 'Reads the database only (safe while `serve` runs). --json prints the same document as GET /api/status.',
+  help: 'Reads the database that serve and sync write (safe while `serve` runs). --json prints the same document as GET /api/status.',
   options: { json: { type: 'boolean', description: 'print JSON instead of text' } },
-  async run({ values, io, openRuntime }) {
-    const runtime = await openRuntime();
+  async run({ values, io, loadConfig, openRuntime }) {
+    const config = loadConfig();
+    const file = config.database.path;
+    if (file !== ':memory:' && !existsSync(file)) {
+      // A typo in database.path would otherwise show an empty, healthy-looking status.
+      throw new UserError(`there is no database at ${file} yet; run serve or sync first, or check database.path`);
+    }
+    const runtime = await openRuntime(config);
     try {
       const status = runtime.status();
       io.out(values.json ? JSON.stringify(status, null, 2) : stringify(status, { lineWidth: 0 }).trimEnd());

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
 import { commands } from '../../src/commands/index.ts';
 import type { CommandIo } from '../../src/commands/command.ts';
+import { logLevel } from '../../src/log.ts';
+import { wholeNumberOption } from '../../src/commands/args.ts';
 
 const env = {
   ...process.env,
@@ -76,6 +78,22 @@ describe('CLI', () => {
     const extra = captured();
     expect(await runCli(['check-config', 'other.yaml'], extra)).toBe(2);
     expect(extra.stderr).toEqual(['calbridge check-config: unexpected argument "other.yaml"; see --help.']);
+  });
+
+  it('status says so when there is no database yet, instead of an empty status', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\ndatabase: {path: typo/cb.db}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    const io = captured();
+    expect(await runCli(['status', '--config', file], io)).toBe(1);
+    expect(io.stderr).toEqual([`calbridge status: there is no database at ${join(dir, 'typo', 'cb.db')} yet; run serve or sync first, or check database.path.`]);
+  });
+
+  it('refuses a misspelt CALBRIDGE_LOG_LEVEL and a port that is not a number, in one sentence', () => {
+    expect(() => logLevel('info', { CALBRIDGE_LOG_LEVEL: 'verbose' })).toThrow(/CALBRIDGE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"/);
+    expect(logLevel('info', { CALBRIDGE_LOG_LEVEL: 'DEBUG' })).toBe('debug');
+    expect(() => wholeNumberOption('abc', 'port', 0, 0, 65535)).toThrow('--port must be a whole number from 0 to 65535, not "abc"');
   });
 
   it('refuses an unknown option in one sentence, exit 2', async () => {
