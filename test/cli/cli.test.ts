@@ -80,6 +80,25 @@ describe('CLI', () => {
     expect(extra.stderr).toEqual(['calbridge check-config: unexpected argument "other.yaml"; see --help.']);
   });
 
+  it('check-config warns when the Google service account key is missing or is not one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    const base = 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
+    writeFileSync(file, `${base}google: {credentials: {service_account_file: sa.json}}\n`);
+    const missing = captured();
+    expect(await runCli(['check-config', '--config', file], missing)).toBe(0);
+    expect(missing.stderr).toEqual([`warning: google.credentials.service_account_file: ${join(dir, 'sa.json')} does not exist; it must exist where calbridge runs`]);
+    writeFileSync(join(dir, 'sa.json'), '{"type": "authorized_user"}');
+    const wrong = captured();
+    expect(await runCli(['check-config', '--config', file], wrong)).toBe(0);
+    expect(wrong.stderr[0]).toMatch(/is not a service account key/);
+    writeFileSync(join(dir, 'sa.json'), '{"client_email": "cb@p.iam.gserviceaccount.com", "private_key": "-----BEGIN PRIVATE KEY-----"}');
+    const good = captured();
+    expect(await runCli(['check-config', '--config', file], good)).toBe(0);
+    expect(good.stderr).toEqual([]);
+  });
+
   it('status says so when there is no database yet, instead of an empty status', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
@@ -104,7 +123,7 @@ describe('CLI', () => {
 
   it('check-config: the example config is valid with its variables set (exit 0)', () => {
     const result = run(['check-config', '--config', 'config.example.yaml']);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toMatch(/^warning: google\.credentials\.service_account_file: \/run\/secrets\/google-sa\.json does not exist; it must exist where calbridge runs\n$/);
     expect(result.status).toBe(0);
   });
 
