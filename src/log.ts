@@ -6,8 +6,8 @@ import { UserError } from './core/errors.ts';
 export type { Logger };
 
 const REDACT = [
-  'token', 'secret', 'auth_token', 'admin_token', 'client_secret', 'refresh_token', 'access_token', 'authorization',
-  '*.token', '*.secret', '*.auth_token', '*.admin_token', '*.client_secret', '*.refresh_token', '*.access_token', '*.authorization',
+  'token', 'secret', 'previous_secret', 'auth_token', 'admin_token', 'client_secret', 'refresh_token', 'access_token', 'authorization',
+  '*.token', '*.secret', '*.previous_secret', '*.auth_token', '*.admin_token', '*.client_secret', '*.refresh_token', '*.access_token', '*.authorization',
   'headers.authorization', 'req.headers.authorization',
 ];
 

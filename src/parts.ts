@@ -10,13 +10,11 @@ import { createReverseSyncPart } from './sync/reverse-sync-part.ts';
 
 export function createParts(ctx: Context): Part[] {
   const parts: (Part | undefined)[] = [
-    // parts are added here as they are built
     createIngestPart(ctx),
     createWebhookPart(ctx),
     ctx.config.feeds.length ? createFeedsPart(ctx) : undefined,
     createGooglePart(ctx),
     createReverseSyncPart(ctx),
   ];
-  void ctx;
   return parts.filter((p): p is Part => p !== undefined);
 }

@@ -10,6 +10,8 @@ export interface WebhookTarget {
   publicUrl: string;
   secret: string;
   events: string[];
+  /** A rotation's old secret: a webhook at its URL is ours too, moved to the new URL. */
+  previousSecret?: string;
 }
 
 export interface EnsureResult {
@@ -49,7 +51,10 @@ export async function ensureWebhook(api: BookingApi, target: WebhookTarget): Pro
   const problem = publicUrlProblem(target.publicUrl);
   if (problem) throw new UserError(problem);
   const url = callbackUrl(target.publicUrl, target.secret);
-  const ours = (await api.listWebhooks()).filter((w) => sameUrl(w.url, url));
+  const old = target.previousSecret ? callbackUrl(target.publicUrl, target.previousSecret) : undefined;
+  // Ours: at the current URL first, then any left at the previous secret's URL (to be moved).
+  const hooks = await api.listWebhooks();
+  const ours = [...hooks.filter((w) => sameUrl(w.url, url)), ...hooks.filter((w) => old !== undefined && sameUrl(w.url, old))];
   const [first, ...extra] = ours;
   let action: EnsureResult['action'];
   let webhook: Webhook;
@@ -96,7 +101,7 @@ export function createWebhookPart(ctx: Context): Part {
 
   const attempt = async (n: number): Promise<void> => {
     try {
-      const r = await ensureWebhook(ctx.booking, { publicUrl: config.server.public_url, secret, events: config.webhook.events });
+      const r = await ensureWebhook(ctx.booking, { publicUrl: config.server.public_url, secret, events: config.webhook.events, previousSecret: config.webhook.previous_secret });
       record({ state: 'registered', action: r.action, webhook_key: r.webhook.webhook_key, callback_url: masked, at: new Date(ctx.clock.now()).toISOString() });
       log.info({ action: r.action, removed: r.removed, webhook: masked }, 'webhook registration ensured');
     } catch (e) {

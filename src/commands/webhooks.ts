@@ -23,7 +23,8 @@ export const webhooksListCommand: Command = {
     if (hooks.length === 0) args.io.out('no webhooks registered at the booking service');
     for (const w of hooks) {
       const mark = w.url === ours ? '  (ours)' : '';
-      args.io.out(`${w.webhook_key}  ${maskUrlSecret(w.url, secret)}  [${w.events.join(', ')}]${mark}`);
+      const masked = maskUrlSecret(maskUrlSecret(w.url, secret), config.webhook.previous_secret ?? '');
+      args.io.out(`${w.webhook_key}  ${masked}  [${w.events.join(', ')}]${mark}`);
     }
     return 0;
   },
@@ -36,7 +37,7 @@ export const webhooksEnsureCommand: Command = {
   async run(args) {
     const { config, api } = client(args);
     const secret = config.webhook.secret;
-    const r = await ensureWebhook(api, { publicUrl: config.server.public_url, secret, events: config.webhook.events });
+    const r = await ensureWebhook(api, { publicUrl: config.server.public_url, secret, events: config.webhook.events, previousSecret: config.webhook.previous_secret });
     const url = maskUrlSecret(r.callbackUrl, secret);
     const what = { created: 'created', updated: 'updated', unchanged: 'already in place' }[r.action];
     args.io.out(`webhook ${r.webhook.webhook_key} ${what}: ${url} [${r.webhook.events.join(', ')}]`);

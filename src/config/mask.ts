@@ -2,7 +2,7 @@
 import type { Config } from './schema.ts';
 
 const MASK = '********';
-const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'auth_token', 'client_secret', 'refresh_token']);
+const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'previous_secret', 'auth_token', 'client_secret', 'refresh_token']);
 
 export function maskSecrets(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v));

@@ -116,6 +116,8 @@ const booking = z.strictObject({
 
 const webhook = z.strictObject({
   secret: secret(16),
+  /** During a rotation: the old secret, still accepted, and its webhook moved to the new URL. */
+  previous_secret: optional(secret(16)),
   auth_token: optionalSecret,
   register: bool().default(true),
   events: z.array(z.string().min(1)).min(1).default(['appointment.created', 'appointment.updated', 'appointment.canceled']),

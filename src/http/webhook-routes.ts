@@ -26,6 +26,8 @@ export interface RejectedRequest {
 
 export interface WebhookDeps {
   secret: string;
+  /** During a rotation the old secret still opens the door. */
+  previousSecret?: string;
   authToken: string | undefined;
   write(delivery: NewDelivery): Promise<WriteOutcome>;
   clock: Clock;
@@ -94,7 +96,8 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
-  const isSecret = secretMatcher(deps.secret);
+  const matchers = [deps.secret, deps.previousSecret].flatMap((s) => (s === undefined ? [] : [secretMatcher(s)]));
+  const isSecret = (given: string) => matchers.map((m) => m(given)).some(Boolean); // every matcher runs: no early exit to time
   const isAuthToken = deps.authToken === undefined ? undefined : secretMatcher(deps.authToken);
   const handler = async (c: Context) => {
     const contentType = c.req.header('content-type') ?? null;

@@ -2,15 +2,11 @@
 // Each write's outcome is recorded in one statement, so the link never disagrees with itself.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
+import type { LinkState } from '../core/google-plan.ts';
 
-export interface GoogleLink {
+/** What the planner needs (core's LinkState), plus what was written and the retry state. */
+export interface GoogleLink extends LinkState {
   appointmentKey: string;
-  calendarId: string;
-  eventId: string;
-  generation: number;
-  present: boolean;
-  writtenHash: string | null;
-  etag: string | null;
   writtenStart: number | null;
   writtenEnd: number | null;
   writtenRevision: number | null;

@@ -60,6 +60,7 @@ export function createIngestPart(ctx: Context): Part {
     routes(app) {
       webhookRoutes(app, {
         secret: ctx.config.webhook.secret,
+        previousSecret: ctx.config.webhook.previous_secret,
         authToken: ctx.config.webhook.auth_token,
         write: (d) => writer.write(d),
         clock: ctx.clock,

@@ -24,6 +24,17 @@ describe('ensureWebhook', () => {
     expect(sim.requests.filter((r) => r.method !== 'GET')).toHaveLength(1);
   });
 
+  it('during a secret rotation moves the webhook at the old secret\'s URL to the new one, in place', async () => {
+    const sim = await simulator();
+    const { client } = clientFor(sim);
+    const oldSecret = 'old-secret-0123456789abcdef';
+    const old = await client.createWebhook(`${PUBLIC}/webhooks/${oldSecret}/`, EVENTS);
+    const r = await ensureWebhook(client, { ...target, previousSecret: oldSecret });
+    expect(r).toMatchObject({ action: 'updated', removed: 0 });
+    expect(sim.webhooks()).toEqual([{ webhook_key: old.webhook_key, url: OURS, events: EVENTS }]);
+    expect(await ensureWebhook(client, { ...target, previousSecret: oldSecret })).toMatchObject({ action: 'unchanged' });
+  });
+
   it('updates the first one in place when the events differ, removes duplicates, leaves other webhooks alone', async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);

@@ -33,6 +33,13 @@ function setup(webhook: Record<string, unknown> = {}) {
 }
 
 describe('webhook receiver', () => {
+  it('accepts the previous secret during a rotation, and still nothing else', async () => {
+    const s = setup({ previous_secret: 'old-secret-0123456789abcdef' });
+    expect((await s.post(envelope(), undefined, '/webhooks/old-secret-0123456789abcdef/')).status).toBe(200);
+    expect((await s.post(envelope(), undefined, PATH)).status).toBe(200);
+    expect((await s.post(envelope(), undefined, '/webhooks/old-secret-0123456789abcdeX/')).status).toBe(404);
+  });
+
   it('takes a secret with URL characters (a base64 one) at the callback URL calbridge registers', async () => {
     const secret = 'Yq3/x+Zk9Lm2Pq8/Rt5Vw==';
     const s = setup({ secret });

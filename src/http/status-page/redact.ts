@@ -8,7 +8,7 @@ const MASK = '********';
 /** Every configured secret except the feed tokens (the page exists to hand those out). */
 export function configuredSecrets(config: Config): string[] {
   const c = config.google?.credentials;
-  return [config.booking.token, config.webhook.secret, config.webhook.auth_token, config.server.admin_token, c?.client_secret, c?.refresh_token].filter(
+  return [config.booking.token, config.webhook.secret, config.webhook.previous_secret, config.webhook.auth_token, config.server.admin_token, c?.client_secret, c?.refresh_token].filter(
     (s): s is string => typeof s === 'string' && s !== '',
   );
 }
