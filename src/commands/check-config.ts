@@ -1,5 +1,5 @@
 import { configPath, formatProblem, loadConfigFile } from '../config/load.ts';
-import { fileProblems } from '../config/files.ts';
+import { eventWarnings, fileProblems } from '../config/files.ts';
 import { maskedConfig } from '../config/mask.ts';
 import type { Command } from './command.ts';
 
@@ -14,6 +14,7 @@ export const checkConfigCommand: Command = {
     io.out(`${file}: valid.`);
     // Files may exist only where calbridge runs (secrets mounted in production): warn, do not fail.
     for (const p of fileProblems(config)) io.err(`warning: ${formatProblem(p)}; it must exist where calbridge runs`);
+    for (const p of eventWarnings(config)) io.err(`warning: ${formatProblem(p)}`);
     if (values.print) io.out(JSON.stringify(maskedConfig(config), null, 2));
     return 0;
   },

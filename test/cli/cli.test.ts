@@ -99,6 +99,16 @@ describe('CLI', () => {
     expect(good.stderr).toEqual([]);
   });
 
+  it('check-config warns about a webhook event the booking service is not known to send', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789, events: [appointment.created, appointment.cancelled]}\n');
+    const io = captured();
+    expect(await runCli(['check-config', '--config', file], io)).toBe(0);
+    expect(io.stderr).toEqual([expect.stringMatching(/^warning: webhook\.events\[1\]: "appointment\.cancelled" is not an event the booking service is known to send/)]);
+  });
+
   it('status says so when there is no database yet, instead of an empty status', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
