@@ -87,6 +87,7 @@ export function createGooglePart(ctx: Context, options: GooglePartOptions = {}):
     api: getApi,
     mapping: cfg,
     breakerShare: cfg.breaker_share,
+    ...(cfg.reverse_sync.enabled ? { onChangedInGoogle: () => ctx.wake('reverse-sync'), deletionsIgnored: cfg.reverse_sync.on_delete === 'ignore' } : {}),
     ...(options.itemBackoff ? { itemBackoff: options.itemBackoff } : {}),
     hooks: {
       onWrite: (kind, outcome) => writes.inc({ kind, outcome }),

@@ -64,7 +64,8 @@ export class Scheduler {
     if (!slot) throw new Error(`no job named ${name}`);
     const deadline = Date.now() + (options.waitMs ?? 0);
     for (;;) {
-      if (slot.running) await slot.running;
+      // A run that ends may start the next one at once (a wake during it): wait for all of them.
+      while (slot.running) await slot.running;
       const result = await this.execute(slot, options.progress);
       if (result.status !== 'skipped' || result.summary !== HELD || Date.now() >= deadline) return result;
       await new Promise((r) => setTimeout(r, 250));

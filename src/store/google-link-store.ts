@@ -110,8 +110,16 @@ export class GoogleLinkStore {
   }
 
   /** Nothing to write for this revision (no visible change): remember we looked. */
+  /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
-    this.db.prepare('UPDATE google_links SET written_revision = ? WHERE appointment_key = ?').run(revision, key);
+    this.db
+      .prepare('UPDATE google_links SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0 WHERE appointment_key = ?')
+      .run(revision, key);
+  }
+
+  /** Look at this link again no sooner than `untilMs`, without calling it a failure. */
+  postpone(key: string, untilMs: number): void {
+    this.db.prepare('UPDATE google_links SET next_attempt_ms = ? WHERE appointment_key = ?').run(untilMs, key);
   }
 
   /**
@@ -177,7 +185,7 @@ export class GoogleLinkStore {
   adoptEtag(key: string, observedEtag: string | null, fromStart: number | null): void {
     if (observedEtag === null || fromStart === null) return;
     this.db
-      .prepare('UPDATE google_links SET etag = ? WHERE appointment_key = ? AND present = 1 AND written_start_ms = ?')
+      .prepare('UPDATE google_links SET etag = ?, next_attempt_ms = 0 WHERE appointment_key = ? AND present = 1 AND written_start_ms = ?')
       .run(observedEtag, key, fromStart);
   }
 

@@ -28,13 +28,13 @@ export class Leases {
     readonly owner: string,
   ) {}
 
-  /** Takes the lease if it is free, expired, held by a dead local process, or already ours. */
+  /** Takes the lease if it is free, expired, or held by a dead local process (not if we hold it: no re-entry). */
   acquire(name: string, ttlMs: number): boolean {
     const now = this.clock.now();
     const take = this.db.prepare(
       `INSERT INTO leases (name, owner, expires_at_ms) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_at_ms = excluded.expires_at_ms
-       WHERE leases.owner = excluded.owner OR leases.expires_at_ms <= ? OR leases.owner = ?`,
+       WHERE leases.expires_at_ms <= ? OR leases.owner = ?`,
     );
     if (take.run(name, this.owner, now + ttlMs, now, null).changes === 1) return true;
     const holder = this.db.prepare('SELECT owner FROM leases WHERE name = ?').get(name) as { owner: string } | undefined;
@@ -46,12 +46,26 @@ export class Leases {
     this.db.prepare('DELETE FROM leases WHERE name = ? AND owner = ?').run(name, this.owner);
   }
 
-  /** Runs fn while holding the lease; returns undefined without running when another holds it. */
+  /** Pushes our lease's expiry out again; false when it is no longer ours. */
+  renew(name: string, ttlMs: number): boolean {
+    const r = this.db
+      .prepare('UPDATE leases SET expires_at_ms = ? WHERE name = ? AND owner = ?')
+      .run(this.clock.now() + ttlMs, name, this.owner);
+    return r.changes === 1;
+  }
+
+  /**
+   * Runs fn while holding the lease, renewed every third of its time so a slow run keeps it;
+   * returns undefined without running when another holds it.
+   */
   async with<T>(name: string, ttlMs: number, fn: () => Promise<T>): Promise<T | undefined> {
     if (!this.acquire(name, ttlMs)) return undefined;
+    const renewal = setInterval(() => this.renew(name, ttlMs), Math.max(1000, ttlMs / 3));
+    renewal.unref();
     try {
       return await fn();
     } finally {
+      clearInterval(renewal);
       this.release(name);
     }
   }

@@ -9,6 +9,16 @@ import type { GoogleLinkStore } from '../store/google-link-store.ts';
 export interface ApplyDeps {
   api: CalendarApi;
   links: GoogleLinkStore;
+  /**
+   * Reverse sync is on: a move (and, unless on_delete is ignore, a deletion) a person made in Google
+   * is its to decide, not ours to overwrite.
+   */
+  defer?: { moves: boolean; deletions: boolean };
+}
+
+/** The event was moved or deleted in Google since our write; the reverse sync decides what happens. */
+export class ChangedInGoogle extends Error {
+  override name = 'ChangedInGoogle';
 }
 
 export interface ApplyInput {
@@ -63,8 +73,9 @@ export async function applyAction(deps: ApplyDeps, input: ApplyInput): Promise<v
       }
       // 409: the id exists: our own earlier insert (a crash or a lost answer), or a tombstone.
       const existing = await api.get(calendarId, eventId);
-      if (existing.status !== 'cancelled' && existing.privateProperties[PROP_HASH] === d.hash) {
-        return record(calendarId, g, existing); // already what we want: adopt it, no write
+      // Ours and what we want (our hash survives a person's move, so the times must agree too): adopt it, no write.
+      if (existing.status !== 'cancelled' && existing.privateProperties[PROP_HASH] === d.hash && existing.start === d.start && existing.end === d.end) {
+        return record(calendarId, g, existing);
       }
       try {
         return record(calendarId, g, await api.update(calendarId, eventId, d.body, existing.etag));
@@ -85,8 +96,15 @@ export async function applyAction(deps: ApplyDeps, input: ApplyInput): Promise<v
       if (missing(e)) return insert(calendarId, generation);
       if (!is(e, 'precondition_failed')) throw e;
     }
-    // 412: someone changed the event since our write; the booking service is the truth: re-apply.
+    // 412: someone changed the event since our write. A new time or a deletion is a person's move,
+    // for the reverse sync to send to the booking service (or to undo); anything else we re-apply.
     const current = await api.get(calendarId, eventId);
+    const writtenStart = links.get(key)?.writtenStart ?? null;
+    const deleted = current.status === 'cancelled';
+    const moved = !deleted && writtenStart !== null && current.start !== writtenStart;
+    if ((deleted && deps.defer?.deletions) || (moved && deps.defer?.moves)) {
+      throw new ChangedInGoogle('moved or deleted in Google since our last write; the reverse sync decides');
+    }
     record(calendarId, generation, await api.update(calendarId, eventId, d.body, current.etag));
   }
 

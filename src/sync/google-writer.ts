@@ -12,7 +12,7 @@ import { errorMessage } from '../core/errors.ts';
 import { GoogleError, translateGoogleError } from '../google/errors.ts';
 import type { CalendarApi } from '../google/port.ts';
 import { backoffMs } from '../google/retry.ts';
-import { applyAction } from './google-apply.ts';
+import { applyAction, ChangedInGoogle } from './google-apply.ts';
 
 export interface WriterHooks {
   onWrite?(kind: GoogleAction['kind'], outcome: 'ok' | GoogleError['kind']): void;
@@ -36,7 +36,17 @@ export interface GoogleWriterDeps {
   itemBackoff?: { baseMs: number; maxMs: number };
   hooks?: WriterHooks;
   random?: () => number;
+  /**
+   * Set when reverse sync is on: an event a person moved or deleted in Google is left for it (woken
+   * through this call) instead of being overwritten; the writer looks again after a short wait.
+   */
+  onChangedInGoogle?: (key: string) => void;
+  /** With on_delete: ignore, a deleted event is revived by our next write rather than left to the reverse sync. */
+  deletionsIgnored?: boolean;
 }
+
+/** How long the writer leaves an event a person changed in Google to the reverse sync. */
+const CHANGED_IN_GOOGLE_WAIT_MS = 30_000;
 
 export interface BreakerState {
   deletes: number;
@@ -129,11 +139,18 @@ export class GoogleWriter {
     const worker = async () => {
       for (let w = queue.shift(); w && !stop && Date.now() - started < budget; w = queue.shift()) {
         try {
-          await applyAction({ api, links }, w);
+          const reverse = this.deps.onChangedInGoogle !== undefined;
+          await applyAction({ api, links, defer: { moves: reverse, deletions: reverse && !this.deps.deletionsIgnored } }, w);
           written++;
           this.pending--;
           this.deps.hooks?.onWrite?.(w.action.kind, 'ok');
         } catch (e) {
+          if (e instanceof ChangedInGoogle) {
+            links.postpone(w.key, this.deps.clock.now() + CHANGED_IN_GOOGLE_WAIT_MS);
+            this.deps.onChangedInGoogle?.(w.key);
+            progress?.(++done, due.length);
+            continue;
+          }
           const err = translateGoogleError(e);
           failed++;
           this.deps.hooks?.onWrite?.(w.action.kind, err.kind);

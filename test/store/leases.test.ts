@@ -28,11 +28,27 @@ describe('leases', () => {
     const a = new Leases(db, clock, leaseOwner('a'));
     const b = new Leases(db, clock, leaseOwner('b'));
     expect(a.acquire('job:poll', 1000)).toBe(true);
+    expect(a.acquire('job:poll', 1000)).toBe(false); // no re-entry: a second run of the same job waits
     expect(b.acquire('job:poll', 1000)).toBe(false); // same live process, other owner: still held
     a.release('job:poll');
     expect(b.acquire('job:poll', 1000)).toBe(true);
     clock.advance(1001);
     expect(a.acquire('job:poll', 1000)).toBe(true);
+  });
+
+  it('keeps a lease for a run that outlasts its time by renewing it', async () => {
+    const { db, clock } = setup();
+    const a = new Leases(db, clock, leaseOwner('a'));
+    const b = new Leases(db, clock, leaseOwner('b'));
+    let bGotIt: boolean | undefined;
+    await a.with('job:google-writer', 3000, async () => {
+      clock.advance(2500);
+      await new Promise((r) => setTimeout(r, 1100)); // one renewal (every max(1 s, ttl/3))
+      clock.advance(2500); // 5 s after taking a 3 s lease
+      bGotIt = b.acquire('job:google-writer', 3000);
+    });
+    expect(bGotIt).toBe(false);
+    expect(b.acquire('job:google-writer', 3000)).toBe(true); // released at the end
   });
 
   it('takes over at once a lease held by a process of this host that no longer exists', () => {
