@@ -68,7 +68,7 @@ export function createReverseSyncPart(ctx: Context, options: ReversePartOptions 
   const loadRound = (): RoundState => ctx.cursors.get<RoundState>(ROUND_KEY) ?? { lastAt: null, lastOkAt: null, lastError: null, calendars: [] };
 
   const reverseDeps = (): ReverseDeps => ({
-    api: getApi(), google: g, db, log, cursors: ctx.cursors, appointments: ctx.appointments, links, actions, metrics, wake: ctx.wake,
+    api: getApi(), google: g, db, log, clock, cursors: ctx.cursors, appointments: ctx.appointments, links, actions, metrics, wake: ctx.wake,
   });
   const rescheduleDeps = (): RescheduleDeps => ({
     booking: ctx.booking,

@@ -14,12 +14,14 @@ import { readChanges } from '../google/reverse/change-feed.ts';
 import { desiredEvent, isDesired, type GoogleMapping } from '../core/google-plan.ts';
 import { decideReverse, deletionsTripBreaker, type ObservedEvent, type ReverseAction } from '../core/reverse-decide.ts';
 import type { ReverseMetrics } from './reverse-metrics.ts';
+import type { Clock } from '../core/clock.ts';
 
 export interface ReverseDeps {
   api: CalendarApi;
   google: GoogleConfig;
   db: Db;
   log: Logger;
+  clock: Clock;
   cursors: KvStore;
   appointments: AppointmentStore;
   links: GoogleLinkStore;
@@ -58,6 +60,8 @@ interface Planned {
   key: string;
   event: ObservedEvent;
   action: ReverseAction;
+  /** When it was decided: a write to the link after that makes the decision stale. */
+  at: number;
 }
 
 function plan(deps: ReverseDeps, calendarId: string, event: ObservedEvent): Planned | undefined {
@@ -78,7 +82,7 @@ function plan(deps: ReverseDeps, calendarId: string, event: ObservedEvent): Plan
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
     onDelete: deps.google.reverse_sync.on_delete,
   });
-  return { key: link.appointmentKey, event, action };
+  return { key: link.appointmentKey, event, action, at: deps.clock.now() };
 }
 
 /** An event only missing from a full re-list, read again: a tombstone or 404/410 is a deletion. */
@@ -129,8 +133,14 @@ function record(deps: ReverseDeps, calendarId: string, p: Planned, wakes: Set<st
   }
 }
 
+/** The writer touched this appointment's link after `since`: what was observed before may be stale. */
+function writtenSince(deps: ReverseDeps, key: string, since: number): boolean {
+  return (deps.links.get(key)?.updatedAt ?? 0) > since;
+}
+
 export async function calendarRound(deps: ReverseDeps, calendarId: string): Promise<CalendarRound> {
   const tokenKey = syncTokenKey(calendarId);
+  const startedAt = deps.clock.now();
   const batch = await readChanges(deps.api, calendarId, deps.cursors.get<string>(tokenKey));
   const observed = batch.events.map(observe);
   const mirroredHere = deps.links.mirroredIn(calendarId);
@@ -144,21 +154,30 @@ export async function calendarRound(deps: ReverseDeps, calendarId: string): Prom
   const planned: Planned[] = [];
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
-    if (p?.action.kind === 'recheck') p = plan(deps, calendarId, await recheck(deps.api, calendarId, event.eventId));
+    // A listing older than our latest write to this event is read again: deciding on it could take
+    // our own earlier write for a person's move.
+    const stale = p !== undefined && writtenSince(deps, p.key, startedAt);
+    if (p?.action.kind === 'recheck' || stale) p = plan(deps, calendarId, await recheck(deps.api, calendarId, event.eventId));
     if (p && p.action.kind !== 'none') planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const tripped = deletionsTripBreaker(cancels, mirroredHere.length, deps.google.breaker_share);
   const wakes = new Set<string>();
   const acted: CalendarRound['acted'] = {};
+  let overtaken = false;
   deps.db.transaction(() => {
     for (const p of planned) {
       if (tripped && p.action.kind === 'cancel') continue;
+      // The writer wrote this event while we decided: skip it, and keep the token to see it again.
+      if (writtenSince(deps, p.key, p.at)) {
+        overtaken = true;
+        continue;
+      }
       record(deps, calendarId, p, wakes);
       acted[p.action.kind] = (acted[p.action.kind] ?? 0) + 1;
     }
     // Kept when the breaker trips, so the held deletions are seen (and reported) again.
-    if (!tripped) deps.cursors.set(tokenKey, batch.nextSyncToken);
+    if (!tripped && !overtaken) deps.cursors.set(tokenKey, batch.nextSyncToken);
   })();
   if (tripped) {
     deps.metrics.breaker.inc();

@@ -53,3 +53,51 @@ it('`sync` (wakes, then runNow) sends one PATCH per move, with moves in two cale
   expect(e.reschedulePatches(a.appointment_key)).toBe(1);
   expect(e.reschedulePatches(b.appointment_key)).toBe(1);
 });
+
+it('our own earlier write, read by a round that overlaps our next write, is an echo: no PATCH', async () => {
+  env = await startReverseEnv();
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('reverse-sync');
+  const bookingMove = async (to: number) => {
+    e.sim.reschedule(key, to);
+    await e.sim.idle();
+    await e.run('deliveries');
+    await e.run('google-writer');
+  };
+  await bookingMove(slot(2));
+  const hold = e.fake.holdNext({ kind: 'list' });
+  const round = e.run('reverse-sync'); // its listing shows our write of slot 2
+  await hold.arrived;
+  await bookingMove(slot(5)); // and meanwhile we write slot 5
+  hold.release();
+  await round;
+  await e.run('reschedules');
+  expect(e.reschedulePatches(key)).toBe(0);
+  expect(e.sim.get(key)?.start).toBe(slot(5));
+  expect(googleStart(e.eventOf(key))).toBe(slot(5));
+});
+
+it('a person\'s move seen by a round that overlaps a move at the booking service: the booking service wins', async () => {
+  env = await startReverseEnv();
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('reverse-sync');
+  e.moveInGoogle(key, slot(2));
+  const hold = e.fake.holdNext({ kind: 'list' });
+  const round = e.run('reverse-sync');
+  await hold.arrived;
+  e.sim.reschedule(key, slot(5));
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+  hold.release();
+  await round;
+  await e.run('reschedules');
+  await e.settle(2);
+  expect(e.reschedulePatches(key)).toBe(0);
+  expect(e.sim.get(key)?.start).toBe(slot(5));
+  expect(googleStart(e.eventOf(key))).toBe(slot(5));
+});
