@@ -48,8 +48,13 @@ export class DeliveryStore {
          processed_at_ms = NULL, last_error = NULL
        WHERE state != 'pending'`,
     );
+    const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
     this.insertMany_ = db.transaction((deliveries: NewDelivery[]) =>
-      deliveries.map((d) => insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).changes === 1),
+      deliveries.map((d) => {
+        if (insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).changes === 1) return true;
+        seenAgain.run(d.receivedAt, d.dedupeKey); // a duplicate; markDone decides whether it came too late
+        return false;
+      }),
     );
   }
 
@@ -69,12 +74,18 @@ export class DeliveryStore {
     return rows.map((r) => ({ id: r.id, appointmentKey: r.appointment_key, event: r.event, receivedAt: r.received_at_ms, attempts: r.attempts }));
   }
 
-  markDone(ids: number[], now: number): void {
+  /**
+   * Done, unless a repeat arrived after `requestedAt` (when the worker asked the booking service):
+   * then the answer may be older than what the repeat announces, and the delivery stays pending.
+   */
+  markDone(ids: number[], now: number, requestedAt = Number.MAX_SAFE_INTEGER): void {
     const stmt = this.db.prepare(
-      `UPDATE deliveries SET state = 'done', processed_at_ms = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND state = 'pending'`,
+      `UPDATE deliveries SET state = CASE WHEN COALESCE(last_seen_ms, 0) > ? THEN 'pending' ELSE 'done' END,
+         processed_at_ms = ?, attempts = attempts + 1, last_error = NULL, next_attempt_ms = 0, last_seen_ms = NULL
+       WHERE id = ? AND state = 'pending'`,
     );
     this.db.transaction(() => ids.forEach((id) => {
-        stmt.run(now, id);
+        stmt.run(requestedAt, now, id);
         this.recordAnnouncement(id);
       }))();
   }

@@ -55,14 +55,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
         deps.log.warn({ appointment: key, reason: applied.reason }, 'delivery failed: the record cannot be read');
         outcome = 'failed';
       } else {
-        deps.deliveries.markDone(ids, deps.clock.now());
+        deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
         outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : 'unchanged';
       }
     } catch (e) {
       if (isNotFound(e)) {
         deps.health.ok();
         const gone = applyNotFound(deps, key);
-        deps.deliveries.markDone(ids, deps.clock.now());
+        deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
         outcome = gone ? 'gone' : 'unchanged';
       } else {
         const message = errorMessage(e);

@@ -48,6 +48,20 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     expect(store.due(10_000, 10)).toMatchObject([{ appointmentKey: 'a', receivedAt: 3000 }]);
   });
 
+  it('keeps a delivery pending when a repeat arrived after the worker asked the booking service', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000)]);
+    expect(store.insertMany([delivery(1, 'a', 1500)])).toEqual([false]); // before the worker asked: covered
+    const [a, b] = store.due(10_000, 10);
+    // the worker asks at 2000; a repeat of b's notification arrives at 2500, while it waits for the answer
+    expect(store.insertMany([delivery(2, 'b', 2500)])).toEqual([false]);
+    store.markDone([a!.id, b!.id], 3000, 2000);
+    expect(store.due(10_000, 10).map((d) => d.appointmentKey)).toEqual(['b']);
+    store.markDone([b!.id], 4000, 3500);
+    expect(store.due(10_000, 10)).toEqual([]);
+  });
+
   it('stores a repeated delivery once while it is pending', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);

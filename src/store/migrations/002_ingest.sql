@@ -4,6 +4,10 @@
 
 -- Kept by the delivery worker as it finishes deliveries, not by the receiver: an index on
 -- deliveries(appointment_key) would cost the receiver's hot path about a third of its insert time.
+-- When a repeat of a still pending delivery last arrived: if that was after the worker asked the
+-- booking service, the answer may predate the change the repeat announces, so it is asked again.
+ALTER TABLE deliveries ADD COLUMN last_seen_ms INTEGER;
+
 CREATE TABLE webhook_announcements (
   appointment_key      TEXT PRIMARY KEY,
   last_received_at_ms  INTEGER NOT NULL
