@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { breakerTrips, desiredEvent, isDesired, planAction, type DesiredEvent, type GoogleMapping, type LinkState } from './google-plan.ts';
 import type { Appointment } from './appointment.ts';
+import { testAppointment } from '../../test/helpers/appointment.ts';
 
 const mapping: GoogleMapping = {
   calendars: [
@@ -12,24 +13,16 @@ const mapping: GoogleMapping = {
   description: '{calendar.name}',
 };
 
-const appt = (over: Partial<Appointment> = {}): Appointment => ({
-  key: 'k-1',
-  searchCode: 'SC1',
-  status: 'CONFIRMED',
-  start: Date.UTC(2026, 2, 10, 13, 0),
-  end: Date.UTC(2026, 2, 10, 14, 0),
-  timezone: 'America/Sao_Paulo',
-  calendar: { calendarKey: 'cal-a', name: 'Clinic A' },
-  person: { personKey: 'p', fullName: 'Ana', email: null, phone: '+55', documentNumber: null },
-  clientKey: null,
-  services: [],
-  tagKeys: [],
-  ownerUser: null,
-  externalId: null,
-  createdAt: null,
-  raw: {},
-  ...over,
-});
+const appt = (over: Partial<Appointment> = {}): Appointment =>
+  testAppointment({
+    key: 'k-1',
+    searchCode: 'SC1',
+    start: Date.UTC(2026, 2, 10, 13, 0),
+    end: Date.UTC(2026, 2, 10, 14, 0),
+    person: { personKey: 'p', fullName: 'Ana', email: null, phone: '+55', documentNumber: null },
+    ...over,
+  });
+
 
 describe('desiredEvent', () => {
   it('renders templates, the zone, tentative for pending, and our private properties', () => {

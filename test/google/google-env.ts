@@ -6,6 +6,7 @@ import { createGooglePart, WRITER_JOB } from '../../src/google/google-part.ts';
 import type { Part } from '../../src/part.ts';
 import type { JobResult } from '../../src/jobs/job.ts';
 import type { Clock } from '../../src/core/clock.ts';
+import { testAppointment } from '../helpers/appointment.ts';
 
 export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 
@@ -53,22 +54,12 @@ const T0 = Date.UTC(2026, 5, 20, 13, 0, 0); // 10:00 in Sao Paulo
 
 export function appointment(n: number, over: Partial<Appointment> = {}): Appointment {
   const hex = n.toString(16).padStart(12, '0');
-  return {
+  return testAppointment({
     key: `5b1c2d3e-0000-4000-8000-${hex}`,
     searchCode: `SC${n}`,
-    status: 'CONFIRMED',
     start: T0 + n * 3_600_000,
     end: T0 + n * 3_600_000 + 1_800_000,
-    timezone: 'America/Sao_Paulo',
-    calendar: { calendarKey: 'cal-a', name: 'Clinic A' },
     person: { personKey: `p${n}`, fullName: `Person ${n}`, email: `p${n}@example.com`, phone: null, documentNumber: null },
-    clientKey: null,
-    services: [],
-    tagKeys: [],
-    ownerUser: null,
-    externalId: null,
-    createdAt: null,
-    raw: {},
     ...over,
-  };
+  });
 }

@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/store/db.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import type { Appointment } from '../../src/core/appointment.ts';
+import { testAppointment } from '../helpers/appointment.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -23,27 +24,8 @@ function setup() {
   return { store: new AppointmentStore(db, clock), clock };
 }
 
-function appointment(patch: Partial<Appointment> = {}): Appointment {
-  const start = Date.UTC(2026, 5, 15, 13, 0);
-  return {
-    key: '733d9fee-c3ce-41f6-a941-122b7f72dc4c',
-    searchCode: 'AB12',
-    status: 'CONFIRMED',
-    start,
-    end: start + 3_600_000,
-    timezone: 'America/Sao_Paulo',
-    calendar: { calendarKey: 'cal-1', name: 'Dr. Lúcia' },
-    person: { personKey: 'p-1', fullName: 'João Araújo', email: 'joao@example.com', phone: '+5511999990000', documentNumber: null },
-    clientKey: null,
-    services: [],
-    tagKeys: [],
-    ownerUser: null,
-    externalId: null,
-    createdAt: null,
-    raw: { any: 'thing' },
-    ...patch,
-  };
-}
+const appointment = (patch: Partial<Appointment> = {}): Appointment =>
+  testAppointment({ calendar: { calendarKey: 'cal-1', name: 'Dr. Lúcia' }, searchCode: 'AB12', raw: { any: 'thing' }, ...patch });
 
 describe('appointment store', () => {
   it('bumps the revision only on a material change', () => {
