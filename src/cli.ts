@@ -3,7 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, configPath, formatProblem, loadConfigFile } from './config/load.ts';
 import type { Config } from './config/schema.ts';
 import { UserError, errorMessage } from './core/errors.ts';
-import { createLogger, logLevel } from './log.ts';
+import { commandLogger } from './log.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
 
@@ -160,7 +160,7 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
     loadConfig,
     openRuntime: async (config) => {
       const { buildRuntime } = await import('./main.ts'); // loaded only by commands that need it
-      return buildRuntime(config ?? loadConfig(), { log: createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('warn') }) });
+      return buildRuntime(config ?? loadConfig(), { log: commandLogger(verbose) });
     },
   };
   try {

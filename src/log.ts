@@ -40,6 +40,11 @@ export function createLogger(options: LogOptions = {}): Logger {
   );
 }
 
+/** The logger of commands that print for people: stderr, at warn unless CALBRIDGE_LOG_LEVEL or --verbose says otherwise. */
+export function commandLogger(verbose: boolean): Logger {
+  return createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('warn') });
+}
+
 /** A logger that drops everything: for tests that do not look at logs. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });

@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { configSchema, type Config } from '../config/schema.ts';
 import { UserError } from '../core/errors.ts';
 import { isCancelled } from '../core/appointment.ts';
-import { createLogger } from '../log.ts';
+import { commandLogger } from '../log.ts';
 import { startDaemon, type Daemon } from '../main.ts';
 import { startSimulator, type Simulator } from '../booking/simulator/index.ts';
 import { bookingClientFromConfig } from '../booking/client.ts';
@@ -118,7 +118,7 @@ export const demoCommand: Command = {
         notify: { shape: 'envelope', rewriteCallback: (url) => url.replace(DEMO_PUBLIC, daemonUrl) },
       });
       const config = demoConfig(sim, port, join(dir, 'calbridge.db'), google);
-      const log = createLogger({ fd: 2, level: verbose ? 'debug' : 'warn' });
+      const log = commandLogger(verbose);
       try {
         daemon = await startDaemon(config, { log, port });
       } catch (e) {

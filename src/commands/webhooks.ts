@@ -2,12 +2,12 @@
 import { bookingClientFromConfig } from '../booking/client.ts';
 import { callbackUrl, ensureWebhook } from '../booking/webhook-registration.ts';
 import { UserError } from '../core/errors.ts';
-import { createLogger, maskUrlSecret } from '../log.ts';
+import { commandLogger, maskUrlSecret } from '../log.ts';
 import type { Command, CommandArgs } from './command.ts';
 
 function client(args: CommandArgs) {
   const config = args.loadConfig();
-  const log = createLogger({ fd: 2, level: args.verbose ? 'debug' : 'warn' });
+  const log = commandLogger(args.verbose);
   return { config, api: bookingClientFromConfig(config.booking, log) };
 }
 
