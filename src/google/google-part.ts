@@ -12,6 +12,7 @@ import { AUTH_HELP } from './errors.ts';
 import { Pacer } from './pacer.ts';
 import type { CalendarApi } from './port.ts';
 import type { RetryPolicy } from './retry.ts';
+import { RescheduleStore } from '../store/reschedule-store.ts';
 
 export const WRITER_JOB = 'google-writer';
 const STATE_KEY = 'google.writer';
@@ -77,6 +78,7 @@ export function createGooglePart(ctx: Context, options: GooglePartOptions = {}):
   sharedApis.set(ctx, getApi);
 
   const links = new GoogleLinkStore(ctx.db, clock);
+  const reverseActions = new RescheduleStore(ctx.db, clock);
   const writer = new GoogleWriter({
     passBudgetMs: 45_000,
     db: ctx.db,
@@ -87,7 +89,13 @@ export function createGooglePart(ctx: Context, options: GooglePartOptions = {}):
     api: getApi,
     mapping: cfg,
     breakerShare: cfg.breaker_share,
-    ...(cfg.reverse_sync.enabled ? { onChangedInGoogle: () => ctx.wake('reverse-sync'), deletionsIgnored: cfg.reverse_sync.on_delete === 'ignore' } : {}),
+    ...(cfg.reverse_sync.enabled
+      ? {
+          onChangedInGoogle: () => ctx.wake('reverse-sync'),
+          deletionsIgnored: cfg.reverse_sync.on_delete === 'ignore',
+          reverseDecided: (key: string, etag: string) => reverseActions.latest(key)?.observedEtag === etag,
+        }
+      : {}),
     ...(options.itemBackoff ? { itemBackoff: options.itemBackoff } : {}),
     hooks: {
       onWrite: (kind, outcome) => writes.inc({ kind, outcome }),

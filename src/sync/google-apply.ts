@@ -13,7 +13,12 @@ export interface ApplyDeps {
    * Reverse sync is on: a move (and, unless on_delete is ignore, a deletion) a person made in Google
    * is its to decide, not ours to overwrite.
    */
-  defer?: { moves: boolean; deletions: boolean };
+  defer?: {
+    moves: boolean;
+    deletions: boolean;
+    /** Whether to leave this very state (etag) of the event to the reverse sync once more; false: write ours. */
+    allowed(key: string, etag: string): boolean;
+  };
 }
 
 /** The event was moved or deleted in Google since our write; the reverse sync decides what happens. */
@@ -102,7 +107,8 @@ export async function applyAction(deps: ApplyDeps, input: ApplyInput): Promise<v
     const writtenStart = links.get(key)?.writtenStart ?? null;
     const deleted = current.status === 'cancelled';
     const moved = !deleted && writtenStart !== null && current.start !== writtenStart;
-    if ((deleted && deps.defer?.deletions) || (moved && deps.defer?.moves)) {
+    const personal = (deleted && deps.defer?.deletions) || (moved && deps.defer?.moves);
+    if (personal && deps.defer?.allowed(key, current.etag)) {
       throw new ChangedInGoogle('moved or deleted in Google since our last write; the reverse sync decides');
     }
     record(calendarId, generation, await api.update(calendarId, eventId, d.body, current.etag));

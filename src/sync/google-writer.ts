@@ -43,10 +43,17 @@ export interface GoogleWriterDeps {
   onChangedInGoogle?: (key: string) => void;
   /** With on_delete: ignore, a deleted event is revived by our next write rather than left to the reverse sync. */
   deletionsIgnored?: boolean;
+  /** Whether the reverse sync already decided on this state (etag) of the event; deferring again would never end. */
+  reverseDecided?: (key: string, etag: string) => boolean;
 }
 
-/** How long the writer leaves an event a person changed in Google to the reverse sync. */
-const CHANGED_IN_GOOGLE_WAIT_MS = 30_000;
+/** How soon the writer looks again at an event it left to the reverse sync. */
+const CHANGED_IN_GOOGLE_WAIT_MS = 5_000;
+/**
+ * How long one state of an event is left to the reverse sync (woken at once) before the booking
+ * service's state is written anyway: whatever the reverse sync decides, nothing waits forever.
+ */
+const CHANGED_IN_GOOGLE_GRACE_MS = 60_000;
 
 export interface BreakerState {
   deletes: number;
@@ -140,7 +147,9 @@ export class GoogleWriter {
       for (let w = queue.shift(); w && !stop && Date.now() - started < budget; w = queue.shift()) {
         try {
           const reverse = this.deps.onChangedInGoogle !== undefined;
-          await applyAction({ api, links, defer: { moves: reverse, deletions: reverse && !this.deps.deletionsIgnored } }, w);
+          const allowed = (key: string, etag: string) => this.mayDefer(key, etag);
+          await applyAction({ api, links, defer: { moves: reverse, deletions: reverse && !this.deps.deletionsIgnored, allowed } }, w);
+          this.deferrals.delete(w.key);
           written++;
           this.pending--;
           this.deps.hooks?.onWrite?.(w.action.kind, 'ok');
@@ -168,6 +177,20 @@ export class GoogleWriter {
     const unreached = stop ? 0 : queue.length; // the time budget ran out before these
     const summary = `${written} written, ${failed} failed, ${waiting} waiting for a retry${unreached ? `, ${unreached} left for the next pass` : ''}${this.breaker ? `, ${deletes} deletions held by the breaker` : ''}`;
     return { status: 'success', summary, failed: failed + (this.breaker ? deletes : 0), more: unreached > 0 };
+  }
+
+  private readonly deferrals = new Map<string, { etag: string; since: number }>();
+
+  /** Leave this state of the event to the reverse sync while it has not decided on it, for a grace period. */
+  private mayDefer(key: string, etag: string): boolean {
+    if (this.deps.reverseDecided?.(key, etag)) return false;
+    const now = this.deps.clock.now();
+    const seen = this.deferrals.get(key);
+    if (seen?.etag !== etag) {
+      this.deferrals.set(key, { etag, since: now });
+      return true;
+    }
+    return now - seen.since < CHANGED_IN_GOOGLE_GRACE_MS;
   }
 
   private recordFailure(w: Work, err: GoogleError): void {
