@@ -10,16 +10,13 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import ical from 'ical-generator';
 import { configSchema, type Config } from '../src/config/schema.ts';
-import { createContext } from '../src/context.ts';
 import type { Appointment } from '../src/core/appointment.ts';
 import { systemClock } from '../src/core/clock.ts';
-import { openDatabase, type Db } from '../src/store/db.ts';
+import { openDatabase } from '../src/store/db.ts';
 import { AppointmentStore } from '../src/store/appointment-store.ts';
-import { createMetrics } from '../src/metrics.ts';
 import { silentLogger } from '../src/log.ts';
 import type { BookingApi } from '../src/booking/port.ts';
-import { createApp } from '../src/http/app.ts';
-import { createFeedsPart } from '../src/feeds/feeds-part.ts';
+import { buildRuntime } from '../src/wiring/runtime.ts';
 
 const EVENTS = 10_000;
 const TOKEN = 'bench-feed-token-0123456789abcdef';
@@ -73,35 +70,19 @@ const noBooking = new Proxy({} as BookingApi, {
 });
 
 interface Daemon {
-  db: Db;
   url: string;
   close(): Promise<void>;
 }
 
-/** What `serve` composes, reduced to the feeds part: the real app, part, cache and database. */
+/** What `serve` builds, through the same builder: the real app, parts, feed cache and database. */
 async function startFeeds(config: Config): Promise<Daemon> {
-  const db = openDatabase(config.database.path);
-  const metrics = createMetrics({ processMetrics: false });
-  const ctx = createContext({
-    config,
-    db,
-    clock: systemClock,
-    log: silentLogger(),
-    metrics,
-    leaseOwner: 'bench',
-    booking: noBooking,
-    wake: () => undefined,
-  });
-  const part = createFeedsPart(ctx);
-  const app = createApp({ db, log: ctx.log, metrics, adminToken: undefined, parts: [part], status: () => ({}) });
-  const { server, url } = await listen(app);
+  const runtime = buildRuntime(config, { log: silentLogger(), clock: systemClock, booking: noBooking, wake: () => undefined, processMetrics: false });
+  const { server, url } = await listen(runtime.app);
   return {
-    db,
     url,
     async close() {
       await closeServer(server);
-      await part.stop?.();
-      db.close();
+      await runtime.close();
     },
   };
 }

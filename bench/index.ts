@@ -5,11 +5,13 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
+import { runReadyzFloodBench } from './readyz-flood-bench.ts';
 
 const sections: [string, () => Promise<string>][] = [
   ['webhook acknowledgement', runWebhookBench],
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],
+  ['readyz flood', runReadyzFloodBench],
 ];
 
 const only = process.argv.slice(2);

@@ -10,13 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { configSchema } from '../src/config/schema.ts';
-import { createContext } from '../src/context.ts';
 import { systemClock } from '../src/core/clock.ts';
-import { openDatabase } from '../src/store/db.ts';
-import { createMetrics } from '../src/metrics.ts';
 import { silentLogger } from '../src/log.ts';
-import { createApp } from '../src/http/app.ts';
-import { createIngestPart } from '../src/sync/ingest-part.ts';
+import { buildRuntime } from '../src/wiring/runtime.ts';
 import type { BookingApi } from '../src/booking/port.ts';
 
 const CONNECTIONS = 32;
@@ -125,20 +121,12 @@ async function measureReceiver(synchronous: 'normal' | 'full'): Promise<Measured
     booking: { base_url: 'http://127.0.0.1:9', token: 'unused' },
     webhook: { secret: SECRET, register: false },
   });
-  const db = openDatabase(config.database.path, { synchronous });
-  const metrics = createMetrics({ processMetrics: false });
-  const log = silentLogger();
-  // wake is a no-op: this measures acknowledgement; the worker is measured by its own tests.
-  const ctx = createContext({
-    config, db, clock: systemClock, log, metrics,
-    leaseOwner: 'bench',
-    booking: noBooking,
-    wake: () => undefined,
-  });
-  const part = createIngestPart(ctx);
-  const app = createApp({ db, log, metrics, adminToken: undefined, parts: [part], status: () => ({}) });
-  await part.start?.(); // as in serve: background WAL checkpoints
-  const server = await listen(app);
+  // What serve builds, through the same builder. wake is a no-op: this measures acknowledgement;
+  // the worker is measured by its own tests.
+  const runtime = buildRuntime(config, { log: silentLogger(), clock: systemClock, booking: noBooking, wake: () => undefined, processMetrics: false });
+  const db = runtime.services.db;
+  await runtime.parts.find((p) => p.name === 'ingest')?.start?.(); // as in serve: background WAL checkpoints
+  const server = await listen(runtime.app);
   try {
     const run = `run-${randomUUID()}`;
     const m = await measure(portOf(server), `/webhooks/${SECRET}/`, run);
@@ -147,8 +135,7 @@ async function measureReceiver(synchronous: 'normal' | 'full'): Promise<Measured
     return { ...m, stored, acknowledged: m.ok };
   } finally {
     await close(server);
-    await part.stop?.();
-    db.close();
+    await runtime.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

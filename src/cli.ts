@@ -4,6 +4,7 @@ import { ConfigError, configPath, formatProblem, loadConfigFile } from './config
 import type { Config } from './config/schema.ts';
 import { UserError, errorMessage } from './core/errors.ts';
 import { commandLogger } from './log.ts';
+import { configuredSecrets } from './http/status-page/redact.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
 
@@ -17,6 +18,7 @@ const defaultIo: CommandIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   isTty: Boolean(process.stdout.isTTY),
+  input: process.stdin,
 };
 
 /** Options that take a value, by every spelling: their value is never a command word. */
@@ -159,8 +161,9 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
     verbose,
     loadConfig,
     openRuntime: async (config) => {
-      const { buildRuntime } = await import('./main.ts'); // loaded only by commands that need it
-      return buildRuntime(config ?? loadConfig(), { log: commandLogger(verbose) });
+      const { buildRuntime } = await import('./wiring/runtime.ts'); // loaded only by commands that need it
+      const loaded = config ?? loadConfig();
+      return buildRuntime(loaded, { log: commandLogger(verbose, configuredSecrets(loaded)) });
     },
   };
   try {

@@ -1,5 +1,6 @@
 // JSON lines on stdout for `serve`; one-shot commands log to stderr. Secrets are redacted by key
-// name wherever they appear, as a second line of defence behind never logging them at all.
+// name wherever they appear, and the configured secrets by value in every line written, as lines of
+// defence behind never logging them at all.
 import pino, { type Logger } from 'pino';
 import { UserError } from './core/errors.ts';
 
@@ -15,6 +16,10 @@ export interface LogOptions {
   /** 1 = stdout (serve), 2 = stderr (one-shot commands). */
   fd?: 1 | 2;
   level?: string;
+  /** Configured secrets, masked wherever they appear in a line (an error message, a URL). */
+  secrets?: readonly string[];
+  /** Where lines go instead of the fd (tests that read what a daemon logs). */
+  stream?: { write(line: string): void };
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -28,6 +33,7 @@ export function logLevel(fallback: string, env: NodeJS.ProcessEnv = process.env)
 }
 
 export function createLogger(options: LogOptions = {}): Logger {
+  const scrub = secretScrubber(options.secrets ?? []);
   return pino(
     {
       level: options.level ?? logLevel('info'),
@@ -35,14 +41,40 @@ export function createLogger(options: LogOptions = {}): Logger {
       redact: { paths: REDACT, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      ...(scrub ? { hooks: { streamWrite: scrub } } : {}),
     },
-    pino.destination({ fd: options.fd ?? 1, sync: true }),
+    options.stream ?? destination(options.fd ?? 1),
   );
 }
 
+/** What a stalled log reader may cost in memory before lines are dropped (never blocking serve). */
+const MAX_BUFFERED_LOG = 16 * 1024 * 1024;
+
+/**
+ * serve's stdout takes a line per request: written asynchronously, so a busy receiver does not block
+ * on a write per request (pino flushes what is left at exit). Commands write stderr at once.
+ */
+function destination(fd: 1 | 2) {
+  return fd === 2 ? pino.destination({ fd, sync: true }) : pino.destination({ fd, sync: false, maxLength: MAX_BUFFERED_LOG });
+}
+
+/**
+ * Masks each secret in a line as it may be written there: as given, as JSON escapes it inside a
+ * string, and percent-encoded in a URL. Undefined when there is nothing to mask.
+ */
+export function secretScrubber(secrets: readonly string[]): ((line: string) => string) | undefined {
+  const forms = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].filter((f) => f !== '');
+  if (forms.length === 0) return undefined;
+  return (line) => {
+    let out = line;
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
+    return out;
+  };
+}
+
 /** The logger of commands that print for people: stderr, at warn unless CALBRIDGE_LOG_LEVEL or --verbose says otherwise. */
-export function commandLogger(verbose: boolean): Logger {
-  return createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('warn') });
+export function commandLogger(verbose: boolean, secrets: readonly string[] = []): Logger {
+  return createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('warn'), secrets });
 }
 
 /** A logger that drops everything: for tests that do not look at logs. */

@@ -1,97 +1,15 @@
-// Composition root: config → database → booking client → parts → HTTP app and scheduler.
-// Only this file knows every concrete adapter; nothing opens anything at import time.
-import { randomUUID } from 'node:crypto';
+// Composition root: `serve` builds the runtime (wiring/runtime.ts: config → database → stores →
+// adapters → parts → scheduler and HTTP app), listens, starts the schedules and parts, and on a
+// signal drains and closes. Nothing opens anything at import time.
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { serve as serveHttp, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
 import type { Config } from './config/schema.ts';
-import { createContext, type Context } from './context.ts';
-import { systemClock, type Clock } from './core/clock.ts';
-import type { BookingApi } from './booking/port.ts';
-import { bookingClientFromConfig } from './booking/client.ts';
-import { openDatabase } from './store/db.ts';
-import { leaseOwner } from './store/leases.ts';
-import { createMetrics } from './metrics.ts';
-import type { Logger } from './log.ts';
-import { Scheduler } from './jobs/scheduler.ts';
-import { createApp } from './http/app.ts';
-import { createParts } from './parts.ts';
-import { createStatusPagePart } from './http/status-page.ts';
-import type { Part } from './part.ts';
 import { UserError } from './core/errors.ts';
-import { isLoopback } from './http/admin-auth.ts';
-
-export interface RuntimeOptions {
-  log: Logger;
-  clock?: Clock;
-  /** Replaces the HTTP booking client (tests that need a broken or counting one). */
-  booking?: BookingApi;
-  /** Process metrics are collected once per process; off for runtimes built inside tests. */
-  processMetrics?: boolean;
-}
-
-export interface Runtime {
-  config: Config;
-  ctx: Context;
-  parts: Part[];
-  scheduler: Scheduler;
-  app: Hono;
-  /** The whole status document: `status`, /api/status and the status page show it. */
-  status(): Record<string, unknown>;
-  close(): Promise<void>;
-}
-
-export async function buildRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const clock = options.clock ?? systemClock;
-  const log = options.log;
-  const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
-  const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
-  let scheduler: Scheduler | undefined;
-  const ctx = createContext({
-    config,
-    db,
-    clock,
-    log,
-    metrics,
-    booking: options.booking ?? bookingClientFromConfig(config.booking, log),
-    leaseOwner: leaseOwner(randomUUID().slice(0, 8)),
-    wake: (job) => scheduler?.wake(job),
-  });
-  const parts = createParts(ctx);
-  scheduler = new Scheduler(ctx.leases, log, metrics);
-  for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
-
-  const status = (): Record<string, unknown> => ({
-    version: process.env.npm_package_version ?? '0.1.0',
-    now: new Date(clock.now()).toISOString(),
-    ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
-  });
-  parts.push(createStatusPagePart(ctx, status, () => parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))));
-  const app = createApp({ db, log, metrics, adminToken: config.server.admin_token, parts, status });
-
-  let closed = false;
-  return {
-    config,
-    ctx,
-    parts,
-    scheduler,
-    app,
-    status,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await scheduler.stop();
-      for (const part of [...parts].reverse()) {
-        try {
-          await part.stop?.();
-        } catch (e) {
-          log.warn({ err: e, part: part.name }, 'part did not stop cleanly');
-        }
-      }
-      db.close();
-    },
-  };
-}
+import { worldReadableWarning } from './store/private-files.ts';
+import { accessWarnings } from './http/admin-auth.ts';
+import { capConnections, serverOptions, SERVER_LIMITS, type ServerLimits } from './http/server-limits.ts';
+import { buildRuntime, type Runtime, type RuntimeOptions } from './wiring/runtime.ts';
 
 export interface Daemon {
   runtime: Runtime;
@@ -101,13 +19,20 @@ export interface Daemon {
   stop(): Promise<void>;
 }
 
+export interface DaemonOptions extends RuntimeOptions {
+  port?: number;
+  /** Replaces some of the HTTP server's bounds (tests that must not wait 30 s for a timeout). */
+  limits?: Partial<ServerLimits>;
+}
+
 /** `serve`: HTTP server, schedules, parts started. stop() drains and closes, bounded in time. */
-export async function startDaemon(config: Config, options: RuntimeOptions & { port?: number }): Promise<Daemon> {
-  const runtime = await buildRuntime(config, options);
-  const log = options.log;
+export async function startDaemon(config: Config, options: DaemonOptions): Promise<Daemon> {
+  const runtime = buildRuntime(config, options);
+  const log = options.log.child({ module: 'daemon' });
   const wanted = options.port ?? config.server.port;
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serveHttp({ fetch: runtime.app.fetch, port: wanted, hostname: config.server.host }, () => resolve(s));
+    const s = serveHttp({ fetch: runtime.app.fetch, port: wanted, hostname: config.server.host, serverOptions: serverOptions(limits) }, () => resolve(s));
     s.once('error', (e: NodeJS.ErrnoException) => {
       void runtime.close();
       const where = `${config.server.host}:${wanted}`;
@@ -116,23 +41,27 @@ export async function startDaemon(config: Config, options: RuntimeOptions & { po
       else reject(e);
     });
   });
+  capConnections(server as Server, limits, log);
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url, database: config.database.path }, 'calbridge listening');
-  if (config.server.admin_token === undefined && !isLoopback(config.server.host)) {
-    log.warn('server.admin_token is not set: /status and /api/* answer only callers on this machine, never through a reverse proxy; set it to reach them from elsewhere');
-  }
+  for (const warning of accessWarnings(config.server)) log.warn(warning);
+
+  const exposed = config.database.path === ':memory:' ? undefined : worldReadableWarning(config.database.path);
+  if (exposed) log.warn(exposed);
 
   runtime.scheduler.start();
   for (const part of runtime.parts) {
-    part.start?.().catch((e: unknown) => log.warn({ err: e, part: part.name }, 'part start failed'));
+    part.start?.().catch((e: unknown) => log.warn({ err: e, module: part.name }, 'part start failed'));
   }
+  runtime.lifecycle.set('serving');
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
       log.info('stopping: no new requests, finishing work in flight');
+      runtime.lifecycle.set('stopping');
       // Stop accepting; idle keep-alive sockets would otherwise hold close() open.
       const closed = new Promise<void>((r) => server.close(() => r()));
       (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();

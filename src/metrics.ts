@@ -1,12 +1,28 @@
 // One prom-client registry per process (not the global one), so tests can build many apps.
+import { readFileSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+let version: string | undefined;
+/** package.json's version: beside src/ in a checkout and beside the compiled folder in the image. */
+function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
+}
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function createMetrics(options: { processMetrics?: boolean } = {}) {
   const registry = new Registry();
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'calbridge_' });
+  // The standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, ...), so the usual
+  // dashboards and alerts for Node.js processes work as they are.
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  new Gauge({
+    name: 'calbridge_build_info',
+    help: 'Always 1; its labels say which calbridge and which Node.js run here',
+    labelNames: ['version', 'node'],
+    registers,
+  }).set({ version: packageVersion(), node: process.versions.node }, 1);
   return {
     registry,
     counter: <L extends string>(name: string, help: string, labelNames: L[] = []) =>

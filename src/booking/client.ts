@@ -2,6 +2,7 @@
 // through `next` on base_url's origin only, a page cap, and typed errors (errors.ts).
 import type { BookingConfig } from '../config/schema.ts';
 import type { Logger } from '../log.ts';
+import { keyProblem } from '../core/reader.ts';
 import { BookingError } from './errors.ts';
 import { BookingHttp } from './http.ts';
 import type { BookingApi, ListFilters, Webhook } from './port.ts';
@@ -24,12 +25,24 @@ export interface BookingClientOptions {
   baseDelayMs?: number;
   /** Longest single wait, Retry-After included; default 60 s. */
   maxDelayMs?: number;
+  /** Larger answers are not read and fail as transient; default 8 MiB. */
+  maxBodyBytes?: number;
   now?: () => number;
   random?: () => number;
 }
 
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const seg = (key: string) => encodeURIComponent(key);
+
+/**
+ * A key as one encoded path segment. Encoding alone is not enough: `.` and `..` survive it and URL
+ * parsing collapses them (a cancel of "." would be DELETE /api/v3/appointments/), so a key the
+ * reader would refuse is never sent at all.
+ */
+function seg(key: string): string {
+  const problem = keyProblem(key);
+  if (problem) throw new BookingError('invalid', `refusing to put the key ${JSON.stringify(key.slice(0, 60))} into a booking API path: it ${problem}`);
+  return encodeURIComponent(key);
+}
 
 export class BookingClient implements BookingApi {
   private readonly http: BookingHttp;
@@ -49,6 +62,7 @@ export class BookingClient implements BookingApi {
       maxRetries: o.maxRetries ?? 4,
       baseDelayMs: o.baseDelayMs ?? 500,
       maxDelayMs: o.maxDelayMs ?? 60_000,
+      maxBodyBytes: o.maxBodyBytes,
     });
   }
 
@@ -86,7 +100,11 @@ export class BookingClient implements BookingApi {
     for await (const page of this.pages(apiUrl(this.root, 'webhooks/'), 'webhooks')) {
       for (const raw of page) {
         const w = webhookOf(raw);
-        if (w) out.push(w);
+        if (!w) continue;
+        const problem = keyProblem(w.webhook_key);
+        // Such a key could not be updated or removed safely (it would go into a path): shown in the log, left alone.
+        if (problem) this.o.log.warn({ webhook_key: JSON.stringify(w.webhook_key.slice(0, 60)), problem }, 'the booking service listed a webhook whose key cannot be used; skipped');
+        else out.push(w);
       }
     }
     return out;

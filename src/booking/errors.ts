@@ -18,3 +18,18 @@ export class BookingError extends Error {
 }
 
 export const isNotFound = (e: unknown): boolean => e instanceof BookingError && e.kind === 'not_found';
+
+/**
+ * An answer larger than the cap (read-body.ts): not read, and transient, never "gone" or "empty":
+ * a proxy's error page or a runaway listing says nothing about the appointments.
+ */
+export class ResponseTooLargeError extends BookingError {
+  override name = 'ResponseTooLargeError';
+  constructor(
+    /** Method and URL path (never the query, never the token). */
+    readonly request: string,
+    readonly limitBytes: number,
+  ) {
+    super('transient', `the booking service's answer to ${request} is larger than ${limitBytes / 1024 / 1024} MiB and was not read; check booking.base_url and any proxy in front of it`);
+  }
+}

@@ -1,7 +1,11 @@
-// One request to the booking API: bearer auth, a timeout, retries with exponential backoff and jitter
-// on network errors, 5xx and 429 (Retry-After honoured), none on other 4xx; failures become BookingError.
+// One request to the booking API: bearer auth, a timeout, a capped body, retries with exponential
+// backoff and jitter on network errors, 5xx and 429 (Retry-After honoured, within a cap), none on
+// other 4xx; failures become BookingError.
 import type { Logger } from '../log.ts';
-import { BookingError } from './errors.ts';
+import { BookingError, ResponseTooLargeError } from './errors.ts';
+import { rateLimitResetAt, retryAfterMs } from '../net/rate-limit.ts';
+import { MAX_BODY_BYTES, readCapped } from './read-body.ts';
+import { backoffMs } from '../core/backoff.ts';
 
 export interface HttpOptions {
   token: string;
@@ -16,6 +20,8 @@ export interface HttpOptions {
   baseDelayMs: number;
   /** No single wait is longer; a Retry-After beyond it fails now as rate_limited instead. */
   maxDelayMs: number;
+  /** Larger answers are not read (ResponseTooLargeError); default 8 MiB. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpResponse {
@@ -36,13 +42,15 @@ export function detailOf(body: unknown): string | undefined {
   return parts.length ? parts.join('; ').slice(0, 300) : undefined;
 }
 
-/** Retry-After in seconds or as an HTTP date. */
-export function retryAfterMs(header: string | null, now: number): number | undefined {
-  if (!header) return undefined;
-  const secs = Number(header);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+/**
+ * The service's own error body, as Django REST Framework writes it: `{"detail": "..."}` (a `code`
+ * beside it at most). Only this shape on a 404/410 means "gone"; a gateway's `{"message": ...}`, an
+ * HTML page or an empty body says nothing about the appointment.
+ */
+export function isServiceErrorBody(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const o = body as Record<string, unknown>;
+  return typeof o.detail === 'string' && o.detail.trim() !== '' && Object.keys(o).every((k) => k === 'detail' || k === 'code');
 }
 
 export class BookingHttp {
@@ -58,7 +66,7 @@ export class BookingHttp {
       const hold = this.notBefore - this.o.now();
       if (hold > 0) await this.o.sleep(Math.min(hold, this.o.maxDelayMs));
       let res: Response;
-      let text: string;
+      let text: string | null;
       try {
         res = await this.o.fetch(url, {
           method,
@@ -71,14 +79,16 @@ export class BookingHttp {
           redirect: 'manual', // a redirect could carry the token to another origin
           signal: AbortSignal.timeout(this.o.timeoutMs),
         });
-        text = await res.text();
+        this.watchRateLimit(res.headers);
+        text = await readCapped(res, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
       } catch (e) {
         const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
         if (last || method === 'POST') throw new BookingError('transient', `booking service unreachable (${what}): ${reason}`);
         await this.backoff(attempt, undefined, what, reason);
         continue;
       }
-      this.watchRateLimit(res.headers);
+      // Not retried here: the same request would bring the same flood. Transient for the caller.
+      if (text === null) throw new ResponseTooLargeError(what, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
       const parsed = parseBody(text);
       if (res.status >= 200 && res.status < 300) return { status: res.status, body: parsed };
       const retryable = res.status === 429 || res.status >= 500;
@@ -93,9 +103,8 @@ export class BookingHttp {
   }
 
   private async backoff(attempt: number, wait: number | undefined, what: string, reason: string): Promise<void> {
-    // Full jitter keeps many clients from retrying in step; Retry-After, when given, is the floor.
-    const step = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** attempt);
-    const ms = Math.max(wait ?? 0, Math.round(step / 2 + (this.o.random() * step) / 2));
+    // Jitter keeps many clients from retrying in step; Retry-After, when given, is the floor.
+    const ms = Math.max(wait ?? 0, backoffMs(attempt, { baseMs: this.o.baseDelayMs, maxMs: this.o.maxDelayMs }, this.o.random));
     this.o.log.warn({ request: what, reason, attempt: attempt + 1, waitMs: ms }, 'booking request failed; retrying');
     await this.o.sleep(ms);
   }
@@ -103,10 +112,9 @@ export class BookingHttp {
   private watchRateLimit(h: Headers): void {
     const remaining = Number(h.get('x-ratelimit-remaining') ?? NaN);
     if (!Number.isFinite(remaining) || remaining > 0) return;
-    const reset = Number(h.get('x-ratelimit-reset') ?? NaN);
-    if (!Number.isFinite(reset)) return; // a 429's Retry-After says how long; nothing more to go on
-    // Reset is either epoch seconds or seconds from now; both are seen in the wild.
-    const at = reset > 1e9 ? reset * 1000 : this.o.now() + reset * 1000;
+    // Epoch seconds, epoch milliseconds or seconds to wait, and never further off than the cap.
+    const at = rateLimitResetAt(h.get('x-ratelimit-reset'), this.o.now());
+    if (at === undefined) return; // a 429's Retry-After says how long; nothing more to go on
     this.notBefore = Math.max(this.notBefore, at);
     this.o.log.warn({ resetInMs: at - this.o.now() }, 'booking rate limit exhausted; pausing until it resets');
   }
@@ -118,10 +126,10 @@ export class BookingHttp {
       return new BookingError('unauthorized', `the booking service refused our token (${status} on ${what})${said}; check booking.token`, detail, status);
     }
     if (status === 404 || status === 410) {
-      // Only the API's own (JSON) answer means gone; an HTML or empty 404 comes from a proxy or a wrong
-      // base_url, and treating it as "gone" would remove appointments one by one.
-      if (body === undefined || typeof body === 'string') {
-        return new BookingError('transient', `a ${status} on ${what} that did not come from the booking API (no JSON body); check booking.base_url and any proxy in front of it`, undefined, status);
+      // Only the API's own answer means gone; an HTML, empty or other JSON 404 comes from a gateway,
+      // a proxy or a wrong base_url, and treating it as "gone" would remove appointments one by one.
+      if (!isServiceErrorBody(body)) {
+        return new BookingError('transient', `a ${status} on ${what} that did not come from the booking API (not its {"detail": ...} error body); check booking.base_url and any proxy in front of it`, detail, status);
       }
       return new BookingError('not_found', `not found at the booking service (${status} on ${what})${said}`, detail, status);
     }

@@ -33,7 +33,7 @@ export interface Webhook {
 export interface BookingApi {
   /** Every page of the listing, in order; each page is the raw `results` array. */
   listPages(filters: ListFilters): AsyncIterable<unknown[]>;
-  /** The raw record; throws BookingNotFoundError on 404/410. */
+  /** The raw record; throws BookingError of kind `not_found` on 404/410 (see isNotFound). */
   getAppointment(key: string): Promise<unknown>;
   updateStatus(key: string, status: string): Promise<void>;
   /** New start as epoch ms; sent as ISO 8601 with the booking zone's offset. */

@@ -1,12 +1,15 @@
 import { configPath, formatProblem, loadConfigFile } from '../config/load.ts';
-import { eventWarnings, fileProblems } from '../config/files.ts';
+import { clearTextWarnings } from '../config/clear-text.ts';
+import { eventWarnings, fileProblems, googleCalendarWarnings } from '../config/files.ts';
+import { caldavWarnings } from '../config/caldav-checks.ts';
 import { maskedConfig } from '../config/mask.ts';
+import { worldReadableWarning } from '../store/private-files.ts';
 import type { Command } from './command.ts';
 
 export const checkConfigCommand: Command = {
   name: 'check-config',
   summary: 'validate the config and print every problem with its YAML path',
-  help: 'Also warns when a Google service account key file is missing or is not one. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
+  help: 'Also warns when a Google service account key file is missing or is not one, when booking.base_url, google.token_url or google.api_root would send tokens over plain http:// to another machine, and when every user of this machine can read the database. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
   options: { print: { type: 'boolean', description: 'print the resolved config (secrets masked)' } },
   async run({ values, io }) {
     const file = configPath(values.config as string | undefined);
@@ -15,6 +18,11 @@ export const checkConfigCommand: Command = {
     // Files may exist only where calbridge runs (secrets mounted in production): warn, do not fail.
     for (const p of fileProblems(config)) io.err(`warning: ${formatProblem(p)}; it must exist where calbridge runs`);
     for (const p of eventWarnings(config)) io.err(`warning: ${formatProblem(p)}`);
+    for (const p of clearTextWarnings(config)) io.err(`warning: ${formatProblem(p)}`);
+    for (const p of googleCalendarWarnings(config)) io.err(`warning: ${formatProblem(p)}`);
+    const exposed = config.database.path === ':memory:' ? undefined : worldReadableWarning(config.database.path);
+    if (exposed) io.err(`warning: database.path: ${exposed}`);
+    for (const p of caldavWarnings(config)) io.err(`warning: ${formatProblem(p)}`);
     if (values.print) io.out(JSON.stringify(maskedConfig(config), null, 2));
     return 0;
   },

@@ -1,6 +1,6 @@
 // The shape of one CLI command. cli.ts parses arguments with node:util parseArgs and calls run().
 import type { Config } from '../config/schema.ts';
-import type { Runtime } from '../main.ts';
+import type { Runtime } from '../wiring/runtime.ts';
 
 export type OptionSpec = { type: 'string' | 'boolean'; short?: string; description: string; default?: string | boolean };
 
@@ -11,6 +11,8 @@ export interface CommandIo {
   err(line: string): void;
   /** True when stdout is a terminal (progress bars). */
   isTty: boolean;
+  /** What a person types, for a command that asks (google auth); stdin in the CLI. */
+  input?: NodeJS.ReadableStream;
 }
 
 export interface CommandArgs {

@@ -1,4 +1,5 @@
 import { createLogger } from '../log.ts';
+import { configuredSecrets } from '../http/status-page/redact.ts';
 import { wholeNumberOption } from './args.ts';
 import type { Command } from './command.ts';
 
@@ -13,7 +14,7 @@ export const serveCommand: Command = {
   async run({ values, loadConfig, verbose }) {
     const config = loadConfig();
     const port = values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', 0, 0, 65535);
-    const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined });
+    const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined, secrets: configuredSecrets(config) });
     const { startDaemon } = await import('../main.ts');
     const daemon = await startDaemon(config, { log, port });
     return waitForSignal(() => daemon.stop());

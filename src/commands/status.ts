@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { UserError } from '../core/errors.ts';
+import { configuredSecrets, redactStatus } from '../http/status-page/redact.ts';
 import type { Command } from './command.ts';
 
 export const statusCommand: Command = {
@@ -17,7 +18,8 @@ export const statusCommand: Command = {
     }
     const runtime = await openRuntime(config);
     try {
-      const status = runtime.status();
+      // The same backstop as /api/status and the page: no configured secret is printed, whatever a part reported.
+      const status = redactStatus(runtime.status(), configuredSecrets(config));
       io.out(values.json ? JSON.stringify(status, null, 2) : stringify(status, { lineWidth: 0 }).trimEnd());
     } finally {
       await runtime.close();

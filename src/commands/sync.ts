@@ -12,7 +12,8 @@ export const syncCommand: Command = {
     'Prints a summary per step (a progress bar on a terminal). Exit status: 0 ok, 1 some items failed.',
     'Safe to run while `serve` runs: each step waits for the other process to finish the same step.',
     'A pass that would remove more than a breaker share (poll.breaker_share, google.breaker_share) of',
-    'the appointments or events stops and reports instead; --allow-mass-changes lets this one pass through.',
+    'the appointments or events stops and reports instead, and more than poll.max_gone_per_hour',
+    'appointments becoming gone in an hour are held; --allow-mass-changes lets this one pass through.',
   ].join('\n'),
   options: {
     'allow-mass-changes': { type: 'boolean', description: 'turn the mass-change breakers off for this one pass' },
@@ -44,11 +45,11 @@ export const syncCommand: Command = {
   },
 };
 
-/** A breaker share of 1 means no pass can exceed it: the breakers are off. */
-function withoutBreakers(config: Config): Config {
+/** A breaker share of 1 means no pass can exceed it, and no rate exceeds Infinity: the breakers are off. */
+export function withoutBreakers(config: Config): Config {
   return {
     ...config,
-    poll: { ...config.poll, breaker_share: 1 },
+    poll: { ...config.poll, breaker_share: 1, max_gone_per_hour: Number.POSITIVE_INFINITY },
     google: config.google && { ...config.google, breaker_share: 1 },
   };
 }

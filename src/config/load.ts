@@ -1,16 +1,12 @@
-// Reads the YAML config: ${NAME} / ${NAME:-fallback} interpolation, schema validation, and every
-// problem reported at once with its YAML path and line, so a user fixes them in one go.
+// Reads the YAML config: ${NAME} / ${file:PATH} interpolation (interpolate.ts), schema validation,
+// and every problem reported at once with its YAML path and line, so a user fixes them in one go.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isSecretKey } from './mask.ts';
 import { configSchema, type Config } from './schema.ts';
-
-export interface ConfigProblem {
-  /** YAML path like `booking.base_url` or `feeds[0].token`; empty for the whole file. */
-  path: string;
-  line?: number;
-  message: string;
-}
+import { formatPath, interpolate, lineAt } from './interpolate.ts';
+import type { ConfigProblem } from './problem.ts';
 
 export class ConfigError extends Error {
   constructor(
@@ -58,8 +54,9 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   }));
   if (problems.length) throw new ConfigError(file, problems);
 
-  interpolate(doc.contents, [], env, lines, problems);
-  const unset = new Set(problems.map((p) => p.path)); // a path already reported for a missing variable
+  const fromFile = new Set<string>();
+  interpolate(doc.contents, [], { env, baseDir: dirname(file), lines, problems, fromFile });
+  const unset = new Set(problems.map((p) => p.path)); // a path already reported for a missing variable or file
   const parsed = configSchema.safeParse(doc.toJS() ?? {}, { reportInput: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -69,7 +66,9 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
           problems.push({ path: formatPath(path), line: lineOfKey(doc, path, lines), message: 'unknown key (a typo?)' });
         }
       } else if (!unset.has(formatPath(issue.path))) {
-        problems.push({ path: formatPath(issue.path), line: lineOf(doc, issue.path, lines), message: describeIssue(issue) });
+        const path = formatPath(issue.path);
+        const hidden = fromFile.has(path) ? 'file' : isSecretKey(issue.path.at(-1)) ? 'secret' : undefined;
+        problems.push({ path, line: lineOf(doc, issue.path, lines), message: describeIssue(issue, hidden) });
       }
     }
   }
@@ -86,43 +85,17 @@ function shown(value: unknown): string {
   return typeof value === 'object' ? 'a mapping' : String(value);
 }
 
-function describeIssue(issue: { code: string; message: string; input?: unknown; expected?: string }): string {
+/** `hidden`: the value was read from a file (it may be a secret) or is a secret: it is never shown, only its kind. */
+function describeIssue(issue: { code: string; message: string; input?: unknown; expected?: string }, hidden: 'file' | 'secret' | undefined): string {
   if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
   if (issue.code === 'invalid_type' && issue.expected) {
     const hint = issue.expected === 'string' && typeof issue.input === 'number' ? ' (put it in quotes)' : '';
-    return `must be ${KINDS[issue.expected] ?? issue.expected}, not ${shown(issue.input)}${hint}`;
+    const got = hidden === 'file' ? 'the text read from its file' : hidden === 'secret' ? (KINDS[typeof issue.input] ?? typeof issue.input) : shown(issue.input);
+    return `must be ${KINDS[issue.expected] ?? issue.expected}, not ${got}${hint}${hidden === 'secret' ? '; the value is a secret, so it is not shown' : ''}`;
   }
-  return issue.message.replace(/^Invalid input: /, '');
-}
-
-/** Replaces ${NAME} and ${NAME:-fallback} in every string scalar, in place, collecting missing names. */
-function interpolate(node: unknown, path: PropertyKey[], env: NodeJS.ProcessEnv, lines: LineCounter, problems: ConfigProblem[]): void {
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      interpolate(pair.value, [...path, key], env, lines, problems);
-    }
-  } else if (isSeq(node)) {
-    node.items.forEach((item, i) => interpolate(item, [...path, i], env, lines, problems));
-  } else if (isScalar(node) && typeof node.value === 'string') {
-    node.value = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_whole, name: string, fallback: string | undefined) => {
-      const value = env[name];
-      if (value !== undefined && value !== '') return value;
-      if (fallback !== undefined) return fallback;
-      const why = value === undefined ? 'is not set' : 'is empty';
-      problems.push({ path: formatPath(path), line: lineAt(node, lines), message: `environment variable ${name} ${why}` });
-      return '';
-    });
-  }
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
-}
-
-function lineAt(node: Node | null | undefined, lines: LineCounter): number | undefined {
-  const offset = node?.range?.[0];
-  return offset === undefined ? undefined : lines.linePos(offset).line;
+  const message = issue.message.replace(/^Invalid input: /, '');
+  // zod quotes the value in some messages (an enum's "received ..."): none of a hidden value goes out.
+  return hidden && typeof issue.input === 'string' && issue.input !== '' && message.includes(issue.input) ? (hidden === 'file' ? 'is not valid (the text read from its file is not shown)' : 'is not valid (the value is a secret, so it is not shown)') : message;
 }
 
 /** Line of the deepest node that exists along the path (a missing key points at its parent). */

@@ -2,14 +2,19 @@
 import type { Config } from './schema.ts';
 
 const MASK = '********';
-const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'previous_secret', 'auth_token', 'client_secret', 'refresh_token']);
+const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'previous_secret', 'auth_token', 'client_secret', 'refresh_token', 'password']);
+
+/** Whether a config key holds a secret: its value is never printed, not even in an error. */
+export function isSecretKey(key: PropertyKey | undefined): boolean {
+  return typeof key === 'string' && SECRET_KEYS.has(key);
+}
 
 export function maskSecrets(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v));
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]));
   }
-  if (SECRET_KEYS.has(key) && typeof value === 'string' && value !== '') return MASK;
+  if (isSecretKey(key) && typeof value === 'string' && value !== '') return MASK;
   return value;
 }
 

@@ -1,10 +1,10 @@
 // The whole configuration (contract §2) as one zod schema. Strict objects: an unknown key is almost
 // always a typo, so it is an error. Defaults live here and nowhere else.
 import { z } from 'zod';
-import cron from 'node-cron';
 import { DateTime } from 'luxon';
 import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
+import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
 
 /** An empty string means unset, for every optional value (contract §2): `${VAR:-}` leaves one. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -31,8 +31,10 @@ const timezone = z.string().refine((zone) => DateTime.local().setZone(zone).isVa
   message: 'is not an IANA time zone (e.g. America/Sao_Paulo)',
 });
 
-const cronSchedule = z.string().refine((s) => cron.validate(s), {
-  message: 'is not a valid cron schedule (node-cron syntax, e.g. "*/5 * * * *")',
+/** Runs in booking.timezone unless it starts with CRON_TZ=<zone> (jobs/cron-schedule.ts). */
+const cronSchedule = z.string().superRefine((s, ctx) => {
+  const problem = cronScheduleProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 const template = z.string().superRefine((t, ctx) => {
@@ -87,11 +89,26 @@ const feedFilters = z.strictObject({
   owner_user: optionalText(),
 });
 
+/**
+ * The admin token travels in an Authorization header: HTTP trims whitespace around a header value
+ * and cannot carry control characters, so a token with either could never match.
+ */
+const adminToken = optional(
+  secret(16).refine((t) => t === t.trim() && !/[\u0000-\u001f\u007f]/.test(t), {
+    message: 'must not start or end with whitespace or hold control characters (an HTTP header cannot carry them)',
+  }),
+);
+
 const server = z.strictObject({
   host: z.string().default('0.0.0.0'),
   port: num(z.number().int().min(0).max(65535)).default(8080),
   public_url: httpUrl,
-  admin_token: optionalSecret,
+  /** Guards /status and /api/* (and /metrics with metrics_auth). Without it they answer 401 to everyone. */
+  admin_token: adminToken,
+  /** `loopback` lets callers on this machine in without the token: the demo's; unsafe behind any proxy. */
+  status_auth: z.enum(['token', 'loopback']).default('token'),
+  /** /metrics needs the admin token too (off by default, so scrapers stay simple). */
+  metrics_auth: bool().default(false),
 });
 
 const database = z.strictObject({
@@ -130,6 +147,8 @@ const poll = z.strictObject({
   filters: pollFilters.prefault({}),
   /** Breaker: a pass that would make more than this share of the window gone stops and reports. */
   breaker_share: share.default(0.3),
+  /** Breaker by rate, poll and webhooks alike: at most this many appointments become gone in any rolling hour; more are held. */
+  max_gone_per_hour: num(z.number().int().min(1)).default(20),
 });
 
 const credentials = z.strictObject({
@@ -153,6 +172,8 @@ const reverseSync = z.strictObject({
   enabled: bool().default(true),
   schedule: cronSchedule.default('*/2 * * * *'),
   push_notifications: bool().default(true),
+  /** Where Google delivers push notifications; default {server.public_url}/google/notifications. Google takes only https. */
+  push_url: optional(z.url({ protocol: /^https$/, error: 'must be an https:// URL (Google delivers push notifications only there)' })),
   on_conflict: z.enum(['revert', 'allow']).default('revert'),
   on_delete: z.enum(['recreate', 'cancel', 'ignore']).default('recreate'),
   send_email: bool().default(false),
@@ -186,6 +207,45 @@ const google = z
   })
   .transform((g) => ({ ...g, credentials: g.credentials ?? {} }));
 
+const caldavReverseSync = z.strictObject({
+  enabled: bool().default(true),
+  schedule: cronSchedule.default('*/1 * * * *'),
+  on_conflict: z.enum(['revert', 'allow']).default('revert'),
+  on_delete: z.enum(['recreate', 'cancel', 'ignore']).default('recreate'),
+});
+
+/** Basic auth sends the password with every request: it belongs in `password`, never in the URL. */
+const caldavUrl = httpUrl.refine((u) => !new URL(u).username && !new URL(u).password, {
+  message: 'must not carry a username or password; give them as caldav.username and caldav.password',
+});
+
+const caldav = z
+  .strictObject({
+    enabled: bool().default(true),
+    // Required only while CalDAV is enabled (contract §2: where the section is used).
+    url: optional(caldavUrl),
+    username: optionalText(),
+    password: optionalSecret,
+    /** booking calendar -> CalDAV calendar (display name or collection URL); first match wins. */
+    calendars: z.array(z.strictObject({ calendar_key: z.string().min(1), calendar: z.string().trim().min(1) })).min(1).optional(),
+    statuses: z
+      .array(z.enum(STATUSES))
+      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    title: template.default('{person.full_name} · {search_code}'),
+    description: template.default('{calendar.name}\n{person.email}'),
+    /** Pacer shared by every request to the server; hosted servers throttle bursts. */
+    requests_per_minute: num(z.number().int().positive().max(10_000)).default(300),
+    reverse_sync: caldavReverseSync.prefault({}),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.enabled) return;
+    const required = { url: 'the server\'s DAV root', username: 'the account name', password: 'an app password where the server offers them', calendars: 'at least one booking calendar -> CalDAV calendar' } as const;
+    for (const [key, what] of Object.entries(required)) {
+      if (c[key as keyof typeof required] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `is required while caldav is enabled (${what})` });
+    }
+  })
+  .transform((c) => ({ ...c, url: c.url ?? '', username: c.username ?? '', password: c.password ?? '', calendars: c.calendars ?? [] }));
+
 const feed = z.strictObject({
   name: z.string().min(1),
   token: secret(16),
@@ -215,12 +275,14 @@ export const configSchema = z.strictObject({
   webhook,
   poll: poll.prefault({}),
   google: google.optional(),
+  caldav: caldav.optional(),
   feeds: feeds.default([]),
 });
 
 export type Config = z.output<typeof configSchema>;
 export type FeedConfig = Config['feeds'][number];
 export type GoogleConfig = NonNullable<Config['google']>;
+export type CalDavConfig = NonNullable<Config['caldav']>;
 export type BookingConfig = Config['booking'];
 export type PollFilters = Config['poll']['filters'];
 export type FeedFilters = FeedConfig['filters'];

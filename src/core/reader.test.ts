@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { appointmentKeyOf, readAppointment, type ReaderOptions } from './reader.ts';
+import { appointmentKeyOf, keyProblem, readAppointment, type ReaderOptions } from './reader.ts';
 import type { Appointment } from './appointment.ts';
 
 const fixture = (name: string): Record<string, unknown> =>
@@ -136,7 +136,40 @@ describe('appointmentKeyOf', () => {
     ['an upper-case envelope', { event: 'CREATED', data: { appointment_key: 'k9' } }, 'k9'],
     ['an array', [seed], undefined],
     ['an envelope without a key', { event: 'x', data: {} }, undefined],
+    ['a record whose key is a dot segment', { ...seed, appointment_key: '.' }, undefined],
   ] as const)('%s', (_name, raw, key) => {
     expect(appointmentKeyOf(raw)).toBe(key);
+  });
+});
+
+describe('keys from outside: one check for every path in', () => {
+  it.each([
+    ['an empty key', '', /empty/],
+    ['a dot segment', '.', /dot path segment/],
+    ['a double dot segment', '..', /dot path segment/],
+    ['a slash', 'a/b', /slash/],
+    ['a backslash', 'a\\b', /backslash/],
+    ['CR/LF', 'k\r\nX-INJECT:1', /control character/],
+    ['a NUL', 'k\u0000', /control character/],
+    ['a C1 control character', 'k\u0085', /control character/],
+    ['a space', 'a b', /whitespace/],
+    ['a no-break space', 'a\u00a0b', /whitespace/],
+    ['a percent sign (already encoded text)', '%2e%2e', /letter or digit/],
+    ['a leading dot', '.hidden', /letter or digit/],
+    ['201 characters', 'a'.repeat(201), /longer than 200/],
+  ])('refuses %s', (_name, key, problem) => {
+    expect(keyProblem(key)).toMatch(problem);
+  });
+
+  it.each([['a UUID', '733d9fee-c3ce-41f6-a941-122b7f72dc4c'], ['a number', '12345'], ['letters, digits, - _ . :', 'Ab9_x.y:z-1'], ['200 characters', 'a'.repeat(200)]])(
+    'accepts %s',
+    (_name, key) => {
+      expect(keyProblem(key)).toBeUndefined();
+    },
+  );
+
+  it('refuses a record whose key could break a path or a feed line, naming the key safely', () => {
+    const r = readAppointment({ ...seed, appointment_key: 'k\r\nX-INJECT:1' }, options);
+    expect(r).toEqual({ ok: false, reason: 'the record has an unusable appointment_key "k\\r\\nX-INJECT:1": it contains a control character' });
   });
 });

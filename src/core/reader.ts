@@ -3,7 +3,6 @@
 // service_list[]) become one Appointment. Pure: no I/O, no clock.
 import { DateTime } from 'luxon';
 import type { Appointment, Person } from './appointment.ts';
-import type { BookingConfig } from '../config/schema.ts';
 
 export interface ReaderOptions {
   /** booking.timezone: the appointment's zone and the zone of offset-less times without their own. */
@@ -12,7 +11,8 @@ export interface ReaderOptions {
   serviceDurations: Record<string, number>;
 }
 
-export function readerOptions(config: BookingConfig): ReaderOptions {
+/** From the config's booking section (named as in YAML). */
+export function readerOptions(config: { timezone: string; default_duration_minutes: number; service_durations: Record<string, number> }): ReaderOptions {
   return {
     timezone: config.timezone,
     defaultDurationMinutes: config.default_duration_minutes,
@@ -40,9 +40,39 @@ function recordOf(raw: unknown): Obj | undefined {
   return raw;
 }
 
-/** The appointment key of a bare record or of an envelope's data; undefined when there is none. */
+export const MAX_KEY_LENGTH = 200;
+const KEY = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+
+/**
+ * Why a key from outside cannot be used, or undefined when it can. Every key that comes in (webhook,
+ * listing, any API answer) passes here: keys become API path segments (`.`/`..` would collapse
+ * /appointments/{key}/), feed UIDs (CR/LF would add lines) and log fields. An allowlist, so whatever
+ * the list of dangerous characters misses is refused too.
+ */
+export function keyProblem(key: string): string | undefined {
+  if (key === '') return 'is empty';
+  if (key.length > MAX_KEY_LENGTH) return `is longer than ${MAX_KEY_LENGTH} characters`;
+  if (key === '.' || key === '..') return 'is a dot path segment';
+  if (/[/\\]/.test(key)) return 'contains a slash or backslash';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(key)) return 'contains a control character';
+  if (/\s/.test(key)) return 'contains whitespace';
+  if (!KEY.test(key)) return 'is not a letter or digit followed by letters, digits, - _ . :';
+  return undefined;
+}
+
+/** A key as text (numbers too: some services send numeric ids), or why it is refused; `where` names it in the reason. */
+export function readKey(value: unknown, where: string): { ok: true; key: string } | { ok: false; reason: string } {
+  const key = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof key !== 'string' || key.trim() === '') return { ok: false, reason: `${where} has no appointment_key` };
+  const problem = keyProblem(key);
+  // The key itself is shown JSON-quoted and cut short, so a hostile one cannot break a log or status line.
+  return problem ? { ok: false, reason: `${where} has an unusable appointment_key ${JSON.stringify(key.slice(0, 60))}: it ${problem}` } : { ok: true, key };
+}
+
+/** The (usable) appointment key of a bare record or of an envelope's data; undefined when there is none. */
 export function appointmentKeyOf(raw: unknown): string | undefined {
-  return text(recordOf(raw)?.appointment_key) ?? undefined;
+  const read = readKey(recordOf(raw)?.appointment_key, 'the record');
+  return read.ok ? read.key : undefined;
 }
 
 function validZone(zone: unknown): string | undefined {
@@ -128,8 +158,9 @@ function endOf(r: Obj, start: number, services: Appointment['services'], o: Read
 export function readAppointment(raw: unknown, options: ReaderOptions): ReadResult {
   const r = recordOf(raw);
   if (!r) return { ok: false, reason: `not an appointment record (got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw})` };
-  const key = text(r.appointment_key);
-  if (!key) return { ok: false, reason: 'the record has no appointment_key' };
+  const read = readKey(r.appointment_key, 'the record');
+  if (!read.ok) return { ok: false, reason: read.reason };
+  const key = read.key;
   const startRaw = r.start_date ?? r.start;
   if (startRaw === undefined || startRaw === null) return { ok: false, reason: `appointment ${key} has no start_date or start` };
   const start = readInstant(startRaw, options.timezone);

@@ -22,8 +22,6 @@ const FIELDS: Readonly<Record<string, (a: Appointment) => string | null>> = {
   owner_user: (a) => a.ownerUser,
 };
 
-export const PLACEHOLDERS = Object.keys(FIELDS);
-
 function localTime(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm');
 }

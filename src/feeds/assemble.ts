@@ -1,7 +1,8 @@
 // A whole feed from its calendar header and stored event fragments: a join, not a render.
 import ical from 'ical-generator';
 import { sha256Hex } from '../core/hash.ts';
-import { foldLines } from './fold.ts';
+import type { FeedState } from '../store/feed-fragment-store.ts';
+import { foldLines } from '../ical/fold.ts';
 
 export interface CalendarHeaderInput {
   name: string;
@@ -10,7 +11,6 @@ export interface CalendarHeaderInput {
 
 const FOOTER = 'END:VCALENDAR\r\n';
 
-/** BEGIN:VCALENDAR up to the first event: PRODID, NAME/X-WR-CALNAME, REFRESH-INTERVAL/X-PUBLISHED-TTL. */
 /** RFC 5545 TEXT escaping (ical-generator leaves the calendar name as it is); control characters dropped. */
 export function escapeText(value: string): string {
   return value
@@ -20,6 +20,7 @@ export function escapeText(value: string): string {
     .replace(/[\u0000-\u001f\u007f]/g, '');
 }
 
+/** BEGIN:VCALENDAR up to the first event: PRODID, NAME/X-WR-CALNAME, REFRESH-INTERVAL/X-PUBLISHED-TTL. */
 export function renderHeader(feed: CalendarHeaderInput): string {
   const text = ical({
     name: escapeText(feed.name),
@@ -44,19 +45,12 @@ export function assembleFeed(header: string, fragments: readonly string[]): Asse
   return { body, hash: sha256Hex(body), events: fragments.length };
 }
 
-export interface ServedState {
-  /** The body's hash. */
-  etag: string;
-  /** Epoch ms, whole seconds. */
-  lastModified: number;
-}
-
 /**
  * HTTP Last-Modified: the newest event change, and always later than before when the body changed,
  * since an event that left the feed must not make the feed look older to If-Modified-Since.
  * Whole seconds, as HTTP dates are.
  */
-export function nextLastModified(previous: ServedState | undefined, hash: string, newestChange: number): ServedState {
+export function nextLastModified(previous: FeedState | undefined, hash: string, newestChange: number): FeedState {
   if (previous?.etag === hash) return previous;
   const seconds = (ms: number) => Math.floor(ms / 1000) * 1000;
   return { etag: hash, lastModified: Math.max(seconds(newestChange), previous ? seconds(previous.lastModified) + 1000 : 0) };

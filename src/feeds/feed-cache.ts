@@ -3,12 +3,12 @@
 // A request that finds nothing changed costs a clock reading and a map lookup.
 import { gzipSync } from 'node:zlib';
 import type { FeedConfig } from '../config/schema.ts';
-import type { AppointmentStore } from '../store/appointment-store.ts';
-import type { FeedFragmentStore, FeedRow, Fragment } from '../store/feed-fragment-store.ts';
+import type { AppointmentStore, FilterRow } from '../store/appointment-store.ts';
+import type { FeedFragmentStore, Fragment } from '../store/feed-fragment-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
 import { inFeedOrder, placeRow, rowOf, sameMembers, type Members } from './members.ts';
-import { renderEvent, styleVariant } from './render-event.ts';
+import { renderEvent, styleVariant } from '../ical/render-event.ts';
 import { assembleFeed, nextLastModified, renderHeader } from './assemble.ts';
 
 export interface CachedFeed {
@@ -106,10 +106,10 @@ export class FeedCache {
     // Another process commits without our change notices: when SQLite says someone did, compare a stamp.
     if (!this.loaded || due) {
       this.checkedAt = now;
-      const version = this.deps.store.dataVersion();
+      const version = this.deps.appointments.dataVersion();
       if (!this.loaded || version !== this.dataVersion) {
         this.dataVersion = version;
-        const stamp = this.deps.store.appointmentsStamp();
+        const stamp = this.deps.appointments.changeStamp();
         if (!this.loaded || stamp !== this.stamp || this.dirty.size > BULK) {
           this.stamp = stamp;
           this.reload();
@@ -129,7 +129,7 @@ export class FeedCache {
     this.dirty.clear();
     const previous = this.entries.map((e) => e.members);
     for (const e of this.entries) e.members = new Map();
-    for (const row of this.deps.store.rows()) this.place(row, false);
+    for (const row of this.deps.appointments.filterRows()) this.place(row, false);
     this.entries.forEach((e, i) => {
       if (!this.loaded || !sameMembers(previous[i] ?? new Map(), e.members)) e.served = undefined;
     });
@@ -137,7 +137,7 @@ export class FeedCache {
   }
 
   /** Puts one appointment in or out of every feed; `track` marks changed feeds for re-assembly. */
-  private place(row: FeedRow, track = true): void {
+  private place(row: FilterRow, track = true): void {
     for (const e of this.entries) if (placeRow(e.members, row, e.feed) && track) e.served = undefined;
   }
 

@@ -1,8 +1,8 @@
 // Which appointments one feed holds right now, kept as a map from appointment key to what the
 // feed's body depends on. A row goes in or out by the feed's filters (feed-filter.ts).
-import type { StoredAppointment } from '../store/appointment-store.ts';
-import type { FeedRow } from '../store/feed-fragment-store.ts';
-import { factsOf, placeInFeed, type FeedSelection } from './feed-filter.ts';
+import { factsOf } from '../core/appointment-filter.ts';
+import type { FilterRow, StoredAppointment } from '../store/appointment-store.ts';
+import { placeInFeed, type FeedSelection } from './feed-filter.ts';
 
 export interface Member {
   start: number;
@@ -13,7 +13,7 @@ export interface Member {
 export type Members = Map<string, Member>;
 
 /** Puts one appointment in or out of a feed's members; true when that changed the feed. */
-export function placeRow(members: Members, row: FeedRow, feed: FeedSelection): boolean {
+export function placeRow(members: Members, row: FilterRow, feed: FeedSelection): boolean {
   const had = members.get(row.key);
   if (placeInFeed(row.facts, row.gone, feed) === 'absent') return had !== undefined && members.delete(row.key);
   if (had && had.revision === row.revision && had.start === row.start) return false;
@@ -30,7 +30,7 @@ export function sameMembers(a: Members, b: Members): boolean {
   return true;
 }
 
-export function rowOf(s: StoredAppointment): FeedRow {
+export function rowOf(s: StoredAppointment): FilterRow {
   return {
     key: s.appointment.key,
     revision: s.revision,

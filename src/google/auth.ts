@@ -2,15 +2,19 @@
 // with a refresh token from the config or stored by `google auth`. token_url is honoured in both, so
 // the whole flow, refresh included, runs against a fake.
 import { createSign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Auth } from 'googleapis';
 import type { GoogleConfig } from '../config/schema.ts';
+import { readServiceAccountKey, type ServiceAccountKey } from '../config/service-account-key.ts';
 import type { KvStore } from '../store/kv-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { errorMessage } from '../core/errors.ts';
 import { AUTH_HELP, GoogleError } from './errors.ts';
 
-export const SCOPE = 'https://www.googleapis.com/auth/calendar';
+/**
+ * Events only: every call calbridge makes (events insert, get, update, patch, delete, list, watch, and
+ * channels.stop) takes this scope, and it cannot delete calendars or change who they are shared with.
+ */
+export const SCOPE = 'https://www.googleapis.com/auth/calendar.events';
 export const REFRESH_TOKEN_KEY = 'google.refresh_token';
 
 /** Stored by `google auth` and on rotation; tied to the config's own token so editing it wins. */
@@ -34,6 +38,13 @@ export function currentRefreshToken(kv: KvStore, cfg: GoogleConfig): string | un
 
 export type OAuth2Client = Auth.OAuth2Client;
 
+/** Who Google sees calling with each client, for messages that say whom to share a calendar with. */
+const accounts = new WeakMap<OAuth2Client, string>();
+
+export function accountOf(client: OAuth2Client): string {
+  return accounts.get(client) ?? 'the Google account that gave calbridge access (`calbridge google auth`)';
+}
+
 export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Client {
   return new Auth.OAuth2Client({
     clientId: cfg.credentials.client_id,
@@ -45,22 +56,10 @@ export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Clie
   });
 }
 
-interface ServiceAccountKey {
-  client_email: string;
-  private_key: string;
-}
-
 function readKey(file: string): ServiceAccountKey {
-  let parsed: Partial<ServiceAccountKey>;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServiceAccountKey>;
-  } catch (e) {
-    throw new GoogleError('auth', `cannot read the service account key ${file} (google.credentials.service_account_file): ${errorMessage(e)}`);
-  }
-  if (!parsed.client_email || !parsed.private_key) {
-    throw new GoogleError('auth', `${file} is not a service account key (client_email and private_key are missing)`);
-  }
-  return { client_email: parsed.client_email, private_key: parsed.private_key };
+  const read = readServiceAccountKey(file);
+  if (!read.ok) throw new GoogleError('auth', `the service account key (google.credentials.service_account_file) cannot be used: ${read.problem}`);
+  return read.key;
 }
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -81,7 +80,13 @@ async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Pr
   if (!res.ok || !data.access_token) {
     const what = `${data.error ?? res.status}${data.error_description ? ` (${data.error_description})` : ''}`;
     if (res.status >= 500) throw new GoogleError('transient', `the token endpoint answered ${what}`, res.status);
-    throw new GoogleError('auth', `the token endpoint refused the service account: ${what}. Check the key and that the calendar is shared with ${key.client_email}`, res.status, data.error);
+    // Sharing plays no part here: Google refuses the key itself (deleted or disabled), or the signed time.
+    throw new GoogleError(
+      'auth',
+      `Google refused the key of the service account ${key.client_email}: ${what}. The key may be deleted or disabled in the Google Cloud console (create a new one, docs/google-setup.md), or this machine's clock is off`,
+      res.status,
+      data.error,
+    );
   }
   return { access_token: data.access_token, expiry_date: Date.now() + (data.expires_in ?? 3600) * 1000 };
 }
@@ -104,6 +109,7 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
     const key = readKey(file);
     const client = new Auth.OAuth2Client();
     client.refreshHandler = () => serviceAccountToken(key, cfg.token_url);
+    accounts.set(client, `the service account ${key.client_email}`);
     return { client, mode: 'service_account' };
   }
   const refreshToken = currentRefreshToken(kv, cfg);

@@ -3,10 +3,13 @@
 // that what we count is what was sent.
 import { google, type calendar_v3 } from 'googleapis';
 import type { Clock } from '../core/clock.ts';
-import type { CalendarApi, EventBody, EventPage, EventTimeBody, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
-import { forgetAccessToken, type OAuth2Client } from './auth.ts';
-import { Pacer, realSleep, type Sleep } from './pacer.ts';
-import { callWithRetry, DEFAULT_RETRY, type CallObserver, type RetryPolicy } from './retry.ts';
+import type { EventBody } from '../core/mirror/desired-event.ts';
+import type { CalendarApi, EventPage, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
+import { accountOf, forgetAccessToken, type OAuth2Client } from './auth.ts';
+import { explainCalendarError } from './calendar-errors.ts';
+import { Pacer, realSleep, type Sleep } from '../net/pacer.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
+import { callWithRetry, type CallObserver } from './retry.ts';
 
 export interface AdapterOptions {
   auth: OAuth2Client;
@@ -57,21 +60,21 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
   const api = google.calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000 });
   const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
-  const call = <T>(op: string, fn: () => Promise<T>) => callWithRetry(op, fn, deps);
+  const account = accountOf(o.auth);
+  const call = <T>(op: string, fn: () => Promise<T>, calendarId?: string) =>
+    calendarId === undefined ? callWithRetry(op, fn, deps) : callWithRetry(op, fn, deps).catch((e: unknown) => Promise.reject(explainCalendarError(e, op, calendarId, account)));
   const ifMatch = (etag?: string) => (etag ? { headers: { 'If-Match': etag } } : {});
 
   return {
     insert: (calendarId, eventId, body) =>
-      call('insert', async () => fromVendor((await api.events.insert({ calendarId, requestBody: { ...toVendor(body), id: eventId } })).data)),
-    get: (calendarId, eventId) => call('get', async () => fromVendor((await api.events.get({ calendarId, eventId })).data)),
+      call('insert', async () => fromVendor((await api.events.insert({ calendarId, requestBody: { ...toVendor(body), id: eventId } })).data), calendarId),
+    get: (calendarId, eventId) => call('get', async () => fromVendor((await api.events.get({ calendarId, eventId })).data), calendarId),
     update: (calendarId, eventId, body, etag) =>
-      call('update', async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data)),
-    patchTimes: (calendarId, eventId, start: EventTimeBody, end: EventTimeBody, etag) =>
-      call('patch', async () => fromVendor((await api.events.patch({ calendarId, eventId, requestBody: { start, end } }, ifMatch(etag))).data)),
+      call('update', async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data), calendarId),
     delete: (calendarId, eventId) =>
       call('delete', async () => {
         await api.events.delete({ calendarId, eventId });
-      }),
+      }, calendarId),
     list: (calendarId, options: ListOptions) =>
       call('list', async (): Promise<EventPage> => {
         const params: calendar_v3.Params$Resource$Events$List = { calendarId, maxResults: options.maxResults ?? 250 };
@@ -86,7 +89,7 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
           ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
           ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
         };
-      }),
+      }, calendarId),
     watch: (calendarId, r: WatchRequest) =>
       call('watch', async () => {
         const { data } = await api.events.watch({
@@ -94,7 +97,7 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
           requestBody: { id: r.channelId, type: 'web_hook', address: r.address, token: r.token, ...(r.expiration ? { expiration: String(r.expiration) } : {}) },
         });
         return { resourceId: data.resourceId ?? '', expiration: data.expiration ? Number(data.expiration) : null };
-      }),
+      }, calendarId),
     stopChannel: (channelId, resourceId) =>
       call('stop', async () => {
         await api.channels.stop({ requestBody: { id: channelId, resourceId } });

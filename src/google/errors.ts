@@ -1,27 +1,19 @@
-// Google's errors translated at the boundary into a few kinds the writer decides on.
+// Google's errors translated at the boundary into the calendar target's failure kinds (core/mirror/target.ts).
 // Nothing outside src/google sees a GaxiosError.
+import { TargetError, type TargetErrorKind } from '../core/mirror/target.ts';
 
-export type GoogleErrorKind =
-  | 'rate_limited' // 429, 403 rateLimitExceeded / userRateLimitExceeded: back off and retry
-  | 'quota_exceeded' // 403 quotaExceeded (calendar usage limits): back off for a long time
-  | 'not_found' // 404
-  | 'gone' // 410 (deleted, or a sync token that is used up)
-  | 'conflict' // 409 duplicate id
-  | 'precondition_failed' // 412 If-Match
-  | 'forbidden' // 403 other (e.g. Google refuses to revive a deleted event)
-  | 'auth' // invalid_grant, 401 after refresh, missing credentials
-  | 'transient' // 5xx, network, timeouts
-  | 'invalid'; // 400 and anything else: our request is wrong; retrying will not help
+/** The kinds of the port's TargetError, which GoogleError is (its status and reason added). */
+export type GoogleErrorKind = TargetErrorKind;
 
-export class GoogleError extends Error {
+export class GoogleError extends TargetError {
   override name = 'GoogleError';
   constructor(
-    readonly kind: GoogleErrorKind,
+    kind: GoogleErrorKind,
     message: string,
-    readonly status?: number,
+    status?: number,
     readonly reason?: string,
   ) {
-    super(message);
+    super(kind, message, status);
   }
 }
 

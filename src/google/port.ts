@@ -1,23 +1,6 @@
 // What calbridge needs from Google Calendar, in its own terms. The adapter (calendar-adapter.ts)
-// implements it with googleapis; the writer and the reverse sync see only these shapes.
-
-export interface EventTimeBody {
-  /** RFC 3339 with the zone's offset. */
-  dateTime: string;
-  /** IANA zone (the booking time zone). */
-  timeZone: string;
-}
-
-/** The event body we write: everything Google shows, plus our private properties. */
-export interface EventBody {
-  summary: string;
-  description: string;
-  status: 'confirmed' | 'tentative';
-  start: EventTimeBody;
-  end: EventTimeBody;
-  /** Keys <= 44 characters (longer ones are silently dropped by Google). */
-  privateProperties: Record<string, string>;
-}
+// implements it with googleapis; google-target.ts puts the calendar target port (core/mirror) on it.
+import type { EventBody } from '../core/mirror/desired-event.ts';
 
 /** An event as read back from Google. */
 export interface GoogleEvent {
@@ -62,8 +45,6 @@ export interface CalendarApi {
   get(calendarId: string, eventId: string): Promise<GoogleEvent>;
   /** Full update; with an etag it is conditional (412 => precondition_failed). */
   update(calendarId: string, eventId: string, body: EventBody, etag?: string): Promise<GoogleEvent>;
-  /** Partial update of the times only (the reverse sync moving an event back). */
-  patchTimes(calendarId: string, eventId: string, start: EventTimeBody, end: EventTimeBody, etag?: string): Promise<GoogleEvent>;
   delete(calendarId: string, eventId: string): Promise<void>;
   list(calendarId: string, options: ListOptions): Promise<EventPage>;
   watch(calendarId: string, request: WatchRequest): Promise<{ resourceId: string; expiration: number | null }>;

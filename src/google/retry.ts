@@ -1,24 +1,11 @@
 // Our own retry around every Google call: the client library retries neither POST/PATCH nor 403
-// rate limits and ignores Retry-After. Exponential backoff with full jitter; rate limits also slow
-// the shared pacer so every worker backs off, not just the one that was told.
+// rate limits and ignores Retry-After. Exponential backoff with equal jitter (core/backoff.ts); rate
+// limits also slow the shared pacer so every worker backs off, not just the one that was told.
 import { GoogleError, isRetryable, translateGoogleError } from './errors.ts';
-import type { Pacer, Sleep } from './pacer.ts';
+import type { Pacer, Sleep } from '../net/pacer.ts';
+import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { Clock } from '../core/clock.ts';
-
-export interface RetryPolicy {
-  /** Retries after the first attempt. */
-  retries: number;
-  baseMs: number;
-  maxMs: number;
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { retries: 5, baseMs: 500, maxMs: 32_000 };
-
-/** Full jitter: a random delay in [0.5, 1] x base x 2^attempt, capped. */
-export function backoffMs(attempt: number, base: number, max: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(max, base * 2 ** attempt);
-  return Math.round(ceiling * (0.5 + random() / 2));
-}
+import { backoffMs } from '../core/backoff.ts';
 
 export interface CallObserver {
   /** Every HTTP call made, with its outcome (metrics). */
@@ -61,7 +48,7 @@ export async function callWithRetry<T>(
         continue;
       }
       if (!isRetryable(err) || attempt >= deps.policy.retries) throw err;
-      const delay = backoffMs(attempt, deps.policy.baseMs, deps.policy.maxMs, deps.random);
+      const delay = backoffMs(attempt, deps.policy, deps.random ?? Math.random);
       if (err.kind === 'rate_limited') deps.pacer.pauseUntil(deps.clock.now() + delay);
       await deps.sleep(delay);
     }

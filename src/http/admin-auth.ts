@@ -1,23 +1,18 @@
-// Guards /status and /api/* (contract §3): Bearer <admin_token>, or the password of HTTP Basic auth
-// for a browser. With no admin_token set, loopback callers only.
-import { timingSafeEqual, createHash } from 'node:crypto';
+// Guards /status and /api/* (and /metrics with metrics_auth), contract §3: the admin token as
+// `Authorization: Bearer <admin_token>`, or as the password of HTTP Basic auth for a browser.
+// Every caller needs it, loopback included: a reverse proxy on this host that adds no header cannot
+// be told from a local caller. Only `status_auth: loopback`, set on purpose, lets local callers in.
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Config } from '../config/schema.ts';
+import { secretMatcher } from '../core/secret-compare.ts';
 
-/**
- * Constant-time comparison against one fixed secret, of any length (hashing first hides the length
- * too). The secret's digest is computed once, for routes asked thousands of times a second.
- */
-export function secretMatcher(expected: string): (given: string) => boolean {
-  const b = createHash('sha256').update(expected).digest();
-  return (given) => timingSafeEqual(createHash('sha256').update(given).digest(), b) && given.length === expected.length;
+export interface AdminAccess {
+  token: string | undefined;
+  statusAuth: 'token' | 'loopback';
 }
 
-export function secretEquals(given: string, expected: string): boolean {
-  return secretMatcher(expected)(given);
-}
-
-export function remoteAddress(c: Context): string | undefined {
+function remoteAddress(c: Context): string | undefined {
   try {
     return getConnInfo(c).remote.address;
   } catch {
@@ -25,17 +20,24 @@ export function remoteAddress(c: Context): string | undefined {
   }
 }
 
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address === 'localhost' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-function presentedToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const [scheme, value] = header.split(/\s+/, 2);
-  if (!value) return undefined;
-  if (scheme?.toLowerCase() === 'bearer') return value;
-  if (scheme?.toLowerCase() === 'basic') {
+/**
+ * The token a request presents: the rest of a Bearer header (trimmed, so a token with inner spaces
+ * still matches; the config refuses leading or trailing whitespace), or the password of Basic auth.
+ */
+export function presentedToken(header: string | undefined): string | undefined {
+  // Split by hand: a regex with two whitespace runs backtracks quadratically on a 16 KiB header of spaces.
+  const text = header?.trim() ?? '';
+  const gap = text.search(/\s/);
+  if (gap < 0) return undefined;
+  const scheme = text.slice(0, gap).toLowerCase();
+  const value = text.slice(gap).trim();
+  if (scheme === 'bearer') return value;
+  if (scheme === 'basic') {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     return colon >= 0 ? decoded.slice(colon + 1) : undefined;
@@ -43,23 +45,65 @@ function presentedToken(header: string | undefined): string | undefined {
   return undefined;
 }
 
-/** Headers a reverse proxy adds: a request carrying one came from elsewhere, whatever the socket says. */
-const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+/** Headers a proxy or CDN adds: a request carrying one was relayed, whatever the socket says. */
+const PROXY_HEADERS = new Set(['forwarded', 'via', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip']);
 
-/** A caller on this machine itself, not one relayed by a reverse proxy running here. */
-export function isLocalCaller(c: Context): boolean {
-  return isLoopback(remoteAddress(c)) && PROXY_HEADERS.every((h) => c.req.header(h) === undefined);
+function relayed(c: Context): boolean {
+  for (const name of c.req.raw.headers.keys()) {
+    if (PROXY_HEADERS.has(name) || name.startsWith('x-forwarded-')) return true;
+  }
+  return false;
 }
 
-export function adminAuth(adminToken: string | undefined): MiddlewareHandler {
+/** localhost, 127.x.y.z or [::1], any port: a browser lured by DNS rebinding sends the attacker's name. */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d{1,5})?$/.exec(host.trim().toLowerCase());
+  const name = m?.[1];
+  if (!name) return false;
+  return name === 'localhost' || name === '[::1]' || /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(name);
+}
+
+/**
+ * A caller on this machine itself, by every sign a request carries: a loopback socket, no header a
+ * relay adds, and a loopback Host. Defence in depth only: a proxy that adds nothing passes it.
+ */
+function isLocalCaller(c: Context): boolean {
+  return isLoopback(remoteAddress(c)) && !relayed(c) && isLoopbackHost(c.req.header('host'));
+}
+
+export function adminAuth(access: AdminAccess): MiddlewareHandler {
+  const matches = access.token === undefined ? undefined : secretMatcher(access.token);
+  const loopback = access.statusAuth === 'loopback';
   return async (c, next) => {
-    if (adminToken === undefined) {
-      if (isLocalCaller(c)) return next();
-      return c.json({ error: 'admin_token is not set, so this page answers only on loopback' }, 401);
+    if (matches) {
+      const token = presentedToken(c.req.header('authorization'));
+      if (token !== undefined && matches(token)) return next();
     }
-    const token = presentedToken(c.req.header('authorization'));
-    if (token !== undefined && secretEquals(token, adminToken)) return next();
+    if (loopback && isLocalCaller(c)) return next();
+    if (!matches) {
+      c.header('WWW-Authenticate', 'Bearer realm="calbridge"');
+      return c.json({ error: 'server.admin_token is not set, so this answers no one; set it (16 characters or more) and present it' }, 401);
+    }
     c.header('WWW-Authenticate', 'Basic realm="calbridge", charset="UTF-8"');
-    return c.json({ error: 'the admin token is required (Authorization: Bearer <admin_token>)' }, 401);
+    return c.json({ error: 'the admin token is required (Authorization: Bearer <admin_token>, or as the Basic password)' }, 401);
   };
+}
+
+/** What serve warns about at start: status pages nobody can open, or that a proxy on this host opens. */
+export function accessWarnings(server: Config['server']): string[] {
+  const warnings: string[] = [];
+  const closed = server.admin_token === undefined && server.status_auth === 'token';
+  if (closed) {
+    warnings.push(
+      'server.admin_token is not set, so /status and /api/status answer 401 to everyone; set it (16 characters or more) and open /status with it as the password, or run `calbridge status` on this machine',
+    );
+  }
+  if (server.status_auth === 'loopback' && !isLoopback(server.host)) {
+    warnings.push(
+      `server.status_auth is loopback while the server listens on ${server.host}: a request relayed by a proxy on this machine that adds no header opens /status and /api/status without a token; behind a proxy use status_auth: token with an admin_token, or listen on 127.0.0.1`,
+    );
+  }
+  if (server.metrics_auth && closed) warnings.push('server.metrics_auth is on but server.admin_token is not set, so /metrics answers 401 to every scraper');
+  return warnings;
 }

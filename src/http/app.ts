@@ -1,41 +1,47 @@
-// The Hono app: built-in routes plus each part's. One error handler for the whole app.
+// The Hono app: the admin guards, health and /api/status, then every route factory's sub-app,
+// one error handler and one log line per request.
 import { Hono } from 'hono';
 import type { Logger } from '../log.ts';
-import type { Db } from '../store/db.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Part } from '../part.ts';
+import type { OverallReadiness } from '../core/readiness.ts';
 import { healthRoutes } from './health-routes.ts';
 import { adminAuth } from './admin-auth.ts';
+import { logRequests } from './request-log.ts';
+import { redactStatus } from './status-page/redact.ts';
 
 export interface AppDeps {
-  db: Db;
   log: Logger;
   metrics: Metrics;
   adminToken: string | undefined;
-  parts: Part[];
+  /** `loopback` lets callers on this machine in without the token (server.status_auth); default `token`. */
+  statusAuth?: 'token' | 'loopback';
+  /** /metrics behind the admin token too (server.metrics_auth). */
+  metricsAuth?: boolean;
+  /** Configured secrets masked wherever they appear in /api/status (as on the page). */
+  secrets?: readonly string[];
   /** The whole status document (status command, /api/status, the status page). */
   status: () => Record<string, unknown>;
+  /** What /readyz answers. */
+  readiness: () => OverallReadiness;
+  /** Route factories' sub-apps (webhooks, feeds, push notifications, the status page), mounted at the root. */
+  routes: readonly Hono[];
 }
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
-  app.onError((err, c) => {
-    deps.log.error({ err, path: c.req.path }, 'request failed');
-    return c.json({ error: 'internal error' }, 500);
-  });
+  logRequests(app, deps.log.child({ module: 'http' }));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 
-  healthRoutes(app, {
-    db: deps.db,
-    metrics: deps.metrics,
-    readiness: () => deps.parts.flatMap((p) => (p.readiness ? [p.readiness()] : [])),
-  });
+  // Guards go first: Hono runs handlers in the order they were added.
+  const admin = adminAuth({ token: deps.adminToken, statusAuth: deps.statusAuth ?? 'token' });
+  if (deps.metricsAuth) app.use('/metrics', admin);
+  app.route('/', healthRoutes({ readiness: deps.readiness, metrics: deps.metrics }));
 
-  const admin = adminAuth(deps.adminToken);
   app.use('/api/*', admin);
   app.use('/status', admin);
-  app.get('/api/status', (c) => c.json(deps.status()));
+  const secrets = deps.secrets ?? [];
+  app.get('/api/status', (c) => c.json(redactStatus(deps.status(), secrets)));
 
-  for (const part of deps.parts) part.routes?.(app);
+  for (const routes of deps.routes) app.route('/', routes);
   return app;
 }

@@ -1,23 +1,15 @@
 // GET|HEAD /feeds/{token}.ics (contract §3). Hono answers HEAD with the GET handler's headers.
 // Conditional requests follow RFC 9110 §13.2.2: If-None-Match, when present, wins over If-Modified-Since.
-import type { Hono } from 'hono';
-import { secretMatcher } from './admin-auth.ts';
-
-/** What the route serves; the feed cache provides it (a new object whenever the body changed). */
-export interface ServedFeed {
-  body: Buffer;
-  /** sha256 of the body, hex. */
-  hash: string;
-  /** Epoch ms, whole seconds. */
-  lastModified: number;
-  gzipped(): Buffer;
-}
+import { Hono } from 'hono';
+import { secretMatcher } from '../core/secret-compare.ts';
+import type { CachedFeed } from '../feeds/feed-cache.ts';
 
 export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
 
 export interface FeedRouteDeps {
   feeds: readonly { token: string; refresh_minutes: number }[];
-  feed(index: number): ServedFeed;
+  /** The feed's current body (a new object whenever the body changed). */
+  feed(index: number): CachedFeed;
   onRequest?(outcome: FeedOutcome): void;
 }
 
@@ -28,10 +20,11 @@ interface Tags {
   lastModified: string;
 }
 
-export function feedRoutes(app: Hono, deps: FeedRouteDeps): void {
+export function feedRoutes(deps: FeedRouteDeps): Hono {
+  const app = new Hono();
   const matchers = deps.feeds.map((f) => secretMatcher(f.token));
   const cacheControl = deps.feeds.map((f) => `private, max-age=${f.refresh_minutes * 60}`);
-  const tagsOf = new WeakMap<ServedFeed, Tags>();
+  const tagsOf = new WeakMap<CachedFeed, Tags>();
 
   app.get('/feeds/:file', (c) => {
     const file = c.req.param('file');
@@ -66,6 +59,7 @@ export function feedRoutes(app: Hono, deps: FeedRouteDeps): void {
     deps.onRequest?.('ok');
     return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length), { status: 200, headers });
   });
+  return app;
 }
 
 /** Tries the given token against every feed's, in constant time and without stopping early. */

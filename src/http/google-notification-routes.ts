@@ -1,28 +1,26 @@
 // POST /google/notifications (contract §3): Google push channel messages. They carry no content, only
 // "something changed in this calendar"; a known channel with the right token wakes the reverse sync.
 // Unknown, stopped or expired channels and wrong tokens get 404 and change nothing.
-import type { Hono } from 'hono';
-import type { Clock } from '../core/clock.ts';
-import type { ChannelStore } from '../store/channel-store.ts';
-import { secretEquals } from './admin-auth.ts';
+import { Hono } from 'hono';
+import { secretEquals } from '../core/secret-compare.ts';
 
 export interface NotificationRouteDeps {
-  channels: ChannelStore;
-  clock: Clock;
+  /** The channel's token when the channel is open and unexpired; undefined for any other id. */
+  liveChannelToken(id: string): string | undefined;
   /** Runs the reverse sync now (or right after the current round). */
   wake(): void;
   onNotification?(outcome: 'accepted' | 'rejected'): void;
 }
 
-export function googleNotificationRoutes(app: Hono, deps: NotificationRouteDeps): void {
+export function googleNotificationRoutes(deps: NotificationRouteDeps): Hono {
+  const app = new Hono();
   app.post('/google/notifications', (c) => {
     const id = c.req.header('x-goog-channel-id') ?? '';
     const token = c.req.header('x-goog-channel-token') ?? '';
-    const channel = id ? deps.channels.get(id) : undefined;
-    const live = channel !== undefined && channel.state !== 'stopped' && channel.expiration > deps.clock.now();
+    const expected = id ? deps.liveChannelToken(id) : undefined;
     // Always compare, so timing does not tell a stranger whether the channel id exists.
-    const tokenOk = secretEquals(token, channel?.token ?? '\u0000no channel');
-    if (!live || !tokenOk) {
+    const tokenOk = secretEquals(token, expected ?? '\u0000no channel');
+    if (expected === undefined || !tokenOk) {
       deps.onNotification?.('rejected');
       return c.json({ error: 'unknown channel' }, 404);
     }
@@ -31,4 +29,5 @@ export function googleNotificationRoutes(app: Hono, deps: NotificationRouteDeps)
     if (c.req.header('x-goog-resource-state') !== 'sync') deps.wake();
     return c.body(null, 200);
   });
+  return app;
 }

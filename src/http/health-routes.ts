@@ -1,47 +1,28 @@
-// Liveness, readiness and metrics (contract §3).
-import type { Hono } from 'hono';
-import type { Db } from '../store/db.ts';
+// Liveness, readiness and metrics (contract §3). /healthz and /readyz are public and may be asked a
+// thousand times a second: neither writes per call, and /readyz reads only keyed rows (counters,
+// cursors), never a pass over a table.
+//
+// /readyz is 503 only when this process cannot take traffic: not started (or stopping), or its
+// database not writable at the schema it knows. Upstream trouble (booking API, Google, silent
+// webhooks, a breaker holding) is a warning: an orchestrator must never cut off webhooks and feeds
+// because an upstream is down. Warnings are our own sentences, never an upstream's error text (it
+// can hold account e-mails); the details are in /api/status, behind the admin token.
+import { Hono } from 'hono';
+import type { OverallReadiness } from '../core/readiness.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Readiness } from '../part.ts';
 
 export interface HealthDeps {
-  db: Db;
+  /** What /readyz answers: the database check and every part's share, already combined. */
+  readiness: () => OverallReadiness;
   metrics: Metrics;
-  /** Each part's readiness; the database check is built in. */
-  readiness: () => Readiness[];
 }
 
-export function databaseWritable(db: Db): string | undefined {
-  try {
-    db.prepare("INSERT INTO kv (key, value, updated_at_ms) VALUES ('readyz', '0', 0) ON CONFLICT (key) DO UPDATE SET updated_at_ms = 0").run();
-    return undefined;
-  } catch (e) {
-    return `the database is not writable: ${(e as Error).message}`;
-  }
-}
-
-export interface OverallReadiness extends Readiness {
-  ready: boolean;
-}
-
-/** What /readyz answers (and the status page shows): the database check plus every part's. */
-export function overallReadiness(db: Db, parts: Readiness[]): OverallReadiness {
-  const reasons: string[] = [];
-  const warnings: string[] = [];
-  const dbProblem = databaseWritable(db);
-  if (dbProblem) reasons.push(dbProblem);
-  for (const r of parts) {
-    reasons.push(...r.reasons);
-    warnings.push(...r.warnings);
-  }
-  return { ready: reasons.length === 0, reasons, warnings };
-}
-
-export function healthRoutes(app: Hono, deps: HealthDeps): void {
+export function healthRoutes(deps: HealthDeps): Hono {
+  const app = new Hono();
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.get('/readyz', (c) => {
-    const result = overallReadiness(deps.db, deps.readiness());
+    const result = deps.readiness();
     return c.json(result, result.ready ? 200 : 503);
   });
 
@@ -49,4 +30,5 @@ export function healthRoutes(app: Hono, deps: HealthDeps): void {
     c.header('Content-Type', deps.metrics.registry.contentType);
     return c.body(await deps.metrics.registry.metrics());
   });
+  return app;
 }

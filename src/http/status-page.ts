@@ -1,60 +1,64 @@
-// GET /status (contract §3): the human status page, the same data as /api/status plus readiness and
-// the feeds to subscribe to. The admin guard is applied to /status in app.ts, before any part's routes.
-import type { Hono } from 'hono';
-import type { Config } from '../config/schema.ts';
+// GET /status (contract §3): the status page for people, server-rendered, with no script and nothing
+// loaded from elsewhere. The admin guard is applied to /status in app.ts, before these routes.
+import { Hono } from 'hono';
 import type { Clock } from '../core/clock.ts';
-import type { Context } from '../context.ts';
-import type { Db } from '../store/db.ts';
-import type { Part, Readiness } from '../part.ts';
-import { overallReadiness } from './health-routes.ts';
-import { feedUrls } from '../feeds/feed-urls.ts';
+import type { OverallReadiness } from '../core/readiness.ts';
+import type { FeedUrls } from '../feeds/feed-urls.ts';
 import { qrSvg } from './status-page/qr-code.ts';
-import { configuredSecrets, redactStatus } from './status-page/redact.ts';
-import { renderStatusPage } from './status-page/page.ts';
+import { redactStatus } from './status-page/redact.ts';
+import { renderStatusPage, type PageLink } from './status-page/page.ts';
+import { pageProblems } from './status-page/problems.ts';
+import type { AgendaDay } from './status-page/agenda.ts';
+
+export type { PageLink };
 
 export interface StatusPageDeps {
-  config: Config;
-  db: Db;
   clock: Clock;
   /** The whole status document, as /api/status serves it. */
   status: () => Record<string, unknown>;
-  /** Every part's readiness; the database check is added as /readyz adds it. */
-  readiness: () => Readiness[];
+  /** What /readyz answers. */
+  readiness: () => OverallReadiness;
+  /** Each feed's subscription URLs (they carry the token: the page is behind the admin token). */
+  feeds: readonly FeedUrls[];
+  /** Configured secrets, masked wherever they appear in the status document. */
+  secrets: readonly string[];
+  /** booking.timezone: every time on the page is shown there. */
+  zone: string;
+  /** Today's and tomorrow's appointments as each target shows them (status-page/agenda.ts). */
+  agenda: (now: number) => AgendaDay[];
+  /** Pages of their own the header links to (the demo's simulated Google calendar). */
+  links?: PageLink[];
 }
 
 const REFRESH_SECONDS = 30;
 
-export function statusPageRoutes(app: Hono, deps: StatusPageDeps): void {
-  const secrets = configuredSecrets(deps.config);
-  const links = feedUrls(deps.config);
+/** Behind the admin token and full of feed URLs and names: never cached, never framed, no scripts at all. */
+export const PAGE_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
 
+export function statusPageRoutes(deps: StatusPageDeps): Hono {
+  const app = new Hono();
   app.get('/status', async (c) => {
-    const feeds = await Promise.all(links.map(async (f) => ({ ...f, qrSvg: await qrSvg(f.webcal) })));
+    const feeds = await Promise.all(deps.feeds.map(async (f) => ({ ...f, qrSvg: await qrSvg(f.webcal) })));
+    const now = deps.clock.now();
+    const readiness = deps.readiness();
+    const status = redactStatus(deps.status(), deps.secrets);
     const body = renderStatusPage({
-      readiness: overallReadiness(deps.db, deps.readiness()),
-      status: redactStatus(deps.status(), secrets),
+      readiness,
+      problems: pageProblems(readiness, status),
+      status,
+      agenda: deps.agenda(now),
       feeds,
-      now: deps.clock.now(),
+      links: deps.links ?? [],
+      zone: deps.zone,
+      now,
       refreshSeconds: REFRESH_SECONDS,
     });
-    // Behind the admin token and full of feed URLs: never cached, never framed, no scripts at all.
-    c.header('Cache-Control', 'no-store');
-    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'");
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    return c.html(body);
+    return c.html(body, 200, PAGE_HEADERS);
   });
-}
-
-/**
- * The status page as a part (routes only). `readiness` gives every other part's readiness, e.g.
- * `() => parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))`.
- */
-export function createStatusPagePart(ctx: Context, status: () => Record<string, unknown>, readiness: () => Readiness[]): Part {
-  return {
-    name: 'status-page',
-    routes(app) {
-      statusPageRoutes(app, { config: ctx.config, db: ctx.db, clock: ctx.clock, status, readiness });
-    },
-  };
+  return app;
 }

@@ -1,14 +1,15 @@
 // POST /webhooks/{secret}/ (contract §3). Checks in the contract's order, then commits the raw body
 // (deduplicated) before answering 200. Everything slow happens later, in the delivery worker.
 import type { IncomingMessage } from 'node:http';
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../log.ts';
 import type { NewDelivery } from '../store/delivery-store.ts';
 import type { WriteOutcome } from '../store/delivery-writer.ts';
 import { checkNotification } from '../sync/notification.ts';
-import { secretMatcher } from './admin-auth.ts';
+import { secretMatcher } from '../core/secret-compare.ts';
+import { ClientAbortedError } from './client-aborted.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const RETRY_AFTER_SECONDS = '5';
@@ -57,7 +58,7 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Buffer 
     const chunks: Buffer[] = [];
     let total = 0;
     const done = (result: Buffer | 'too_large' | Error) => {
-      incoming.off('data', onData).off('end', onEnd).off('error', done).off('close', onClose);
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       if (result instanceof Error) reject(result);
       else resolve(result);
     };
@@ -69,8 +70,10 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Buffer 
       } else chunks.push(chunk);
     };
     const onEnd = () => done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-    const onClose = () => done(new Error('the client closed the connection before the body was complete'));
-    incoming.on('data', onData).on('end', onEnd).on('error', done).on('close', onClose);
+    // A request stream fails only when its connection does: the client left, or the request timeout cut it off.
+    const onError = (e: Error) => done(new ClientAbortedError(undefined, { cause: e }));
+    const onClose = () => done(new ClientAbortedError());
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 
@@ -95,7 +98,8 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
+export function webhookRoutes(deps: WebhookDeps): Hono {
+  const app = new Hono();
   const matchers = [deps.secret, deps.previousSecret].flatMap((s) => (s === undefined ? [] : [secretMatcher(s)]));
   const isSecret = (given: string) => matchers.map((m) => m(given)).some(Boolean); // every matcher runs: no early exit to time
   const isAuthToken = deps.authToken === undefined ? undefined : secretMatcher(deps.authToken);
@@ -160,4 +164,5 @@ export function webhookRoutes(app: Hono, deps: WebhookDeps): void {
   };
   app.post('/webhooks/:secret', handler);
   app.post('/webhooks/:secret/', handler);
+  return app;
 }

@@ -1,5 +1,11 @@
 // A job: named, scheduled, never overlapping itself (in this process or, through a lease, any other).
 
+/** Every job calbridge runs. Waking or running a name not listed here does not compile. */
+export type JobName = 'poll' | 'deliveries' | 'google-writer' | 'reverse-sync' | 'reschedules' | 'google-channels' | 'retention';
+
+/** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
+export type Wake = (job: JobName) => void;
+
 export type JobStatus = 'success' | 'skipped' | 'failed';
 
 export interface JobResult {
@@ -10,13 +16,15 @@ export interface JobResult {
   failed?: number;
   /** The run stopped at its time budget with work left: `sync` runs it again. */
   more?: boolean;
+  /** It found nothing to do: its log line is at debug, so frequent idle runs do not drown the log. */
+  idle?: boolean;
 }
 
 /** Reports progress of a long run (the `sync` command draws a bar from it on a TTY). */
 export type Progress = (done: number, total: number) => void;
 
 export interface Job {
-  name: string;
+  name: JobName;
   /** node-cron expression, or a fixed interval in ms. */
   schedule: string | { everyMs: number };
   run(progress?: Progress): Promise<JobResult>;

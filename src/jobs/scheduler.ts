@@ -1,10 +1,15 @@
 // Runs jobs on their schedules, never two runs of one job at once, and lets anyone wake a job early
 // (a new webhook delivery, a Google push notification). stop() waits for running jobs to finish.
+// Every run is one log line (job, outcome, summary, ms): info, warn when it failed, debug when it
+// found nothing to do or another process held it.
+// Cron schedules run in the business's time zone (booking.timezone), so "0 9 * * *" is nine in the
+// morning where the appointments happen, wherever the server's clock is set.
 import cron, { type ScheduledTask } from 'node-cron';
+import { parseCronSchedule } from './cron-schedule.ts';
 import type { Logger } from '../log.ts';
 import type { Leases } from '../store/leases.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Job, JobResult, Progress } from './job.ts';
+import type { Job, JobName, JobResult, Progress } from './job.ts';
 
 const DEFAULT_LEASE_MS = 10 * 60_000;
 const HELD = 'another process is running it';
@@ -18,23 +23,28 @@ interface Slot {
 }
 
 export class Scheduler {
-  private readonly slots = new Map<string, Slot>();
+  private readonly slots = new Map<JobName, Slot>();
   private stopped = false;
   private readonly runs;
+  private readonly lastSuccess;
+
+  private readonly log: Logger;
 
   constructor(
     private readonly leases: Leases,
-    private readonly log: Logger,
+    log: Logger,
     metrics: Metrics,
+    /** The zone of cron schedules that name none (CRON_TZ=); default: the process's own. */
+    private readonly options: { timezone?: string } = {},
   ) {
+    this.log = log.child({ module: 'jobs' });
     this.runs = metrics.counter('job_runs_total', 'Job runs by job and outcome', ['job', 'status']);
-  }
-
-  get jobs(): Job[] {
-    return [...this.slots.values()].map((s) => s.job);
+    // Alert on `time() - this > N * period`: a job that keeps failing or never gets its lease shows here.
+    this.lastSuccess = metrics.gauge('job_last_success_timestamp_seconds', 'When each job last finished successfully in this process (Unix time)', ['job']);
   }
 
   add(job: Job): void {
+    if (this.slots.has(job.name)) throw new Error(`two jobs are named ${job.name}`);
     this.slots.set(job.name, { job, running: null, again: false });
   }
 
@@ -42,7 +52,9 @@ export class Scheduler {
     for (const slot of this.slots.values()) {
       const { schedule } = slot.job;
       if (typeof schedule === 'string') {
-        slot.task = cron.schedule(schedule, () => void this.trigger(slot.job.name), { name: slot.job.name, noOverlap: true });
+        const { expression, timezone } = parseCronSchedule(schedule);
+        const zone = timezone ?? this.options.timezone;
+        slot.task = cron.schedule(expression, () => void this.trigger(slot.job.name), { name: slot.job.name, noOverlap: true, ...(zone ? { timezone: zone } : {}) });
       } else {
         slot.timer = setInterval(() => void this.trigger(slot.job.name), schedule.everyMs);
         slot.timer.unref();
@@ -50,8 +62,13 @@ export class Scheduler {
     }
   }
 
+  /** When a cron-scheduled job runs next (null before start(), or for an interval job). */
+  nextRun(name: JobName): Date | null {
+    return this.slots.get(name)?.task?.getNextRun() ?? null;
+  }
+
   /** Runs the job now, or once more right after the current run if one is going. */
-  wake(name: string): void {
+  wake(name: JobName): void {
     void this.trigger(name);
   }
 
@@ -59,7 +76,7 @@ export class Scheduler {
    * Runs the job now and waits for it (the `sync` command, tests). When another process holds the
    * job's lease, waits up to waitMs for it to finish rather than skipping.
    */
-  async runNow(name: string, options: { waitMs?: number; progress?: Progress } = {}): Promise<JobResult> {
+  async runNow(name: JobName, options: { waitMs?: number; progress?: Progress } = {}): Promise<JobResult> {
     const slot = this.slots.get(name);
     if (!slot) throw new Error(`no job named ${name}`);
     const deadline = Date.now() + (options.waitMs ?? 0);
@@ -72,7 +89,7 @@ export class Scheduler {
     }
   }
 
-  private trigger(name: string): Promise<JobResult> | undefined {
+  private trigger(name: JobName): Promise<JobResult> | undefined {
     const slot = this.slots.get(name);
     if (!slot || this.stopped) return undefined;
     if (slot.running) {
@@ -94,8 +111,10 @@ export class Scheduler {
         result = { status: 'failed', summary: e instanceof Error ? e.message : String(e) };
       }
       this.runs.inc({ job: job.name, status: result.status });
-      const level = result.status === 'failed' ? 'warn' : 'debug';
-      this.log[level]({ job: job.name, status: result.status, ms: Date.now() - started, summary: result.summary }, 'job run');
+      if (result.status === 'success') this.lastSuccess.set({ job: job.name }, Date.now() / 1000);
+      const level = result.status === 'failed' ? 'warn' : result.status === 'skipped' || result.idle ? 'debug' : 'info';
+      const failed = result.failed ? { failed: result.failed } : {};
+      this.log[level]({ job: job.name, outcome: result.status, summary: result.summary, ms: Date.now() - started, ...failed }, 'job run');
       return result;
     })();
     slot.running = run;

@@ -1,8 +1,10 @@
 // Stored appointment state: one row per appointment_key, revision bumped only on material change.
-import type { Db } from './db.ts';
+import type { Db, Statement } from './db.ts';
 import type { Clock } from '../core/clock.ts';
 import { materialView, type Appointment } from '../core/appointment.ts';
+import type { FilterFacts } from '../core/appointment-filter.ts';
 import { hashOf } from '../core/hash.ts';
+import { Signal } from '../core/signal.ts';
 
 export interface StoredAppointment {
   appointment: Appointment;
@@ -29,7 +31,30 @@ export function nextChangedAt(previous: number, now: number): number {
   return Math.max(now, Math.floor(previous / 1000) * 1000 + 1000);
 }
 
-export type ChangeListener = (key: string, revision: number) => void;
+/** A committed material change (or becoming gone): the appointment and its new revision. */
+export interface AppointmentChange {
+  key: string;
+  revision: number;
+  /** What it was before: absent for a new appointment. */
+  before?: PreviousState;
+}
+
+/** An appointment's start, status and whether it was gone, before a change. */
+export interface PreviousState {
+  start: number;
+  status: string;
+  gone: boolean;
+}
+
+/** One appointment as filters see it: the light read feeds make of every row. */
+export interface FilterRow {
+  key: string;
+  revision: number;
+  changedAt: number;
+  start: number;
+  gone: boolean;
+  facts: FilterFacts;
+}
 
 interface Row {
   appointment_key: string;
@@ -40,6 +65,54 @@ interface Row {
   seen_at_ms: number;
   gone_at_ms: number | null;
   gone_reason: string | null;
+}
+
+interface FilterColumns {
+  appointment_key: string;
+  revision: number;
+  changed_at_ms: number;
+  start_ms: number;
+  gone_at_ms: number | null;
+  status: string;
+  calendar_key: string | null;
+  client_key: string | null;
+  person_key: string | null;
+  owner_user: string | null;
+  /** JSON arrays of keys, written by columnsOf. */
+  service_keys: string;
+  tag_keys: string;
+}
+
+/** The columns filters read, as upsert writes them (migration 008 filled them for older rows). */
+function columnsOf(a: Appointment) {
+  return {
+    status: a.status,
+    calendar_key: a.calendar.calendarKey,
+    client_key: a.clientKey,
+    person_key: a.person.personKey,
+    owner_user: a.ownerUser,
+    service_keys: JSON.stringify(a.services.map((s) => s.serviceKey)),
+    tag_keys: JSON.stringify(a.tagKeys),
+  };
+}
+
+function filterRowOf(r: FilterColumns): FilterRow {
+  return {
+    key: r.appointment_key,
+    revision: r.revision,
+    changedAt: r.changed_at_ms,
+    start: r.start_ms,
+    gone: r.gone_at_ms !== null,
+    facts: {
+      status: r.status,
+      calendarKey: r.calendar_key,
+      clientKey: r.client_key,
+      personKey: r.person_key,
+      serviceKeys: JSON.parse(r.service_keys) as string[],
+      tagKeys: JSON.parse(r.tag_keys) as string[],
+      ownerUser: r.owner_user,
+    },
+  };
 }
 
 function fromRow(r: Row): StoredAppointment {
@@ -54,18 +127,14 @@ function fromRow(r: Row): StoredAppointment {
 }
 
 export class AppointmentStore {
-  private readonly listeners = new Set<ChangeListener>();
+  /** Announced after every committed material change (feeds drop their cache, the Google writer wakes). */
+  readonly changes = new Signal<AppointmentChange>();
+  private versionQuery: Statement<[], number> | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
-
-  /** Called after every committed material change (feeds drop their cache, the Google writer wakes). */
-  onChange(listener: ChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   get(key: string): StoredAppointment | undefined {
     const row = this.db.prepare('SELECT * FROM appointments WHERE appointment_key = ?').get(key) as Row | undefined;
@@ -76,54 +145,70 @@ export class AppointmentStore {
   upsert(a: Appointment): UpsertResult {
     const now = this.clock.now();
     const hash = hashOf(materialView(a));
+    let before: PreviousState | undefined;
     const result = this.db.transaction((): UpsertResult => {
       const row = this.db
-        .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms FROM appointments WHERE appointment_key = ?')
-        .get(a.key) as Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> | undefined;
+        .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?')
+        .get(a.key) as (Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string }) | undefined;
+      before = row && { start: row.start_ms, status: row.status, gone: row.gone_at_ms !== null };
+      const columns = { key: a.key, start: a.start, end: a.end, data: JSON.stringify(a), hash, now, ...columnsOf(a) };
       if (!row) {
         this.db
           .prepare(
-            `INSERT INTO appointments (appointment_key, status, start_ms, end_ms, calendar_key, data, material_hash, revision, changed_at_ms, seen_at_ms)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+            `INSERT INTO appointments (appointment_key, status, start_ms, end_ms, calendar_key, client_key, person_key, owner_user,
+               service_keys, tag_keys, data, material_hash, revision, changed_at_ms, seen_at_ms)
+             VALUES (@key, @status, @start, @end, @calendar_key, @client_key, @person_key, @owner_user,
+               @service_keys, @tag_keys, @data, @hash, 1, @now, @now)`,
           )
-          .run(a.key, a.status, a.start, a.end, a.calendar.calendarKey, JSON.stringify(a), hash, now, now);
+          .run(columns);
         return { outcome: 'created', revision: 1 };
       }
       const revived = row.gone_at_ms !== null;
+      // The filter columns are material (materialView holds them): an unchanged state keeps them.
       if (row.material_hash === hash && !revived) {
-        this.db.prepare('UPDATE appointments SET data = ?, seen_at_ms = ? WHERE appointment_key = ?').run(JSON.stringify(a), now, a.key);
+        this.db.prepare('UPDATE appointments SET data = ?, seen_at_ms = ? WHERE appointment_key = ?').run(columns.data, now, a.key);
         return { outcome: 'unchanged', revision: row.revision };
       }
       const revision = row.revision + 1;
       this.db
         .prepare(
-          `UPDATE appointments SET status = ?, start_ms = ?, end_ms = ?, calendar_key = ?, data = ?, material_hash = ?,
-             revision = ?, changed_at_ms = ?, seen_at_ms = ?, gone_at_ms = NULL, gone_reason = NULL
-           WHERE appointment_key = ?`,
+          `UPDATE appointments SET status = @status, start_ms = @start, end_ms = @end, calendar_key = @calendar_key,
+             client_key = @client_key, person_key = @person_key, owner_user = @owner_user, service_keys = @service_keys,
+             tag_keys = @tag_keys, data = @data, material_hash = @hash, revision = @revision, changed_at_ms = @changed,
+             seen_at_ms = @now, gone_at_ms = NULL, gone_reason = NULL
+           WHERE appointment_key = @key`,
         )
-        .run(a.status, a.start, a.end, a.calendar.calendarKey, JSON.stringify(a), hash, revision, nextChangedAt(row.changed_at_ms, now), now, a.key);
+        .run({ ...columns, revision, changed: nextChangedAt(row.changed_at_ms, now) });
       return { outcome: revived ? 'revived' : 'changed', revision };
     })();
-    if (result.outcome !== 'unchanged') this.emit(a.key, result.revision);
+    if (result.outcome !== 'unchanged') this.changes.emit({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
     return result;
   }
 
   /** Marks an appointment gone (404 from the source, or out of scope); the row is kept. */
   markGone(key: string, reason: string): boolean {
     const now = this.clock.now();
+    let before: PreviousState | undefined;
     const revision = this.db.transaction((): number | null => {
-      const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms FROM appointments WHERE appointment_key = ?').get(key) as
-        | Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'>
+      const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?').get(key) as
+        | (Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string })
         | undefined;
       if (!row || row.gone_at_ms !== null) return null;
+      before = { start: row.start_ms, status: row.status, gone: false };
       this.db
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
         .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
     })();
     if (revision === null) return false;
-    this.emit(key, revision);
+    this.changes.emit({ key, revision, ...(before ? { before } : {}) });
     return true;
+  }
+
+  /** When each appointment that became gone at or after `fromMs` did so, oldest first (the deletion breaker's rate). */
+  goneTimesSince(fromMs: number): number[] {
+    const rows = this.db.prepare('SELECT gone_at_ms AS t FROM appointments WHERE gone_at_ms >= ? ORDER BY gone_at_ms').all(fromMs) as { t: number }[];
+    return rows.map((r) => r.t);
   }
 
   /** Appointments (not gone) whose start lies in [fromMs, toMs). */
@@ -140,10 +225,32 @@ export class AppointmentStore {
     return (this.db.prepare(`SELECT * FROM appointments ${where} ORDER BY start_ms, appointment_key`).all() as Row[]).map(fromRow);
   }
 
-  /** Largest changed_at over all rows: a cheap "did anything change" stamp for caches. */
-  lastChangeAt(): number {
-    const row = this.db.prepare('SELECT MAX(changed_at_ms) AS t FROM appointments').get() as { t: number | null };
-    return row.t ?? 0;
+  /**
+   * Every appointment (gone ones too, so they can leave feeds), with only what filters read, one row
+   * at a time: 20,000 of them never sit in memory at once. Run no other statement until it is done.
+   */
+  *filterRows(): IterableIterator<FilterRow> {
+    const rows = this.db
+      .prepare(
+        `SELECT appointment_key, revision, changed_at_ms, start_ms, gone_at_ms, status, calendar_key, client_key, person_key,
+                owner_user, service_keys, tag_keys
+         FROM appointments`,
+      )
+      .iterate() as IterableIterator<FilterColumns>;
+    for (const row of rows) yield filterRowOf(row);
+  }
+
+  /** Changes whenever a revision grows or a row appears, whichever process wrote it. */
+  changeStamp(): string {
+    const r = this.db.prepare('SELECT COUNT(*) AS n, TOTAL(revision) AS s FROM appointments').get() as { n: number; s: number };
+    return `${r.n}:${r.s}`;
+  }
+
+  /** SQLite's PRAGMA data_version: differs after another connection (process) committed anything. */
+  dataVersion(): number {
+    // Asked on every feed request, so the statement is prepared once.
+    this.versionQuery ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    return this.versionQuery.get() as number;
   }
 
   /** Stored rows: those not gone by status class (as core/appointment.ts's statusClass), and the gone ones. */
@@ -158,9 +265,5 @@ export class AppointmentStore {
       )
       .get() as { total: number; gone: number; cancelled: number; done: number };
     return { ...row, active: row.total - row.gone - row.cancelled - row.done };
-  }
-
-  private emit(key: string, revision: number): void {
-    for (const listener of this.listeners) listener(key, revision);
   }
 }

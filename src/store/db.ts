@@ -1,10 +1,14 @@
 // The one place that opens the SQLite file: creates its folder, sets the pragmas, runs migrations.
+// The file holds the Google refresh token, channel tokens and personal data: what calbridge creates
+// is private (folder 0700, files 0600; see private-files.ts).
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPrivately } from './private-files.ts';
 
 export type Db = Database.Database;
+export type Statement<P extends unknown[], R> = Database.Statement<P, R>;
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -31,11 +35,18 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
+let latest: number | undefined;
+
+/** The schema version this calbridge migrates to (its last migration). */
+export function latestSchemaVersion(): number {
+  return (latest ??= loadMigrations().at(-1)?.version ?? 0);
+}
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   let db: Db;
   try {
-    db = new Database(path);
+    // The WAL and shared-memory files SQLite makes later take the database file's mode.
+    db = path === ':memory:' ? new Database(path) : createPrivately(dirname(path), path, () => new Database(path));
   } catch (e) {
     throw new DatabaseError(`cannot open the database ${path}: ${(e as Error).message}`);
   }

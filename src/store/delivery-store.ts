@@ -37,7 +37,14 @@ export interface DeliveryError {
 export class DeliveryStore {
   private readonly insertMany_;
 
+  // Prepared once: /readyz, status and the worker's housekeeping ask for counts all the time.
+  private readonly countsQuery;
+  private readonly oldestQuery;
+
   constructor(private readonly db: Db) {
+    this.countsQuery = db.prepare(`SELECT bucket, n FROM delivery_counts WHERE bucket IN ('pending', 'retrying', 'done', 'failed')`);
+    // Named: left to itself, SQLite picks deliveries_pending (state = ?) and visits every pending row.
+    this.oldestQuery = db.prepare(`SELECT MIN(received_at_ms) AS at FROM deliveries INDEXED BY deliveries_pending_since WHERE state = 'pending'`);
     // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
     // duplicate; a repeat of one already processed is a new hint (an appointment moved back, say,
     // sends the same bytes again), so it is queued again and the appointment re-read.
@@ -45,7 +52,7 @@ export class DeliveryStore {
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
        VALUES (?, ?, ?, ?, ?, 0)
        ON CONFLICT (dedupe_key) DO UPDATE SET state = 'pending', next_attempt_ms = 0, received_at_ms = excluded.received_at_ms,
-         processed_at_ms = NULL, last_error = NULL
+         body = excluded.body, processed_at_ms = NULL, last_error = NULL
        WHERE state != 'pending'`,
     );
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
@@ -79,13 +86,15 @@ export class DeliveryStore {
    * then the answer may be older than what the repeat announces, and the delivery stays pending.
    */
   markDone(ids: number[], now: number, requestedAt = Number.MAX_SAFE_INTEGER): void {
+    // The body is only needed until the delivery is processed: nothing reads it afterwards.
     const stmt = this.db.prepare(
-      `UPDATE deliveries SET state = CASE WHEN COALESCE(last_seen_ms, 0) > ? THEN 'pending' ELSE 'done' END,
-         processed_at_ms = ?, attempts = attempts + 1, last_error = NULL, next_attempt_ms = 0, last_seen_ms = NULL
-       WHERE id = ? AND state = 'pending'`,
+      `UPDATE deliveries SET state = CASE WHEN COALESCE(last_seen_ms, 0) > @requestedAt THEN 'pending' ELSE 'done' END,
+         body = CASE WHEN COALESCE(last_seen_ms, 0) > @requestedAt THEN body ELSE '' END,
+         processed_at_ms = @now, attempts = attempts + 1, last_error = NULL, next_attempt_ms = 0, last_seen_ms = NULL
+       WHERE id = @id AND state = 'pending'`,
     );
     this.db.transaction(() => ids.forEach((id) => {
-        stmt.run(requestedAt, now, id);
+        stmt.run({ requestedAt, now, id });
         this.recordAnnouncement(id);
       }))();
   }
@@ -112,7 +121,7 @@ export class DeliveryStore {
   /** Gives up on deliveries that retrying cannot help (an unreadable record); the error stays visible. */
   markFailed(ids: number[], error: string, now: number): void {
     const stmt = this.db.prepare(
-      `UPDATE deliveries SET state = 'failed', attempts = attempts + 1, processed_at_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
+      `UPDATE deliveries SET state = 'failed', body = '', attempts = attempts + 1, processed_at_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
     );
     this.db.transaction(() => ids.forEach((id) => {
         stmt.run(now, error, id);
@@ -120,18 +129,12 @@ export class DeliveryStore {
       }))();
   }
 
+  /** From the counters the triggers keep and the index of pending rows: no pass over the table. */
   counts(): DeliveryCounts {
-    const row = this.db
-      .prepare(
-        `SELECT COALESCE(SUM(state = 'pending'), 0) AS pending,
-                COALESCE(SUM(state = 'pending' AND attempts > 0), 0) AS retrying,
-                COALESCE(SUM(state = 'failed'), 0) AS failed,
-                COALESCE(SUM(state = 'done'), 0) AS done,
-                MIN(CASE WHEN state = 'pending' THEN received_at_ms END) AS oldest
-         FROM deliveries`,
-      )
-      .get() as { pending: number; retrying: number; failed: number; done: number; oldest: number | null };
-    return { pending: row.pending, retrying: row.retrying, failed: row.failed, done: row.done, oldestPendingAt: row.oldest };
+    const rows = this.countsQuery.all() as { bucket: string; n: number }[];
+    const n = (bucket: string) => rows.find((r) => r.bucket === bucket)?.n ?? 0;
+    const oldest = this.oldestQuery.get() as { at: number | null };
+    return { pending: n('pending') + n('retrying'), retrying: n('retrying'), failed: n('failed'), done: n('done'), oldestPendingAt: oldest.at };
   }
 
   /** The latest errors of deliveries still pending or failed, newest first. */
@@ -139,7 +142,7 @@ export class DeliveryStore {
     const rows = this.db
       .prepare(
         `SELECT appointment_key, state, attempts, last_error, COALESCE(processed_at_ms, received_at_ms) AS at FROM deliveries
-         WHERE state != 'done' AND last_error IS NOT NULL ORDER BY id DESC LIMIT ?`,
+         WHERE last_error IS NOT NULL AND state != 'done' ORDER BY id DESC LIMIT ?`,
       )
       .all(limit) as { appointment_key: string; state: string; attempts: number; last_error: string; at: number }[];
     return rows.map((r) => ({ appointmentKey: r.appointment_key, state: r.state, attempts: r.attempts, error: r.last_error, at: r.at }));
@@ -158,8 +161,26 @@ export class DeliveryStore {
     return row !== undefined;
   }
 
-  /** Forgets processed deliveries older than `before` (a late repeat of one is then just another hint). */
-  prune(before: number): number {
-    return this.db.prepare(`DELETE FROM deliveries WHERE state != 'pending' AND received_at_ms < ?`).run(before).changes;
+  /**
+   * Forgets up to `limit` deliveries processed (done or failed) before `before`; a pending one is never
+   * forgotten. A later repeat of a forgotten one is simply stored as a new delivery.
+   */
+  prune(before: number, limit: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM deliveries WHERE id IN (
+           SELECT id FROM deliveries WHERE state != 'pending' AND processed_at_ms < ? ORDER BY processed_at_ms LIMIT ?)`,
+      )
+      .run(before, limit).changes;
+  }
+
+  /** Forgets up to `limit` announcements older than `before` (see `announced`). */
+  pruneAnnouncements(before: number, limit: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM webhook_announcements WHERE appointment_key IN (
+           SELECT appointment_key FROM webhook_announcements WHERE last_received_at_ms < ? ORDER BY last_received_at_ms LIMIT ?)`,
+      )
+      .run(before, limit).changes;
   }
 }

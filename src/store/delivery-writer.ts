@@ -22,7 +22,6 @@ export class DeliveryWriter {
   private queue: Waiting[] = [];
   private scheduled = false;
   private readonly maxBatch: number;
-  private batches = 0;
 
   constructor(
     private readonly store: DeliveryStore,
@@ -37,11 +36,6 @@ export class DeliveryWriter {
       this.queue.push({ delivery, resolve, reject });
       this.schedule();
     });
-  }
-
-  /** Transactions committed so far (the bench reports the average batch size). */
-  get commits(): number {
-    return this.batches;
   }
 
   /** Commits whatever is queued now (graceful stop). */
@@ -66,7 +60,6 @@ export class DeliveryWriter {
     let fresh: boolean[];
     try {
       fresh = this.store.insertMany(batch.map((w) => w.delivery));
-      this.batches++;
     } catch (e) {
       for (const w of batch) w.reject(e);
       return;

@@ -1,45 +1,21 @@
-// Feed storage: rendered event fragments, per-feed ETag state, and the light read of the
-// appointments table that feed filters need (no whole-record parsing for 10,000 rows).
+// Feed storage: rendered event fragments and per-feed ETag state. Which appointments a feed holds
+// comes from AppointmentStore.filterRows (stored columns, no whole-record parsing for 10,000 rows).
 import type { Db } from './db.ts';
-import type { FeedFacts } from '../feeds/feed-filter.ts';
 
 export interface Fragment {
   revision: number;
   body: string;
 }
 
-export interface FeedRow {
-  key: string;
-  revision: number;
-  changedAt: number;
-  start: number;
-  gone: boolean;
-  facts: FeedFacts;
-}
-
+/** What a feed last served: kept so Last-Modified grows when an event leaves and survives a restart. */
 export interface FeedState {
+  /** The body's hash (the strong ETag's value). */
   etag: string;
+  /** Epoch ms, whole seconds. */
   lastModified: number;
 }
 
-interface RawFeedRow {
-  appointment_key: string;
-  revision: number;
-  changed_at_ms: number;
-  start_ms: number;
-  gone_at_ms: number | null;
-  status: string;
-  calendar_key: string | null;
-  client_key: string | null;
-  person_key: string | null;
-  services: string | null;
-  tag_keys: string | null;
-  owner_user: string | null;
-}
-
 export class FeedFragmentStore {
-  private versionQuery: (() => unknown) | undefined;
-
   constructor(private readonly db: Db) {}
 
   load(variant: string): Map<string, Fragment> {
@@ -70,54 +46,6 @@ export class FeedFragmentStore {
       .prepare('DELETE FROM feed_fragments WHERE appointment_key IN (SELECT appointment_key FROM appointments WHERE gone_at_ms IS NOT NULL)')
       .run().changes;
     return other + gone;
-  }
-
-  /** Every appointment (gone ones too, so they can leave feeds), with only what filters read. */
-  rows(): FeedRow[] {
-    // json_extract parses each record once per row (SQLite caches the parse across the calls).
-    const raw = this.db
-      .prepare(
-        `SELECT appointment_key, revision, changed_at_ms, start_ms, gone_at_ms, status, calendar_key,
-                json_extract(data, '$.clientKey') AS client_key,
-                json_extract(data, '$.person.personKey') AS person_key,
-                json_extract(data, '$.services') AS services,
-                json_extract(data, '$.tagKeys') AS tag_keys,
-                json_extract(data, '$.ownerUser') AS owner_user
-         FROM appointments`,
-      )
-      .all() as RawFeedRow[];
-    return raw.map((r) => ({
-      key: r.appointment_key,
-      revision: r.revision,
-      changedAt: r.changed_at_ms,
-      start: r.start_ms,
-      gone: r.gone_at_ms !== null,
-      facts: {
-        status: r.status,
-        calendarKey: r.calendar_key,
-        clientKey: r.client_key,
-        personKey: r.person_key,
-        serviceKeys: r.services ? (JSON.parse(r.services) as { serviceKey: string }[]).map((s) => s.serviceKey) : [],
-        tagKeys: r.tag_keys ? (JSON.parse(r.tag_keys) as string[]) : [],
-        ownerUser: r.owner_user,
-      },
-    }));
-  }
-
-  /** Changes whenever a revision grows or a row appears, whichever process wrote it. */
-  appointmentsStamp(): string {
-    const r = this.db.prepare('SELECT COUNT(*) AS n, TOTAL(revision) AS s FROM appointments').get() as { n: number; s: number };
-    return `${r.n}:${r.s}`;
-  }
-
-  /** SQLite's PRAGMA data_version: differs after another connection (process) committed anything. */
-  dataVersion(): number {
-    // Asked on every feed request, so the statement is prepared once.
-    if (!this.versionQuery) {
-      const statement = this.db.prepare<[], number>('PRAGMA data_version').pluck();
-      this.versionQuery = () => statement.get();
-    }
-    return this.versionQuery() as number;
   }
 
   state(feedId: string): FeedState | undefined {

@@ -2,18 +2,15 @@
 // Each write's outcome is recorded in one statement, so the link never disagrees with itself.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import type { LinkState } from '../core/google-plan.ts';
+import type { Deferral, LinkState } from '../core/mirror/link.ts';
 
-/** What the planner needs (core's LinkState), plus what was written and the retry state. */
+/** What the mirror core decides from (its LinkState), plus the appointment, the revision written and the retry state. */
 export interface GoogleLink extends LinkState {
   appointmentKey: string;
-  writtenStart: number | null;
-  writtenEnd: number | null;
   writtenRevision: number | null;
   attempts: number;
   nextAttemptMs: number;
   lastError: string | null;
-  updatedAt: number;
 }
 
 interface Row {
@@ -31,6 +28,8 @@ interface Row {
   next_attempt_ms: number;
   last_error: string | null;
   updated_at_ms: number;
+  deferred_etag: string | null;
+  deferred_since_ms: number | null;
 }
 
 const fromRow = (r: Row): GoogleLink => ({
@@ -48,7 +47,16 @@ const fromRow = (r: Row): GoogleLink => ({
   nextAttemptMs: r.next_attempt_ms,
   lastError: r.last_error,
   updatedAt: r.updated_at_ms,
+  deferral: r.deferred_since_ms === null ? null : { etag: r.deferred_etag, since: r.deferred_since_ms },
 });
+
+/** One stored appointment as the writer plans from it: its revision, whether it is gone, and its link. */
+export interface PlanRow {
+  key: string;
+  revision: number;
+  gone: boolean;
+  link: GoogleLink | undefined;
+}
 
 export interface WrittenEvent {
   calendarId: string;
@@ -71,6 +79,10 @@ export interface LinkFailure {
   lastError: string;
 }
 
+const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation, l.present, l.written_hash, l.etag,
+  l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
+  l.deferred_etag, l.deferred_since_ms`;
+
 export class GoogleLinkStore {
   constructor(
     private readonly db: Db,
@@ -82,9 +94,15 @@ export class GoogleLinkStore {
     return row && fromRow(row);
   }
 
-  all(): Map<string, GoogleLink> {
-    const rows = this.db.prepare('SELECT * FROM google_links').all() as Row[];
-    return new Map(rows.map((r) => [r.appointment_key, fromRow(r)]));
+  /** Every stored appointment with its link (none yet for a new one): what the writer compares. */
+  plannable(): PlanRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
+         FROM appointments AS a LEFT JOIN google_links AS l ON l.appointment_key = a.appointment_key`,
+      )
+      .all() as (Row & { key: string; revision: number; gone_at_ms: number | null })[];
+    return rows.map((r) => ({ key: r.key, revision: r.revision, gone: r.gone_at_ms !== null, link: r.appointment_key === null ? undefined : fromRow(r) }));
   }
 
   /** The link of one of our events (reverse sync: which appointment is this event?). */
@@ -93,7 +111,7 @@ export class GoogleLinkStore {
     return row && fromRow(row);
   }
 
-  /** A successful write: what Google now holds; retry state cleared. */
+  /** A successful write: what Google now holds; retry state and any deferral cleared. */
   recordWrite(key: string, w: WrittenEvent): void {
     this.db
       .prepare(
@@ -104,12 +122,11 @@ export class GoogleLinkStore {
            generation = excluded.generation, present = excluded.present, written_hash = excluded.written_hash,
            etag = excluded.etag, written_start_ms = excluded.written_start_ms, written_end_ms = excluded.written_end_ms,
            written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL,
-           updated_at_ms = excluded.updated_at_ms`,
+           updated_at_ms = excluded.updated_at_ms, deferred_etag = NULL, deferred_since_ms = NULL`,
       )
       .run({ key, ...w, present: w.present ? 1 : 0, now: this.clock.now() });
   }
 
-  /** Nothing to write for this revision (no visible change): remember we looked. */
   /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
     this.db
@@ -117,9 +134,19 @@ export class GoogleLinkStore {
       .run(revision, key);
   }
 
-  /** Look at this link again no sooner than `untilMs`, without calling it a failure. */
-  postpone(key: string, untilMs: number): void {
-    this.db.prepare('UPDATE google_links SET next_attempt_ms = ? WHERE appointment_key = ?').run(untilMs, key);
+  /** The recorded failure no longer matters (a different write is planned); attempts and next attempt stay. */
+  forgetError(key: string): void {
+    this.db.prepare('UPDATE google_links SET last_error = NULL WHERE appointment_key = ?').run(key);
+  }
+
+  /**
+   * A person's change is left to the reverse sync: which state of the event and since when (kept
+   * across passes and restarts), and no new look before `lookAgainAt`. Not a failure.
+   */
+  leaveToReverse(key: string, deferral: Deferral, lookAgainAt: number): void {
+    this.db
+      .prepare('UPDATE google_links SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ? WHERE appointment_key = ?')
+      .run(deferral.etag, deferral.since, lookAgainAt, key);
   }
 
   /**
@@ -179,14 +206,16 @@ export class GoogleLinkStore {
   }
 
   /**
-   * After a reschedule the booking agrees with what the person left in Google: the writer's coming
-   * update may use that edit's etag (no 412 round trip), while the link still holds the old start.
+   * A person's edit the booking service now agrees with (core adoptAfterReschedule): the link takes
+   * its etag and times. Only if the link is still as read at `unchangedSince` (nothing wrote it meanwhile).
    */
-  adoptEtag(key: string, observedEtag: string | null, fromStart: number | null): void {
-    if (observedEtag === null || fromStart === null) return;
+  adoptEdit(key: string, edit: { etag: string; start: number; end: number }, unchangedSince: number): void {
     this.db
-      .prepare('UPDATE google_links SET etag = ?, next_attempt_ms = 0 WHERE appointment_key = ? AND present = 1 AND written_start_ms = ?')
-      .run(observedEtag, key, fromStart);
+      .prepare(
+        `UPDATE google_links SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
+         WHERE appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
+      )
+      .run(edit.etag, edit.start, edit.end, key, unchangedSince);
   }
 
   counts(): { mirrored: number; failed: number } {

@@ -1,32 +1,37 @@
-// Small named values (stored credentials, cursors): JSON in, JSON out.
+// Small named values (stored credentials, cursors): JSON in, JSON out. Read on every /readyz and
+// status call, so the statements are prepared once (parsing SQL costs more than the lookup).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
 
 export class KvStore {
+  private readonly select;
+  private readonly upsert;
+  private readonly remove;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly clock: Clock,
-    private readonly table: 'kv' | 'sync_cursors' = 'kv',
-  ) {}
+    table: 'kv' | 'sync_cursors' = 'kv',
+  ) {
+    const column = table === 'kv' ? 'key' : 'name';
+    this.select = db.prepare(`SELECT value FROM ${table} WHERE ${column} = ?`);
+    this.upsert = db.prepare(
+      `INSERT INTO ${table} (${column}, value, updated_at_ms) VALUES (?, ?, ?)
+       ON CONFLICT (${column}) DO UPDATE SET value = excluded.value, updated_at_ms = excluded.updated_at_ms`,
+    );
+    this.remove = db.prepare(`DELETE FROM ${table} WHERE ${column} = ?`);
+  }
 
   get<T>(key: string): T | undefined {
-    const column = this.table === 'kv' ? 'key' : 'name';
-    const row = this.db.prepare(`SELECT value FROM ${this.table} WHERE ${column} = ?`).get(key) as { value: string } | undefined;
+    const row = this.select.get(key) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
   set(key: string, value: unknown): void {
-    const column = this.table === 'kv' ? 'key' : 'name';
-    this.db
-      .prepare(
-        `INSERT INTO ${this.table} (${column}, value, updated_at_ms) VALUES (?, ?, ?)
-         ON CONFLICT (${column}) DO UPDATE SET value = excluded.value, updated_at_ms = excluded.updated_at_ms`,
-      )
-      .run(key, JSON.stringify(value), this.clock.now());
+    this.upsert.run(key, JSON.stringify(value), this.clock.now());
   }
 
   delete(key: string): void {
-    const column = this.table === 'kv' ? 'key' : 'name';
-    this.db.prepare(`DELETE FROM ${this.table} WHERE ${column} = ?`).run(key);
+    this.remove.run(key);
   }
 }

@@ -2,6 +2,7 @@
 // it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
+import type { ReverseDecision } from '../core/mirror/write-decide.ts';
 
 export type ActionKind = 'reschedule' | 'cancel' | 'recreate' | 'restore' | 'ignore';
 export type ActionState = 'pending' | 'done' | 'reverted' | 'failed' | 'dropped' | 'superseded';
@@ -129,6 +130,14 @@ export class RescheduleStore {
     return row && fromRow(row);
   }
 
+  /** The latest decision as the writer weighs it: the state of the event it was made on, and whether it is carried out. */
+  latestDecision(appointmentKey: string): ReverseDecision | undefined {
+    const row = this.db
+      .prepare('SELECT observed_etag, state FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1')
+      .get(appointmentKey) as Pick<Row, 'observed_etag' | 'state'> | undefined;
+    return row && { etag: row.observed_etag, settled: row.state !== 'pending' };
+  }
+
   /** Where the latest completed reschedule of this appointment put it. */
   lastRescheduledTo(appointmentKey: string): number | null {
     const row = this.db
@@ -188,6 +197,29 @@ export class RescheduleStore {
       ignoredDeletes: sum((r) => r.kind === 'ignore'),
       restored: sum((r) => r.kind === 'restore'),
     };
+  }
+
+  /** Actions given up on; an indexed count (readiness asks it on every call). */
+  failedCount(): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM reschedules WHERE state = 'failed'`).get() as { n: number }).n;
+  }
+
+  /**
+   * Forgets up to `limit` settled actions last changed before `before`. Pending ones are never
+   * forgotten, nor an appointment's latest action or its latest completed reschedule: the reverse
+   * sync compares what it sees in Google with those (`latest`, `lastRescheduledTo`), however old.
+   */
+  prune(before: number, limit: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM reschedules WHERE id IN (
+           SELECT id FROM reschedules AS r WHERE state != 'pending' AND updated_at_ms < ?
+             AND id < (SELECT MAX(id) FROM reschedules WHERE appointment_key = r.appointment_key)
+             AND id IS NOT (SELECT MAX(id) FROM reschedules
+                            WHERE appointment_key = r.appointment_key AND kind = 'reschedule' AND state = 'done')
+           ORDER BY updated_at_ms LIMIT ?)`,
+      )
+      .run(before, limit).changes;
   }
 
   /** Recent actions that did not go as the person wanted, with the booking service's reason. */

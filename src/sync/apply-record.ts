@@ -1,9 +1,11 @@
 // The one path from "the booking service says this record is true now" to stored state, shared by
-// the delivery worker and the poll: read tolerantly, check scope, upsert (revision bumped only on a
-// material change), or mark gone when the record left poll.filters.
+// the delivery worker, the poll and the reverse sync: read tolerantly, check scope, upsert (revision
+// bumped only on a material change), or make it gone (left poll.filters, or 404) through the
+// deletion breaker.
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
 import type { PollFilters } from '../config/schema.ts';
 import type { AppointmentStore, UpsertOutcome } from '../store/appointment-store.ts';
+import type { GoneBreaker, GoneVerdict } from './gone-breaker.ts';
 import { outOfScope } from './scope.ts';
 
 export const OUT_OF_SCOPE = 'out of scope';
@@ -11,8 +13,8 @@ export const NOT_FOUND = 'not found at the booking service';
 
 export type ApplyOutcome =
   | { kind: UpsertOutcome; key: string; revision: number }
-  /** Outside poll.filters: marked gone (when it was stored and not gone already). */
-  | { kind: 'out_of_scope'; key: string; markedGone: boolean; why: string }
+  /** Outside poll.filters: marked gone (when it was stored and not gone already), or held by the deletion breaker. */
+  | { kind: 'out_of_scope'; key: string; markedGone: boolean; held: boolean; why: string }
   /** Something fresher was stored after this record was requested; it is left alone. */
   | { kind: 'stale'; key: string }
   | { kind: 'unreadable'; key: string | undefined; reason: string };
@@ -21,6 +23,8 @@ export interface ApplyDeps {
   appointments: AppointmentStore;
   reader: ReaderOptions;
   filters: PollFilters;
+  /** The one deletion breaker of the runtime: ingest and the reverse sync share it (and its metrics). */
+  gone: GoneBreaker;
 }
 
 /** A change a user will see in an output: worth counting and, from the poll, worth asking "was it announced?". */
@@ -44,13 +48,14 @@ export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, 
   if (stored && Math.max(stored.seenAt, stored.goneAt ?? 0) > requestedAt) return { kind: 'stale', key: a.key };
   const why = outOfScope(a, deps.filters);
   if (why !== undefined) {
-    return { kind: 'out_of_scope', key: a.key, markedGone: deps.appointments.markGone(a.key, OUT_OF_SCOPE), why };
+    const verdict = deps.gone.markGone(a.key, OUT_OF_SCOPE);
+    return { kind: 'out_of_scope', key: a.key, markedGone: verdict === 'gone', held: verdict === 'held', why };
   }
   const result = deps.appointments.upsert(a);
   return { kind: result.outcome, key: a.key, revision: result.revision };
 }
 
 /** A 404/410 from the source: the one thing besides a cancelled status that makes an appointment gone. */
-export function applyNotFound(deps: Pick<ApplyDeps, 'appointments'>, key: string): boolean {
-  return deps.appointments.markGone(key, NOT_FOUND);
+export function applyNotFound(deps: Pick<ApplyDeps, 'gone'>, key: string): GoneVerdict {
+  return deps.gone.markGone(key, NOT_FOUND);
 }

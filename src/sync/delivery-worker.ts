@@ -4,6 +4,7 @@
 import type { Logger } from '../log.ts';
 import type { Clock } from '../core/clock.ts';
 import { errorMessage } from '../core/errors.ts';
+import { backoffMs } from '../core/backoff.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError, isNotFound } from '../booking/errors.ts';
 import type { DeliveryStore, PendingDelivery } from '../store/delivery-store.ts';
@@ -15,8 +16,6 @@ import { mapLimit } from './map-limit.ts';
 
 const BATCH = 1000;
 const CONCURRENCY = 4;
-const PRUNE_EVERY_MS = 60 * 60_000;
-const KEEP_DONE_MS = 7 * 24 * 60 * 60_000;
 
 export interface DeliveryWorkerDeps extends ApplyDeps {
   booking: BookingApi;
@@ -28,19 +27,20 @@ export interface DeliveryWorkerDeps extends ApplyDeps {
   random?: () => number;
 }
 
-/** 5 s, 10 s, 20 s ... up to 30 min, with ±20 % jitter; a rate limit's Retry-After is a floor. */
+/** No delivery waits longer for its next attempt, whatever the backoff or a Retry-After says. */
+export const MAX_DELIVERY_BACKOFF_MS = 30 * 60_000;
+const RETRY_BACKOFF = { baseMs: 5_000, maxMs: MAX_DELIVERY_BACKOFF_MS };
+
+/** Steps of 5 s, 10 s, 20 s ... (core/backoff.ts), at most 30 min; a rate limit's Retry-After is a floor under that cap. */
 export function retryDelayMs(attempts: number, error: unknown, random: () => number = Math.random): number {
-  const base = Math.min(5_000 * 2 ** Math.max(0, attempts), 30 * 60_000);
-  const jittered = base * (0.8 + 0.4 * random());
   const floor = error instanceof BookingError && error.retryAfterMs !== undefined ? error.retryAfterMs : 0;
-  return Math.round(Math.max(jittered, floor));
+  return Math.min(Math.max(backoffMs(attempts, RETRY_BACKOFF, random), floor), MAX_DELIVERY_BACKOFF_MS);
 }
 
-type KeyOutcome = 'changed' | 'unchanged' | 'gone' | 'retry' | 'failed';
+type KeyOutcome = 'changed' | 'unchanged' | 'gone' | 'held' | 'retry' | 'failed';
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
   let inFlight: Promise<JobResult> | null = null;
-  let lastPrune = 0;
 
   async function processKey(key: string, items: PendingDelivery[]): Promise<KeyOutcome> {
     const ids = items.map((d) => d.id);
@@ -55,15 +55,16 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
         deps.log.warn({ appointment: key, reason: applied.reason }, 'delivery failed: the record cannot be read');
         outcome = 'failed';
       } else {
+        // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
         deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
-        outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : 'unchanged';
+        outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : applied.kind === 'out_of_scope' && applied.held ? 'held' : 'unchanged';
       }
     } catch (e) {
       if (isNotFound(e)) {
         deps.health.ok();
-        const gone = applyNotFound(deps, key);
+        const verdict = applyNotFound(deps, key);
         deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
-        outcome = gone ? 'gone' : 'unchanged';
+        outcome = verdict;
       } else {
         const message = errorMessage(e);
         if (!(e instanceof BookingError) || e.kind !== 'invalid') deps.health.failed(message);
@@ -79,7 +80,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
   }
 
   async function runOnce(progress?: Progress): Promise<JobResult> {
-    const tally: Record<KeyOutcome, number> = { changed: 0, unchanged: 0, gone: 0, retry: 0, failed: 0 };
+    const tally: Record<KeyOutcome, number> = { changed: 0, unchanged: 0, gone: 0, held: 0, retry: 0, failed: 0 };
     let deliveries = 0;
     let keys = 0;
     for (;;) {
@@ -100,25 +101,24 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
       if (due.length < BATCH) break;
     }
     housekeeping();
-    if (deliveries === 0) return { status: 'success', summary: 'no pending deliveries' };
-    const failed = tally.retry + tally.failed;
+    if (deliveries === 0) return { status: 'success', summary: 'no pending deliveries', idle: true };
+    const failed = tally.retry + tally.failed + tally.held;
     const summary =
       `${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'} for ${keys} appointment${keys === 1 ? '' : 's'}: ` +
       `${tally.changed} changed, ${tally.gone} gone, ${tally.unchanged} unchanged` +
+      (tally.held ? `, ${tally.held} held by the deletion breaker` : '') +
       (tally.retry ? `, ${tally.retry} to retry` : '') +
       (tally.failed ? `, ${tally.failed} unreadable` : '');
     return { status: 'success', summary, failed };
   }
 
+  // Every 2 s: from counters and the index of pending rows, never a pass over the table. Pruning is
+  // the retention job's (src/wiring/retention-part.ts).
   function housekeeping(): void {
     const counts = deps.deliveries.counts();
     const now = deps.clock.now();
     deps.metrics.pending.set(counts.pending);
     deps.metrics.oldestPending.set(counts.oldestPendingAt === null ? 0 : Math.max(0, now - counts.oldestPendingAt) / 1000);
-    if (now - lastPrune >= PRUNE_EVERY_MS) {
-      lastPrune = now;
-      deps.deliveries.prune(now - KEEP_DONE_MS);
-    }
   }
 
   return {

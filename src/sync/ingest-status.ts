@@ -1,13 +1,14 @@
 // The ingest section of `status` and /api/status, and its share of /readyz. Read from the database,
 // so a one-shot `status` shows what `serve` did.
 import type { Clock } from '../core/clock.ts';
-import type { Readiness } from '../part.ts';
+import type { Readiness } from '../core/readiness.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
 import type { RejectionStore } from '../store/rejection-store.ts';
 import type { BookingHealth } from './booking-health.ts';
+import type { GoneBreaker } from './gone-breaker.ts';
 import type { PollHistory } from './poll-history.ts';
-import { cronPeriodMs } from './cron-period.ts';
+import { readinessWindowMs } from './readiness-window.ts';
 
 export interface IngestStatusDeps {
   clock: Clock;
@@ -16,6 +17,7 @@ export interface IngestStatusDeps {
   rejections: RejectionStore;
   health: BookingHealth;
   history: PollHistory;
+  gone: GoneBreaker;
   pollSchedule: string;
 }
 
@@ -51,28 +53,34 @@ export function ingestStatus(d: IngestStatusDeps): Record<string, unknown> {
         created: last.created,
         changed: last.changed,
         gone: last.gone,
+        held: last.held ?? 0,
         unchanged: last.unchanged,
         failed: last.failed,
+        ...(last.skipped?.length ? { skipped: last.skipped } : {}),
         unannounced: last.unannounced,
         ...(last.error ? { error: last.error } : {}),
       },
       last_success_at: iso(d.history.lastSuccessAt()),
       unannounced_changes_total: d.history.unannouncedTotal(),
     },
+    deletion_breaker: deletionBreaker(d.gone),
     booking_api: { last_ok_at: iso(health.lastOkAt), last_error: health.lastError && { at: iso(health.lastError.at), message: health.lastError.message } },
   };
 }
 
+/**
+ * Ingest's share of /readyz: only warnings (the receiver takes webhooks whatever the booking API
+ * does), in our own words; the booking API's error text stays in status (booking_api.last_error).
+ * Reads only keyed rows: cursors and the delivery counters.
+ */
 export function ingestReadiness(d: IngestStatusDeps): Readiness {
   const now = d.clock.now();
-  const reasons: string[] = [];
   const warnings: string[] = [];
-  const { lastOkAt, lastError } = d.health.state();
-  const allowed = Math.max(3 * cronPeriodMs(d.pollSchedule), 60_000);
-  const lastErr = lastError && (lastOkAt === null || lastError.at >= lastOkAt) ? ` (last error: ${lastError.message})` : '';
-  if (lastOkAt === null) reasons.push(`the booking API has not answered successfully yet${lastErr}`);
-  else if (now - lastOkAt > allowed) reasons.push(`the booking API has not answered successfully since ${iso(lastOkAt)}${lastErr}`);
-
+  const { lastOkAt } = d.health.state();
+  if (lastOkAt === null) warnings.push('the booking API has not answered successfully yet (details in status: booking_api)');
+  else if (now - lastOkAt > readinessWindowMs(d.pollSchedule)) {
+    warnings.push(`the booking API has not answered successfully since ${iso(lastOkAt)} (details in status: booking_api)`);
+  }
   const passes = d.history.history().filter((h) => h.outcome === 'success').slice(-2);
   if (passes.length === 2 && passes.every((p) => p.unannounced > 0)) {
     const n = passes.reduce((s, p) => s + p.unannounced, 0);
@@ -81,11 +89,30 @@ export function ingestReadiness(d: IngestStatusDeps): Readiness {
     );
   }
   const last = d.history.last();
+  // The breaker's verdict is our own sentence (counts only).
   if (last?.outcome === 'breaker' && last.error) warnings.push(`the last poll was stopped by the breaker: ${last.error}`);
+  const held = d.gone.heldCount();
+  if (held > 0) {
+    warnings.push(
+      `the deletion breaker holds ${held} appointments the booking service says are gone (more than poll.max_gone_per_hour ${d.gone.perHour} in an hour); ` +
+        'they stay as they were until the rate drops; if the deletions are real, run `calbridge sync --allow-mass-changes` once',
+    );
+  }
   const counts = d.deliveries.counts();
   if (counts.failed > 0) warnings.push(`${counts.failed} webhook deliveries failed (see status: deliveries.last_errors)`);
   if (counts.oldestPendingAt !== null && now - counts.oldestPendingAt > STUCK_MS) {
     warnings.push(`webhook deliveries are waiting since ${iso(counts.oldestPendingAt)} (${counts.pending} pending)`);
   }
-  return { reasons, warnings };
+  return { reasons: [], warnings };
+}
+
+/** How many became gone lately and which are held, the held ones re-checked against their rows. */
+function deletionBreaker(gone: GoneBreaker): Record<string, unknown> {
+  const held = gone.held();
+  return {
+    max_gone_per_hour: Number.isFinite(gone.perHour) ? gone.perHour : null,
+    gone_last_hour: gone.goneLastHour(),
+    held: held.length,
+    held_appointments: held.slice(0, 20).map((h) => ({ appointment_key: h.key, reason: h.reason, since: iso(h.since) })),
+  };
 }

@@ -13,9 +13,13 @@ export interface PollReport {
   created: number;
   changed: number;
   gone: number;
+  /** Gone by the source, but held by the deletion breaker (gone-breaker.ts). */
+  held: number;
   unchanged: number;
   /** Records the reader refused, or re-reads that failed. */
   failed: number;
+  /** Why the first few refused records were skipped. */
+  skipped?: string[];
   /** Changes no webhook announced. */
   unannounced: number;
   error?: string;

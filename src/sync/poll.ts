@@ -1,7 +1,8 @@
 // The poll: reconciliation for everything webhooks missed. Lists the whole window first (a failed
 // listing changes nothing), trips the breaker on a suspicious one, applies every record through the
-// same path as the worker, and re-reads one by one what the listing did not return: only a 404 or a
-// cancelled status makes those gone. Changes no webhook announced are counted.
+// same path as the worker, and re-reads one by one what the listing did not return (and what the
+// deletion breaker holds): only a 404 or a cancelled status makes those gone. Changes no webhook
+// announced are counted; records the reader refuses (an unusable key) are skipped and reported.
 import { DateTime } from 'luxon';
 import type { Logger } from '../log.ts';
 import type { Clock } from '../core/clock.ts';
@@ -23,6 +24,8 @@ import { pollWindow } from './poll-window.ts';
 import { mapLimit } from './map-limit.ts';
 
 const REREAD_CONCURRENCY = 4;
+/** Reasons of skipped records kept in the pass's report (status shows them); the log has every one. */
+const MAX_SKIPPED_SHOWN = 5;
 // A delivery received shortly before the stored state was last confirmed still counts as announcing.
 const ANNOUNCE_SLACK_MS = 60_000;
 
@@ -45,7 +48,7 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   const startedAt = clock.now();
   // Whole seconds: the listing's offset-less filter times have no milliseconds.
   const window = pollWindow(Math.floor(startedAt / 1000) * 1000, deps.timezone, poll.past_days, poll.future_days);
-  const report: PollReport = { startedAt, finishedAt: startedAt, outcome: 'success', window, listed: 0, created: 0, changed: 0, gone: 0, unchanged: 0, failed: 0, unannounced: 0 };
+  const report: PollReport = { startedAt, finishedAt: startedAt, outcome: 'success', window, listed: 0, created: 0, changed: 0, gone: 0, held: 0, unchanged: 0, failed: 0, unannounced: 0 };
   const finish = (outcome: PollOutcome, error?: string): JobResult => {
     report.finishedAt = clock.now();
     report.outcome = outcome;
@@ -57,9 +60,10 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     const summary =
       `listed ${report.listed} (${day(window.from, deps.timezone)} to ${day(window.to, deps.timezone)}): ` +
       `${report.created} new, ${report.changed} changed, ${report.gone} gone, ${report.unchanged} unchanged` +
+      (report.held ? `, ${report.held} held by the deletion breaker` : '') +
       (report.failed ? `, ${report.failed} failed` : '') +
       (report.unannounced ? `; ${report.unannounced} not announced by any webhook` : '');
-    return { status: 'success', summary, failed: report.failed };
+    return { status: 'success', summary, failed: report.failed + report.held };
   };
 
   // 1. The whole listing before any change: a listing that fails half way changes nothing.
@@ -81,7 +85,11 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   const listedKeys = new Set(records.map(appointmentKeyOf).filter((k): k is string => k !== undefined));
   const stored = deps.appointments.listInWindow(window.from, window.to + 1).filter((s) => !isCancelled(s.appointment.status));
   const missing = stored.filter((s) => !listedKeys.has(s.appointment.key));
-  const verdict = breakerVerdict({ listed: records.length, stored: stored.length, missing: missing.length, share: poll.breaker_share });
+  // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
+  // Already stopped and reported there, they do not count again towards this pass's breaker.
+  const heldKeys = new Set(deps.gone.held().map((h) => h.key));
+  const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key)).length;
+  const verdict = breakerVerdict({ listed: records.length, stored: stored.length, missing: newlyMissing, share: poll.breaker_share });
   if (verdict) {
     deps.log.warn({ listed: records.length, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);
     return finish('breaker', verdict);
@@ -104,7 +112,12 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   const tally = (o: ApplyOutcome, before: StoredAppointment | undefined) => {
     if (o.kind === 'unreadable') {
       report.failed++;
-      deps.log.warn({ appointment: o.key, reason: o.reason }, 'poll: record cannot be read');
+      if ((report.skipped ??= []).length < MAX_SKIPPED_SHOWN) report.skipped.push(o.reason);
+      deps.log.warn({ appointment: o.key, reason: o.reason }, 'poll: record cannot be read; skipped');
+      return;
+    }
+    if (o.kind === 'out_of_scope' && o.held) {
+      report.held++;
       return;
     }
     const kind = o.kind === 'created' ? 'created' : o.kind === 'out_of_scope' ? (o.markedGone ? 'gone' : 'unchanged') : isChange(o) ? 'changed' : 'unchanged';
@@ -117,7 +130,10 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     }
   };
 
-  const total = records.length + missing.length;
+  const missingKeys = new Set(missing.map((s) => s.appointment.key));
+  const heldElsewhere = [...heldKeys].filter((k) => !listedKeys.has(k) && !missingKeys.has(k)).flatMap((k) => deps.appointments.get(k) ?? []);
+  const reread = [...missing, ...heldElsewhere];
+  const total = records.length + reread.length;
   let done = 0;
   for (const raw of records) {
     const key = appointmentKeyOf(raw);
@@ -125,14 +141,15 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     tally(applyRecord(deps, raw, startedAt), before);
     progress?.(++done, total);
   }
-  await mapLimit(missing, REREAD_CONCURRENCY, async (s) => {
+  await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
     const key = s.appointment.key;
     const requestedAt = clock.now();
     try {
       tally(applyRecord(deps, await deps.booking.getAppointment(key), requestedAt, key), s);
     } catch (e) {
       if (isNotFound(e)) {
-        if (applyNotFound(deps, key)) tally({ kind: 'out_of_scope', key, markedGone: true, why: 'not found' }, s);
+        const verdict = applyNotFound(deps, key);
+        if (verdict !== 'unchanged') tally({ kind: 'out_of_scope', key, markedGone: verdict === 'gone', held: verdict === 'held', why: 'not found' }, s);
       } else {
         report.failed++;
         deps.log.warn({ appointment: key, err: errorMessage(e) }, 'poll: re-reading a missing appointment failed; left as it is');
@@ -140,6 +157,7 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     }
     progress?.(++done, total);
   });
+  deps.gone.prune();
   return finish('success');
 }
 

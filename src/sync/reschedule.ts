@@ -4,7 +4,8 @@
 import type { Appointment } from '../core/appointment.ts';
 import { isCancelled } from '../core/appointment.ts';
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
-import { afterSlotCheck, beforeReschedule, slotConflicts, type FreshState, type OnConflict } from '../core/reverse-decide.ts';
+import { backoffMs } from '../core/backoff.ts';
+import { adoptAfterReschedule, afterSlotCheck, beforeReschedule, slotConflicts, type FreshState, type OnConflict } from '../core/mirror/reschedule-decide.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError } from '../booking/errors.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -14,6 +15,7 @@ import type { RescheduleStore, ReverseActionRow } from '../store/reschedule-stor
 import type { GoogleLinkStore } from '../store/google-link-store.ts';
 import { applyNotFound, applyRecord, type ApplyDeps } from './apply-record.ts';
 import type { ReverseMetrics } from './reverse-metrics.ts';
+import type { ActivityStore } from '../store/activity-store.ts';
 
 export interface RescheduleDeps {
   booking: BookingApi;
@@ -26,14 +28,18 @@ export interface RescheduleDeps {
   metrics: ReverseMetrics;
   onConflict: OnConflict;
   sendEmail: boolean;
-  wake(job: string): void;
+  /** Wakes the writer of the target the move was made in (an event to put back). */
+  wakeWriter(): void;
+  /** The draw of the retry backoff (tests pass their own). */
+  random?: () => number;
+  activity?: ActivityStore;
 }
 
 /** Wide enough that any appointment overlapping the new slot starts inside it. */
 const SLOT_LOOKBACK_MS = 24 * 3_600_000;
 /** After this many transient failures the move is given up and the Google event put back. */
 export const MAX_ATTEMPTS = 20;
-const MAX_BACKOFF_MS = 10 * 60_000;
+const RETRY_BACKOFF = { baseMs: 5_000, maxMs: 10 * 60_000 };
 
 export interface ProcessResult {
   done: number;
@@ -81,7 +87,7 @@ async function occupants(deps: RescheduleDeps, a: Appointment, start: number, en
   return found.filter((o) => conflicts.has(o.key));
 }
 
-type Outcome = { state: 'done' | 'reverted' | 'dropped' | 'failed'; reason: string; detail?: string; put: 'back' | 'recreate' | null };
+type Outcome = { state: 'done' | 'reverted' | 'dropped' | 'failed'; reason: string; detail?: string; put: 'back' | 'recreate' | null; taken?: string[] };
 
 async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outcome> {
   const { fresh, appointment } = await readFresh(deps, row.appointmentKey);
@@ -95,8 +101,8 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
   if (deps.onConflict === 'revert') {
     const taken = await occupants(deps, a, row.newStart, end);
     if (afterSlotCheck(taken.length, deps.onConflict) === 'revert') {
-      const who = taken.map((t) => t.searchCode ?? t.key).join(', ');
-      return { state: 'reverted', reason: 'conflict', detail: `the new time overlaps ${who}`, put: 'back' };
+      const who = taken.map((t) => t.searchCode ?? t.key);
+      return { state: 'reverted', reason: 'conflict', detail: `the new time overlaps ${who.join(', ')}`, put: 'back', taken: who };
     }
   }
   try {
@@ -105,7 +111,9 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
     if (retryable(e)) throw e;
     return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'back' };
   }
-  deps.links.adoptEtag(a.key, row.observedEtag, row.fromStart);
+  const link = deps.links.get(a.key);
+  const edit = adoptAfterReschedule(link, { etag: row.observedEtag, fromStart: row.fromStart, start: row.newStart, end, decidedAt: row.createdAt });
+  if (edit && link) deps.links.adoptEdit(a.key, edit, link.updatedAt);
   await readFresh(deps, a.key).catch((e: unknown) => deps.log.warn({ err: e, key: a.key }, 'rescheduled, but the re-read failed; the poll will bring it'));
   return { state: 'done', reason: 'rescheduled', put: null };
 }
@@ -129,9 +137,10 @@ async function cancel(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outc
 
 function settle(deps: RescheduleDeps, row: ReverseActionRow, o: Outcome): void {
   if (!deps.actions.finish(row.id, o.state, o.reason, o.detail ?? null)) return;
+  deps.activity?.record({ kind: 'settled', key: row.appointmentKey, action: row.kind, state: o.state, reason: o.reason, detail: o.detail ?? null, to: row.newStart, ...(o.taken ? { taken: o.taken } : {}) });
   if (o.put === 'back') deps.links.requestRewrite(row.appointmentKey, row.observedEtag);
   if (o.put === 'recreate') deps.links.requestRecreate(row.appointmentKey);
-  if (o.put) deps.wake('google-writer');
+  if (o.put) deps.wakeWriter();
   deps.metrics.reschedules.inc({ outcome: o.state, reason: o.reason });
   const level = o.state === 'done' || o.state === 'dropped' ? 'info' : 'warn';
   deps.log[level]({ key: row.appointmentKey, kind: row.kind, state: o.state, reason: o.reason, detail: o.detail }, 'reverse sync action settled');
@@ -146,8 +155,8 @@ export async function processDue(deps: RescheduleDeps): Promise<ProcessResult> {
       outcome = row.kind === 'cancel' ? await cancel(deps, row) : await reschedule(deps, row);
     } catch (e) {
       if (row.attempts + 1 < MAX_ATTEMPTS) {
-        const wait = Math.min(MAX_BACKOFF_MS, 5_000 * 2 ** row.attempts) * (0.5 + Math.random() / 2);
-        deps.actions.retryLater(row.id, deps.clock.now() + Math.round(wait), detailOf(e));
+        const wait = backoffMs(row.attempts, RETRY_BACKOFF, deps.random ?? Math.random);
+        deps.actions.retryLater(row.id, deps.clock.now() + wait, detailOf(e));
         result.retrying++;
         continue;
       }

@@ -1,33 +1,42 @@
-// One reverse-sync round: for each mapped Google calendar, read what changed, decide (pure core),
-// and record every action together with the new sync token in one transaction. The booking service
-// is called later, by the reschedules job, from what was recorded here.
-import type { GoogleConfig } from '../config/schema.ts';
-import type { Db } from '../store/db.ts';
-import type { Logger } from '../log.ts';
-import type { KvStore } from '../store/kv-store.ts';
-import type { AppointmentStore } from '../store/appointment-store.ts';
-import type { GoogleLinkStore } from '../store/google-link-store.ts';
-import type { RescheduleStore } from '../store/reschedule-store.ts';
-import type { CalendarApi, GoogleEvent } from '../google/port.ts';
-import { GoogleError } from '../google/errors.ts';
-import { readChanges } from '../google/reverse/change-feed.ts';
-import { desiredEvent, isDesired, type GoogleMapping } from '../core/google-plan.ts';
-import { decideReverse, deletionsTripBreaker, type ObservedEvent, type ReverseAction } from '../core/reverse-decide.ts';
-import type { ReverseMetrics } from './reverse-metrics.ts';
+// One reverse-sync round: for each mapped calendar of a target, read what changed, decide (mirror
+// core), and record every action together with the new cursor in one transaction. The booking
+// service is called later, by the reschedules job, from what was recorded here. Written for any
+// target (core/mirror/target.ts).
+import type { Appointment } from '../core/appointment.ts';
 import type { Clock } from '../core/clock.ts';
+import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
+import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
+import { advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import type { CalendarTarget } from '../core/mirror/target.ts';
+import type { Logger } from '../log.ts';
+import type { AppointmentStore } from '../store/appointment-store.ts';
+import type { Atomic } from '../store/atomic.ts';
+import type { GoogleLinkStore } from '../store/google-link-store.ts';
+import type { KvStore } from '../store/kv-store.ts';
+import type { RescheduleStore } from '../store/reschedule-store.ts';
+import type { ReverseMetrics } from './reverse-metrics.ts';
+import type { ActivityStore } from '../store/activity-store.ts';
 
-export interface ReverseDeps {
-  api: CalendarApi;
-  google: GoogleConfig;
-  db: Db;
+export interface ReverseDeps<B> {
+  target: CalendarTarget<B>;
+  /** The event an appointment should have in this target (whether it is mirrored, and where). */
+  desire: (a: Appointment, revision: number, gone: boolean) => Desired<B>;
+  onDelete: OnDelete;
+  breakerShare: number;
+  atomic: Atomic;
   log: Logger;
   clock: Clock;
   cursors: KvStore;
+  /** Where a calendar's cursor is kept (one name space per target). */
+  cursorKey: (calendarId: string) => string;
   appointments: AppointmentStore;
   links: GoogleLinkStore;
   actions: RescheduleStore;
   metrics: ReverseMetrics;
-  wake(job: string): void;
+  /** Wake the writer of this target (an event to put back) and the reschedules job (a move to send). */
+  wakeWriter(): void;
+  wakeReschedules(): void;
+  activity?: ActivityStore;
 }
 
 export interface CalendarRound {
@@ -35,26 +44,17 @@ export interface CalendarRound {
   mode: 'incremental' | 'full';
   changes: number;
   acted: Partial<Record<ReverseAction['kind'], number>>;
-  /** Deletions held back by the breaker (the sync token is then kept, so the next round sees them again). */
+  /** Deletions held back by the breaker (the cursor is then kept, so the next round sees them again). */
   held: number;
 }
 
+/** Google's cursor of a calendar: its sync token. */
 export const syncTokenKey = (calendarId: string) => `google.reverse.sync_token:${calendarId}`;
 
-export function mappedCalendars(google: GoogleConfig): string[] {
-  return [...new Set(google.calendars.map((c) => c.calendar_id))];
+/** The target calendars a mapping writes to, each once. */
+export function mappedCalendars(mapping: { calendars: readonly { calendar_id: string }[] }): string[] {
+  return [...new Set(mapping.calendars.map((c) => c.calendar_id))];
 }
-
-const mappingOf = (g: GoogleConfig): GoogleMapping => ({ calendars: g.calendars, statuses: g.statuses, title: g.title, description: g.description });
-
-const observe = (e: GoogleEvent): ObservedEvent => ({
-  eventId: e.id,
-  deleted: e.status === 'cancelled',
-  etag: e.etag || null,
-  start: e.start,
-  end: e.end,
-  source: 'change',
-});
 
 interface Planned {
   key: string;
@@ -64,43 +64,40 @@ interface Planned {
   at: number;
 }
 
-function plan(deps: ReverseDeps, calendarId: string, event: ObservedEvent): Planned | undefined {
-  const link = deps.links.byEvent(calendarId, event.eventId);
+function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent): Planned | undefined {
+  const link = deps.links.byEvent(calendarId, event.id);
   if (!link) return undefined; // not one of ours
   const stored = deps.appointments.get(link.appointmentKey);
-  const desired = stored && desiredEvent(stored.appointment, stored.revision, stored.goneAt !== null, mappingOf(deps.google));
+  const desired = stored && deps.desire(stored.appointment, stored.revision, stored.goneAt !== null);
+  const wanted = desired !== undefined && isDesired(desired) ? desired : undefined;
   const latest = deps.actions.latest(link.appointmentKey);
   const action = decideReverse({
     event,
-    link: { present: link.present, etag: link.etag, writtenStart: link.writtenStart },
+    link: weighedLink(link, event, wanted),
     appointment: stored && {
       start: stored.appointment.start,
       end: stored.appointment.end,
-      mirrored: desired !== undefined && isDesired(desired) && desired.calendarId === calendarId,
+      mirrored: wanted !== undefined && wanted.calendarId === calendarId,
     },
-    handledEtag: latest?.eventId === event.eventId ? latest.observedEtag : null,
+    handledEtag: latest?.eventId === event.id ? latest.observedEtag : null,
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
-    onDelete: deps.google.reverse_sync.on_delete,
+    onDelete: deps.onDelete,
   });
   return { key: link.appointmentKey, event, action, at: deps.clock.now() };
 }
 
-/** An event only missing from a full re-list, read again: a tombstone or 404/410 is a deletion. */
-async function recheck(api: CalendarApi, calendarId: string, eventId: string): Promise<ObservedEvent> {
-  try {
-    return observe(await api.get(calendarId, eventId));
-  } catch (e) {
-    if (e instanceof GoogleError && (e.kind === 'not_found' || e.kind === 'gone')) {
-      return { eventId, deleted: true, etag: null, start: null, end: null, source: 'change' };
-    }
-    throw e;
-  }
+/** An event read again: what the target shows now, a missing one being a deletion. */
+async function reread<B>(deps: ReverseDeps<B>, calendarId: string, eventId: string): Promise<ObservedEvent> {
+  const read = await deps.target.get(calendarId, eventId);
+  if (read.kind === 'found') return { ...read.event, source: 'change' };
+  return { id: eventId, deleted: true, etag: null, start: null, end: null, ourHash: null, source: 'change' };
 }
 
-function record(deps: ReverseDeps, calendarId: string, p: Planned, wakes: Set<string>): void {
+function record<B>(deps: ReverseDeps<B>, calendarId: string, p: Planned, wakes: Set<'writer' | 'reschedules'>): void {
   const a = deps.appointments.get(p.key)!.appointment;
-  const base = { appointmentKey: p.key, observedEtag: p.event.etag, calendarId, eventId: p.event.eventId, newStart: a.start, newEnd: a.end };
+  const base = { appointmentKey: p.key, observedEtag: p.event.etag, calendarId, eventId: p.event.id, newStart: a.start, newEnd: a.end };
   const { action } = p;
+  deps.activity?.record({ kind: 'reverse', key: p.key, action, movedTo: p.event.start });
   switch (action.kind) {
     case 'reschedule':
       deps.actions.record({ ...base, kind: 'reschedule', state: 'pending', newStart: action.start, newEnd: action.end, fromStart: action.fromStart });
@@ -115,13 +112,13 @@ function record(deps: ReverseDeps, calendarId: string, p: Planned, wakes: Set<st
       deps.actions.record({ ...base, kind: 'restore', state: 'done', reason: action.reason });
       deps.links.requestRewrite(p.key, p.event.etag);
       deps.metrics.restores.inc({ reason: action.reason });
-      wakes.add('google-writer');
+      wakes.add('writer');
       return;
     case 'recreate':
       deps.actions.record({ ...base, kind: 'recreate', state: 'done', reason: action.reason });
       deps.links.requestRecreate(p.key);
       deps.metrics.deletions.inc({ action: 'recreate' });
-      wakes.add('google-writer');
+      wakes.add('writer');
       return;
     case 'ignore':
       deps.actions.record({ ...base, kind: 'ignore', state: 'done', reason: 'policy' });
@@ -133,43 +130,35 @@ function record(deps: ReverseDeps, calendarId: string, p: Planned, wakes: Set<st
   }
 }
 
-/** The writer touched this appointment's link after `since`: what was observed before may be stale. */
-function writtenSince(deps: ReverseDeps, key: string, since: number): boolean {
-  return (deps.links.get(key)?.updatedAt ?? 0) > since;
-}
-
-export async function calendarRound(deps: ReverseDeps, calendarId: string): Promise<CalendarRound> {
-  const tokenKey = syncTokenKey(calendarId);
-  const startedAt = deps.clock.now();
-  const batch = await readChanges(deps.api, calendarId, deps.cursors.get<string>(tokenKey));
-  const observed = batch.events.map(observe);
+export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string): Promise<CalendarRound> {
+  const tokenKey = deps.cursorKey(calendarId);
+  const listedAt = deps.clock.now();
+  const batch = await deps.target.changes(calendarId, deps.cursors.get<string>(tokenKey) ?? null);
+  const observed: ObservedEvent[] = batch.events.map((e) => ({ ...e, source: 'change' }));
   const mirroredHere = deps.links.mirroredIn(calendarId);
   if (batch.mode === 'full') {
-    // A full list shows no tombstones: what we mirror and it lacks may have been deleted meanwhile.
-    const seen = new Set(batch.events.filter((e) => e.status !== 'cancelled').map((e) => e.id));
+    // A full list shows no deletions: what we mirror and it lacks may have been deleted meanwhile.
+    const seen = new Set(batch.events.filter((e) => !e.deleted).map((e) => e.id));
     for (const link of mirroredHere) {
-      if (!seen.has(link.eventId)) observed.push({ eventId: link.eventId, deleted: true, etag: null, start: null, end: null, source: 'missing' });
+      if (!seen.has(link.eventId)) observed.push({ id: link.eventId, deleted: true, etag: null, start: null, end: null, ourHash: null, source: 'missing' });
     }
   }
   const planned: Planned[] = [];
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
-    // A listing older than our latest write to this event is read again: deciding on it could take
-    // our own earlier write for a person's move.
-    const stale = p !== undefined && writtenSince(deps, p.key, startedAt);
-    if (p?.action.kind === 'recheck' || stale) p = plan(deps, calendarId, await recheck(deps.api, calendarId, event.eventId));
+    if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
     if (p && p.action.kind !== 'none') planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
-  const tripped = deletionsTripBreaker(cancels, mirroredHere.length, deps.google.breaker_share);
-  const wakes = new Set<string>();
+  const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);
+  const wakes = new Set<'writer' | 'reschedules'>();
   const acted: CalendarRound['acted'] = {};
   let overtaken = false;
-  deps.db.transaction(() => {
+  deps.atomic(() => {
     for (const p of planned) {
-      if (tripped && p.action.kind === 'cancel') continue;
-      // The writer wrote this event while we decided: skip it, and keep the token to see it again.
-      if (writtenSince(deps, p.key, p.at)) {
+      if (held && p.action.kind === 'cancel') continue;
+      // The writer wrote this event while we decided: skip it, and keep the cursor to see it again.
+      if (writtenSince(deps.links.get(p.key), p.at)) {
         overtaken = true;
         continue;
       }
@@ -177,13 +166,14 @@ export async function calendarRound(deps: ReverseDeps, calendarId: string): Prom
       acted[p.action.kind] = (acted[p.action.kind] ?? 0) + 1;
     }
     // Kept when the breaker trips, so the held deletions are seen (and reported) again.
-    if (!tripped && !overtaken) deps.cursors.set(tokenKey, batch.nextSyncToken);
-  })();
-  if (tripped) {
+    if (advancesCursor({ held, overtaken })) deps.cursors.set(tokenKey, batch.cursor);
+  });
+  if (held) {
     deps.metrics.breaker.inc();
     deps.log.warn({ calendarId, cancels, mirrored: mirroredHere.length }, 'reverse sync: too many deletions at once; none cancelled at the booking service');
   }
-  deps.metrics.rounds.inc({ mode: batch.mode, outcome: tripped ? 'held' : 'ok' });
-  for (const job of wakes) deps.wake(job);
-  return { calendarId, mode: batch.mode, changes: batch.events.length, acted, held: tripped ? cancels : 0 };
+  deps.metrics.rounds.inc({ mode: batch.mode, outcome: held ? 'held' : 'ok' });
+  if (wakes.has('reschedules')) deps.wakeReschedules();
+  if (wakes.has('writer')) deps.wakeWriter();
+  return { calendarId, mode: batch.mode, changes: batch.events.length, acted, held: held ? cancels : 0 };
 }

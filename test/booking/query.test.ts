@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiRoot, apiUrl, filterParams, localFilterTime, offsetTime, sameOriginNext } from '../../src/booking/query.ts';
-import { detailOf, retryAfterMs } from '../../src/booking/http.ts';
+import { detailOf, isServiceErrorBody } from '../../src/booking/http.ts';
+import { MAX_RATE_LIMIT_WAIT_MS, rateLimitResetAt, retryAfterMs } from '../../src/net/rate-limit.ts';
 import { BookingClient } from '../../src/booking/client.ts';
 import { silentLogger } from '../../src/log.ts';
 import { onCleanup } from './helpers.ts';
@@ -55,6 +56,49 @@ describe('URLs and times for the booking API', () => {
     expect(retryAfterMs('30', now)).toBe(30_000);
     expect(retryAfterMs('Mon, 15 Jun 2026 12:00:10 GMT', now)).toBe(10_000);
     expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-5', now)).toBeUndefined();
+    expect(retryAfterMs('2024', now)).toBe(300_000); // seconds (clamped), never the year 2024
+  });
+
+  it('clamps a Retry-After of any size to 5 minutes, and a past date to 0', () => {
+    const now = Date.parse('2026-06-15T12:00:00Z');
+    expect(retryAfterMs('31536000000', now)).toBe(MAX_RATE_LIMIT_WAIT_MS);
+    expect(retryAfterMs('1e400', now)).toBeUndefined();
+    expect(retryAfterMs('Fri, 01 Jan 3000 00:00:00 GMT', now)).toBe(MAX_RATE_LIMIT_WAIT_MS);
+    expect(retryAfterMs('Mon, 15 Jun 2026 11:00:00 GMT', now)).toBe(0);
+  });
+
+  it.each([
+    ['seconds to wait', '20', 20_000],
+    ['epoch seconds', String((Date.parse('2026-06-15T12:00:00Z') + 45_000) / 1000), 45_000],
+    ['epoch milliseconds', String(Date.parse('2026-06-15T12:00:00Z') + 45_000), 45_000],
+    ['epoch seconds a year ahead', String((Date.parse('2026-06-15T12:00:00Z') + 365 * 86_400_000) / 1000), MAX_RATE_LIMIT_WAIT_MS],
+    ['epoch milliseconds read as seconds would be', String(Date.parse('2026-06-15T12:00:00Z') * 1000), MAX_RATE_LIMIT_WAIT_MS],
+    ['a huge wait', '99999999', MAX_RATE_LIMIT_WAIT_MS],
+  ])('reads X-RateLimit-Reset given as %s, at most 5 minutes ahead', (_kind, header, wait) => {
+    const now = Date.parse('2026-06-15T12:00:00Z');
+    expect(rateLimitResetAt(header, now)! - now).toBe(wait);
+  });
+
+  it.each([['a reset in the past', String(Date.parse('2026-06-15T11:00:00Z') / 1000)], ['zero', '0'], ['text', 'soon'], ['nothing', null]])(
+    'ignores X-RateLimit-Reset when it is %s',
+    (_kind, header) => {
+      expect(rateLimitResetAt(header, Date.parse('2026-06-15T12:00:00Z'))).toBeUndefined();
+    },
+  );
+
+  it.each([
+    [{ detail: 'Not found.' }, true],
+    [{ detail: 'Not found.', code: 'not_found' }, true],
+    [{ message: 'no Route matched with those values' }, false],
+    [{ detail: 'Not found.', message: 'from the gateway' }, false],
+    [{ detail: '' }, false],
+    [{ detail: ['Not found.'] }, false],
+    [[{ detail: 'Not found.' }], false],
+    ['<html>Not Found</html>', false],
+    [undefined, false],
+  ])('the service error body %j: %s', (body, ours) => {
+    expect(isServiceErrorBody(body)).toBe(ours);
   });
 });
 

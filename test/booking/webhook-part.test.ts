@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
-import { createWebhookPart } from '../../src/booking/webhook-registration.ts';
+import { createWebhookRegistrationPart } from '../../src/wiring/webhook-registration-part.ts';
 import { createTestContext } from '../helpers/context.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { clientFor, onCleanup, simulator } from './helpers.ts';
@@ -30,12 +30,12 @@ function partFor(sim: Simulator, opts: { publicUrl?: string; register?: boolean;
   if (!t) {
     t = createTestContext({ config, booking: client });
     contexts.set(key, t);
-    onCleanup(() => {
-      t!.close();
+    onCleanup(async () => {
       contexts.delete(key);
+      await t!.close();
     });
   }
-  const part = createWebhookPart({ ...t.ctx, config, booking: client });
+  const part = createWebhookRegistrationPart({ ...t.ctx, config, booking: client });
   onCleanup(() => part.stop?.());
   return part;
 }

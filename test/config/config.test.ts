@@ -33,7 +33,7 @@ describe('config', () => {
   it('accepts the example config with its environment variables set', () => {
     const config = parseConfig(readFileSync('config.example.yaml', 'utf8'), '/srv/cb/config.yaml', env);
     expect(config.feeds[0]?.token).toBe(env.FEED_TOKEN);
-    expect(config.google?.calendars).toEqual([{ calendar_key: '*', calendar_id: 'primary' }]);
+    expect(config.google?.calendars).toEqual([{ calendar_key: '*', calendar_id: expect.stringMatching(/^c_[0-9a-f]{64}@group\.calendar\.google\.com$/) }]);
     expect(config.database.path).toBe('/srv/cb/data/calbridge.db');
   });
 
@@ -123,9 +123,26 @@ feeds:
     const config = parseConfig(text.replace(/poll:[\s\S]*$/, ''), '/c.yaml', { ...env, PORT: '9000' });
     expect(config.server.port).toBe(9000);
     expect(config.webhook.register).toBe(false);
-    expect(problems(`${minimal.replace('  secret: \${WEBHOOK_SECRET}', '  secret: 1234567890123456789')}`)).toEqual([
-      { path: 'webhook.secret', line: 8, message: 'must be text, not 1234567890123456800 (put it in quotes)' },
+  });
+
+  it('a secret written as an unquoted number is not echoed in the config error', () => {
+    const text = minimal.replace('  secret: \${WEBHOOK_SECRET}', '  secret: 1234567890123456789').replace('  token: \${BOOKING_TOKEN}', '  token: 12345678901234567');
+    let error: unknown;
+    try {
+      parseConfig(text, '/c.yaml', env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message, problems: found } = error as ConfigError;
+    expect(found).toEqual([
+      { path: 'booking.token', line: 6, message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown' },
+      { path: 'webhook.secret', line: 8, message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown' },
     ]);
+    for (const digits of ['1234567890123456', '12345678901234567', '1234567890123456800', '12345678901234568']) expect(message).not.toContain(digits);
+    expect(problems(minimal.replace('  token: \${BOOKING_TOKEN}', '  token: \${BOOKING_TOKEN}\n  timezone: 12345678'))[0]?.message).toBe(
+      'must be text, not 12345678 (put it in quotes)', // values that are not secrets are still shown
+    );
   });
 
   it('catches every misspelt placeholder, whatever its case or characters', () => {

@@ -1,52 +1,57 @@
-// A feeds part on a real SQLite file, requested through Hono's app.request (no socket).
-import { Hono } from 'hono';
-import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
-import { createFeedsPart } from '../../src/feeds/feeds-part.ts';
-import type { Part } from '../../src/part.ts';
-import type { ManualClock } from '../../src/core/clock.ts';
+// The runtime (the same builder as serve) with feeds configured, on a real SQLite file, requested
+// through the app's own request() (no socket). `restart()` builds a new runtime on the same file:
+// what a restarted daemon has.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/core/clock.ts';
+import { silentLogger } from '../../src/log.ts';
+import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
+import type { Part } from '../../src/wiring/part.ts';
+import type { Services } from '../../src/wiring/services.ts';
+import { testConfig, unreachableBooking } from '../helpers/context.ts';
 
 export const TOKEN = 'feed-token-0123456789-abcdef';
 export const OTHER_TOKEN = 'other-feed-token-9876543210';
 
-export interface FeedHarness extends TestContext {
-  part: Part;
-  app: Hono;
+export interface FeedHarness {
+  ctx: Services;
   clock: ManualClock;
+  /** The feeds part. */
+  part: Part;
   get(path: string, headers?: Record<string, string>, method?: string): Promise<Response>;
-  /** A new part over the same database: what a restarted daemon has. */
-  restart(): void;
+  /** A new runtime over the same database: what a restarted daemon has. */
+  restart(): Promise<void>;
   rendered(): Promise<number>;
+  close(): Promise<void>;
 }
 
 export function feedHarness(feeds: Record<string, unknown>[] = [{ name: 'Clinic', token: TOKEN }]): FeedHarness {
-  const t = createTestContext({ config: testConfig({ server: { public_url: 'https://cal.example.com/' }, feeds }) });
-  const build = () => {
-    const part = createFeedsPart(t.ctx);
-    const app = new Hono();
-    app.notFound((c) => c.json({ error: 'not found' }, 404));
-    part.routes?.(app);
-    return { part, app };
-  };
-  let built = build();
-  const h: FeedHarness = {
-    ...t,
-    clock: t.clock as ManualClock,
+  const dir = mkdtempSync(join(tmpdir(), 'calbridge-feeds-'));
+  const config = testConfig({ server: { public_url: 'https://cal.example.com/' }, database: { path: join(dir, 'calbridge.db') }, feeds });
+  const clock = new ManualClock();
+  const build = () => buildRuntime(config, { log: silentLogger(), clock, booking: unreachableBooking, wake: () => undefined, processMetrics: false });
+  let runtime: Runtime = build();
+  return {
+    get ctx() {
+      return runtime.services;
+    },
+    clock,
     get part() {
-      return built.part;
+      return runtime.parts.find((p) => p.name === 'feeds')!;
     },
-    get app() {
-      return built.app;
-    },
-    get: (path, headers = {}, method = 'GET') => Promise.resolve(built.app.request(path, { method, headers })),
-    restart() {
-      void built.part.stop?.();
-      t.ctx.metrics.registry.clear();
-      built = build();
+    get: (path, headers = {}, method = 'GET') => Promise.resolve(runtime.app.request(path, { method, headers })),
+    async restart() {
+      await runtime.close();
+      runtime = build();
     },
     async rendered() {
-      const metric = await t.ctx.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get();
+      const metric = await runtime.services.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get();
       return metric?.values[0]?.value ?? 0;
     },
+    async close() {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
-  return h;
 }

@@ -54,7 +54,7 @@ describe('GET /feeds/{token}.ics', () => {
     const again = await h.get(URL_);
     expect(await body(again)).toBe(text);
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
-    h.restart();
+    await h.restart();
     const restarted = await h.get(URL_);
     expect(await body(restarted)).toBe(text);
     expect(restarted.headers.get('etag')).toBe(first.headers.get('etag'));

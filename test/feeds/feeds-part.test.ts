@@ -36,6 +36,34 @@ describe('privacy', () => {
       expect(flat).not.toMatch(/\+?\d[\d ()-]{7,}\d/); // anything shaped like a phone or document number
     }
   });
+
+  it('a template using {owner_user} cannot put an e-mail into a limited or busy feed', async () => {
+    const title = '{owner_user} · {person.full_name} · {calendar.name} · {services} · {search_code} · {start}';
+    h = feedHarness([
+      { name: 'Limited', token: OTHER_TOKEN, privacy: 'limited', title },
+      { name: 'Busy', token: 'busy-feed-token-0123456789', privacy: 'busy', title },
+    ]);
+    // Contact details where no privacy rule looks: owner_user, the name, the calendar and service names.
+    const all = Array.from({ length: 12 }, (_, n) =>
+      appointment(n, {
+        ownerUser: `dr.ines+${n}@clinica.example.com.br`,
+        person: { ...appointment(n).person, fullName: `Ana ${n} (ana.${n}@gmail.com, +55 (11) 98765-43${String(n).padStart(2, '0')})` },
+        calendar: { calendarKey: 'cal-a', name: `Consultório · WhatsApp 11 3456-78${String(n).padStart(2, '0')}` },
+        services: [{ serviceKey: 'svc', name: `Laudo CPF 123.456.789-${String(n).padStart(2, '0')}` }],
+      }),
+    );
+    for (const a of all) h.ctx.appointments.upsert(a);
+    for (const path of [`/feeds/${OTHER_TOKEN}.ics`, '/feeds/busy-feed-token-0123456789.ics']) {
+      const text = await feedText(path);
+      expect(checkFeed(text)).toHaveLength(12);
+      const flat = unfold(text);
+      expect(flat, path).not.toMatch(/@(?!calbridge\b)/); // no e-mail address at all (UIDs end in @calbridge)
+      const timesLeftOut = flat.replace(/\d{8}T\d{6}Z/g, '').replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/g, ''); // DTSTART ..., {start}
+      expect(timesLeftOut, path).not.toMatch(/\d(?:[\s().\-/]*\d){6,}/); // no phone or document number
+    }
+    const limited = checkFeed(await feedText(`/feeds/${OTHER_TOKEN}.ics`));
+    expect(limited[3]?.summary).toBe('Ana 3 · Consultório · WhatsApp · Laudo CPF · SC3X · 2026-06-16 12:00');
+  });
 });
 
 describe('changes written by another process', () => {

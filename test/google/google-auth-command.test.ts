@@ -1,7 +1,7 @@
 // `google auth`: consent URL printed, loopback redirect answered, code exchanged at the fake's token
 // endpoint, refresh token stored in the database and never printed; the writer then uses it.
 import { afterEach, expect, it } from 'vitest';
-import { startFakeGoogle, type FakeGoogle } from '../fakes/fake-google.ts';
+import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { googleAuthCommand } from '../../src/commands/google-auth.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { currentRefreshToken } from '../../src/google/auth.ts';
@@ -10,15 +10,15 @@ import { openDatabase } from '../../src/store/db.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import type { CommandArgs } from '../../src/commands/command.ts';
 
-let fake: FakeGoogle;
+let fake: GoogleSimulator;
 let t: TestContext;
 afterEach(async () => {
-  t?.close();
+  await t?.close();
   await fake?.close();
 });
 
 it('stores the refresh token from the consent and never prints it', async () => {
-  fake = await startFakeGoogle({ clientId: 'client-1', clientSecret: 'client-secret-1' });
+  fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1' });
   const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close();

@@ -1,24 +1,25 @@
-// A real Context (temp SQLite file) wired to the fake Google, with the Google part built on it.
+// The runtime (temp SQLite file, the same builder as serve) wired to the fake Google: the Google
+// part and its writer job, with fast retries.
 import type { Appointment } from '../../src/core/appointment.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
-import { startFakeGoogle, type FakeGoogle, type FakeGoogleOptions } from '../fakes/fake-google.ts';
-import { createGooglePart, WRITER_JOB } from '../../src/google/google-part.ts';
-import type { Part } from '../../src/part.ts';
+import { startGoogleSimulator, type GoogleSimulator, type GoogleSimulatorOptions } from '../../src/google/simulator/index.ts';
+import type { Part } from '../../src/wiring/part.ts';
 import type { JobResult } from '../../src/jobs/job.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { testAppointment } from '../helpers/appointment.ts';
+import type { GoogleConfig } from '../../src/config/schema.ts';
 
 export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 
 export interface GoogleEnv extends TestContext {
-  fake: FakeGoogle;
+  fake: GoogleSimulator;
   part: Part;
   runWriter(): Promise<JobResult>;
   put(a: Appointment): void;
   closeAll(): Promise<void>;
 }
 
-export function googleSection(fake: FakeGoogle, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function googleSection(fake: GoogleSimulator, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     credentials: CLIENT,
     api_root: fake.rootUrl,
@@ -30,12 +31,16 @@ export function googleSection(fake: FakeGoogle, over: Record<string, unknown> = 
 }
 
 export async function createGoogleEnv(
-  options: { google?: Record<string, unknown>; fake?: FakeGoogleOptions; clock?: Clock } = {},
+  options: { google?: Record<string, unknown>; fake?: GoogleSimulatorOptions; clock?: Clock } = {},
 ): Promise<GoogleEnv> {
-  const fake = await startFakeGoogle({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, ...options.fake });
-  const t = createTestContext({ config: testConfig({ google: googleSection(fake, options.google) }), ...(options.clock ? { clock: options.clock } : {}) });
-  const part = createGooglePart(t.ctx, { retry: { retries: 8, baseMs: 2, maxMs: 20 }, itemBackoff: { baseMs: 0, maxMs: 0 } })!;
-  const job = part.jobs!.find((j) => j.name === WRITER_JOB)!;
+  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, ...options.fake });
+  const t = createTestContext({
+    config: testConfig({ google: googleSection(fake, options.google) }),
+    ...(options.clock ? { clock: options.clock } : {}),
+    tuning: { googleRetry: { retries: 8, baseMs: 2, maxMs: 20 }, googleItemBackoff: { baseMs: 0, maxMs: 0 } },
+  });
+  const part = t.runtime.parts.find((p) => p.name === 'google')!;
+  const job = part.jobs!.find((j) => j.name === 'google-writer')!;
   return {
     ...t,
     fake,
@@ -43,8 +48,7 @@ export async function createGoogleEnv(
     runWriter: () => job.run(),
     put: (a) => void t.ctx.appointments.upsert(a),
     async closeAll() {
-      await part.stop?.();
-      t.close();
+      await t.close();
       await fake.close();
     },
   };
@@ -62,4 +66,22 @@ export function appointment(n: number, over: Partial<Appointment> = {}): Appoint
     person: { personKey: `p${n}`, fullName: `Person ${n}`, email: `p${n}@example.com`, phone: null, documentNumber: null },
     ...over,
   });
+}
+
+/** A whole google section on the fake, for tests that build the adapter without a part. */
+export function testGoogleConfig(fake: GoogleSimulator, over: Partial<GoogleConfig> = {}): GoogleConfig {
+  return {
+    enabled: true,
+    credentials: { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' },
+    api_root: fake.rootUrl,
+    token_url: fake.tokenUrl,
+    calendars: [{ calendar_key: '*', calendar_id: 'primary' }],
+    statuses: ['CONFIRMED', 'PENDING'],
+    title: '{person.full_name}',
+    description: '',
+    reverse_sync: { enabled: false, schedule: '*/2 * * * *', push_notifications: false, on_conflict: 'revert', on_delete: 'recreate', send_email: false },
+    requests_per_minute: 100_000,
+    breaker_share: 0.3,
+    ...over,
+  };
 }

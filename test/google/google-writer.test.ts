@@ -145,17 +145,18 @@ describe('Google writer', () => {
     expect(env.fake.tokens.refreshed).toBe(2);
   });
 
-  it('invalid_grant turns readiness red with how to fix it, and nothing is lost', async () => {
+  it('invalid_grant is a readiness warning with how to fix it (never a 503), and nothing is lost', async () => {
     env = await createGoogleEnv();
     env.fake.revoke();
     env.put(appointment(1));
     const result = await env.runWriter();
     expect(result.status).toBe('failed');
     const r = env.part.readiness!();
-    const reason = r.reasons.join(' ');
-    expect(reason).toMatch(/invalid_grant/);
-    expect(reason).toMatch(/calbridge google auth/);
-    expect(reason).toMatch(/7 days/);
+    expect(r.reasons).toEqual([]);
+    const warning = r.warnings.join(' ');
+    expect(warning).toMatch(/invalid_grant/);
+    expect(warning).toMatch(/calbridge google auth/);
+    expect(warning).toMatch(/7 days/);
     expect(env.part.status!()).toMatchObject({ auth: { ok: false } });
     expect(env.fake.events('primary')).toHaveLength(0);
   });

@@ -1,16 +1,18 @@
-// A real Context on a real SQLite file in a temp dir, for tests of parts and use-cases.
-// Every test that builds one calls `close()` (afterEach) to close the database and remove the dir.
+// The runtime for tests, through the same builder as `serve` (wiring/runtime.ts) on a real SQLite
+// file in a temp dir, with fakes swapped in: a booking API, a clock, a wake that records.
+// Every test that builds one awaits `close()` (afterEach) to close the database and remove the dir.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSchema, type Config } from '../../src/config/schema.ts';
-import { createContext, type Context } from '../../src/context.ts';
 import { ManualClock, type Clock } from '../../src/core/clock.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
 import { BookingError } from '../../src/booking/errors.ts';
-import { openDatabase } from '../../src/store/db.ts';
-import { createMetrics } from '../../src/metrics.ts';
-import { silentLogger } from '../../src/log.ts';
+import type { JobName, Wake } from '../../src/jobs/job.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
+import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
+import type { Tuning } from '../../src/wiring/parts.ts';
+import type { Services } from '../../src/wiring/services.ts';
 
 export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 
@@ -47,12 +49,15 @@ export const unreachableBooking: BookingApi = {
 };
 
 export interface TestContext {
-  ctx: Context;
+  /** The runtime's services: config, clock, stores over the real database, the booking client. */
+  ctx: Services;
+  /** The whole runtime, built by the same builder as `serve` (nothing started). */
+  runtime: Runtime;
   clock: Clock;
   dir: string;
-  /** Job names passed to ctx.wake, in order. */
-  woken: string[];
-  close(): void;
+  /** Job names passed to wake, in order (unless a test gave its own wake). */
+  woken: JobName[];
+  close(): Promise<void>;
 }
 
 export interface TestContextOptions {
@@ -60,33 +65,37 @@ export interface TestContextOptions {
   booking?: BookingApi;
   clock?: Clock;
   /** Replaces the default wake (which records names in `woken`). */
-  wake?: (job: string) => void;
+  wake?: Wake;
+  /** A wake runs the job on the runtime's scheduler, as in serve (instead of being recorded). */
+  runJobs?: boolean;
+  tuning?: Tuning;
+  /** Log lines go here (default: nowhere). */
+  log?: Logger;
 }
 
+/** The runtime on a real SQLite file in a temp dir, fakes swapped in; `close()` (afterEach) removes it. */
 export function createTestContext(options: TestContextOptions = {}): TestContext {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-test-'));
   const base = options.config ?? testConfig();
   const config: Config = { ...base, database: { ...base.database, path: join(dir, 'calbridge.db') } };
   const clock = options.clock ?? new ManualClock();
-  const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
-  const woken: string[] = [];
-  const ctx: Context = createContext({
-    config,
-    db,
+  const woken: JobName[] = [];
+  const runtime = buildRuntime(config, {
+    log: options.log ?? silentLogger(),
     clock,
-    log: silentLogger(),
-    metrics: createMetrics({ processMetrics: false }),
     booking: options.booking ?? unreachableBooking,
-    leaseOwner: `test-${process.pid}`,
-    wake: options.wake ?? ((job) => woken.push(job)),
+    ...(options.runJobs ? {} : { wake: options.wake ?? ((job) => void woken.push(job)) }),
+    processMetrics: false,
+    ...(options.tuning ? { tuning: options.tuning } : {}),
   });
   return {
-    ctx,
+    ctx: runtime.services,
+    runtime,
     clock,
     dir,
     woken,
-    close() {
-      if (db.open) db.close();
+    async close() {
+      await runtime.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,8 +9,8 @@ import { silentLogger } from '../../src/log.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   t = undefined;
 });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { BookingError } from '../../src/booking/errors.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
-import { retryDelayMs } from '../../src/sync/delivery-worker.ts';
+import { MAX_DELIVERY_BACKOFF_MS, retryDelayMs } from '../../src/sync/delivery-worker.ts';
 import { countRequests } from '../helpers/simulator.ts';
 import { envelopeFor, ingestHarness, type Harness } from './harness.ts';
 
@@ -50,7 +50,7 @@ describe('delivery worker', () => {
     expect(deliveryRows(h)).toHaveLength(1);
 
     const changes: number[] = [];
-    h.t.ctx.appointments.onChange((_k, revision) => changes.push(revision));
+    h.t.ctx.appointments.changes.subscribe(({ revision }) => changes.push(revision));
     await h.deliveries.run();
     await h.deliveries.run();
     expect(countRequests(h.sim, 'GET', pathOf(a.appointment_key))).toBe(1);
@@ -138,6 +138,22 @@ describe('delivery worker', () => {
     expect(deliveryRows(h)).toMatchObject([{ state: 'done', last_error: null }]);
   });
 
+  it('a 429 with a huge Retry-After parks a delivery for at most 30 minutes', async () => {
+    const clock = new ManualClock(Date.now());
+    h = await ingestHarness({ clock });
+    const a = h.sim.create();
+    await h.post(envelopeFor(h.sim, a.appointment_key, 'appointment.created'));
+    h.sim.failNext({ status: 429, retryAfterSeconds: 31_536_000_000, pathIncludes: a.appointment_key }); // a thousand years
+    expect((await h.deliveries.run()).summary).toContain('1 to retry');
+    const [row] = deliveryRows(h);
+    expect(row).toMatchObject({ state: 'pending', attempts: 1 });
+    expect(row!.next_attempt_ms - clock.now()).toBeLessThanOrEqual(30 * 60_000);
+    clock.advance(30 * 60_000);
+    await h.deliveries.run();
+    expect(deliveryRows(h)).toMatchObject([{ state: 'done', last_error: null }]);
+    expect(h.t.ctx.appointments.get(a.appointment_key)?.revision).toBe(1);
+  });
+
   it('crashing between applying and marking done changes nothing more when run again', async () => {
     h = await ingestHarness();
     const a = h.sim.create();
@@ -146,7 +162,7 @@ describe('delivery worker', () => {
     // What a crash right after the upsert leaves behind: the state applied, the delivery still pending.
     h.t.ctx.db.prepare("UPDATE deliveries SET state = 'pending', processed_at_ms = NULL").run();
     const changes: string[] = [];
-    h.t.ctx.appointments.onChange((k) => changes.push(k));
+    h.t.ctx.appointments.changes.subscribe(({ key }) => changes.push(key));
     await h.deliveries.run();
     expect(changes).toEqual([]);
     expect(h.t.ctx.appointments.get(a.appointment_key)?.revision).toBe(1);
@@ -168,10 +184,12 @@ describe('delivery worker', () => {
 
 describe('retry delay', () => {
   it.each([
-    [0, undefined, 4_000, 6_000],
-    [1, undefined, 8_000, 12_000],
-    [20, undefined, 24 * 60_000, 36 * 60_000],
+    [0, undefined, 2_500, 5_000],
+    [1, undefined, 5_000, 10_000],
+    [20, undefined, 15 * 60_000, 30 * 60_000],
     [0, new BookingError('rate_limited', 'slow down', undefined, 429, 30_000), 30_000, 30_000],
+    [0, new BookingError('rate_limited', 'a thousand years', undefined, 429, 1000 * 365 * 86_400_000), MAX_DELIVERY_BACKOFF_MS, MAX_DELIVERY_BACKOFF_MS],
+    [40, undefined, 15 * 60_000, MAX_DELIVERY_BACKOFF_MS],
   ] as const)('after %i attempts (%s) waits between %i and %i ms', (attempts, error, min, max) => {
     for (const r of [0, 0.5, 0.999]) {
       const ms = retryDelayMs(attempts, error, () => r);

@@ -1,12 +1,11 @@
-// An ingest part on a real database, its booking API the simulator over real HTTP, its receiver
-// mounted on a Hono app (app.request, no port) unless a test serves it.
-import { Hono } from 'hono';
+// The runtime (the same builder as serve) on a real database, its booking API the simulator over
+// real HTTP; the ingest part's receiver answers through the runtime's app (app.request, no port).
+import type { Hono } from 'hono';
 import type { Simulator, SimulatorOptions } from '../../src/booking/simulator/index.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';
-import type { Job } from '../../src/jobs/job.ts';
-import type { Part } from '../../src/part.ts';
-import { createIngestPart } from '../../src/sync/ingest-part.ts';
+import type { Job, JobName } from '../../src/jobs/job.ts';
+import type { Part } from '../../src/wiring/part.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator } from '../helpers/simulator.ts';
 
@@ -40,10 +39,9 @@ export async function ingestHarness(options: HarnessOptions = {}): Promise<Harne
   // The simulator lives in real time; so does the part unless a test moves a clock by hand.
   const clock = options.clock ?? systemClock;
   const t = createTestContext({ config, booking: options.booking ? options.booking(real) : real, clock });
-  const part = createIngestPart(t.ctx);
-  const app = new Hono();
-  part.routes?.(app);
-  const job = (name: string) => {
+  const part = t.runtime.parts.find((p) => p.name === 'ingest')!;
+  const app = t.runtime.app;
+  const job = (name: JobName) => {
     const found = part.jobs?.find((j) => j.name === name);
     if (!found) throw new Error(`no job ${name}`);
     return found;
@@ -62,9 +60,8 @@ export async function ingestHarness(options: HarnessOptions = {}): Promise<Harne
         headers: { 'content-type': 'application/json' },
       }),
     async close() {
-      await part.stop?.();
+      await t.close();
       await sim.close();
-      t.close();
     },
   };
 }

@@ -2,15 +2,14 @@
 // time-to-live (a poll lease lasts 30 minutes); a live holder, or one on another host, still blocks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { hostname } from 'node:os';
 import { Leases, leaseOwner } from '../../src/store/leases.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
 let live: ChildProcess | undefined;
-afterEach(() => {
+afterEach(async () => {
   live?.kill('SIGKILL');
-  t?.close();
+  await t?.close();
   t = live = undefined;
 });
 
@@ -22,7 +21,7 @@ describe('job leases after a crash', () => {
   it('a lease held by a process of this host that no longer exists is taken over at once', () => {
     t = createTestContext();
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
-    holdLease(t, `${hostname()}:${dead}:abcd1234`);
+    holdLease(t, leaseOwner('abcd1234', dead));
     const leases = new Leases(t.ctx.db, t.clock, leaseOwner('mine'));
     expect(leases.acquire('job:poll', 60_000)).toBe(true);
     expect((t.ctx.db.prepare('SELECT owner FROM leases').get() as { owner: string }).owner).toBe(leases.owner);
@@ -31,7 +30,7 @@ describe('job leases after a crash', () => {
   it('a live holder keeps it, and so does a holder on another host', () => {
     t = createTestContext();
     live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
-    holdLease(t, `${hostname()}:${live.pid}:abcd1234`);
+    holdLease(t, leaseOwner('abcd1234', live.pid));
     const leases = new Leases(t.ctx.db, t.clock, leaseOwner('mine'));
     expect(leases.acquire('job:poll', 60_000)).toBe(false);
     t.ctx.db.prepare('UPDATE leases SET owner = ?').run('some-other-host:999999:abcd1234');

@@ -106,9 +106,14 @@ describe('poll', () => {
     expect(result.summary).toMatch(/^the listing failed, nothing was changed: /);
     expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 3, gone: 0 });
     expect(pollStatus(h).poll.last).toMatchObject({ outcome: 'failed' });
-    expect(h.part.readiness?.().reasons).toEqual([]); // the last success is recent
+    expect(h.part.readiness?.().warnings).toEqual([]); // the last success is recent
     clock.advance(16 * 60_000); // three periods of */5 and a bit
-    expect(h.part.readiness?.().reasons.join(' ')).toMatch(/booking API has not answered successfully since .* \(last error: .*503/);
+    const readiness = h.part.readiness?.();
+    // A warning, never a reason to be unready: webhooks and feeds still work while the API is down.
+    expect(readiness?.reasons).toEqual([]);
+    expect(readiness?.warnings.join(' ')).toMatch(/booking API has not answered successfully since /);
+    expect(readiness?.warnings.join(' ')).not.toMatch(/503/); // the API's error text stays in status
+    expect(JSON.stringify(pollStatus(h))).toMatch(/503/);
   });
 
   it('an empty listing deletes nothing (the breaker)', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRuntime, type Runtime } from '../../src/main.ts';
+import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { silentLogger } from '../../src/log.ts';
 import { testConfig, TEST_WEBHOOK_SECRET } from '../helpers/context.ts';
@@ -33,17 +33,24 @@ async function start(adminToken?: string) {
 }
 
 describe('ingest in the runtime', () => {
-  it('is not ready until the booking API has answered, then ready; /api/status shows the ingest section', async () => {
+  it('is ready once started, warning until the booking API has answered; /api/status shows the ingest section', async () => {
     const rt = await start('admin-token-0123456789');
     sim!.create({ start: Date.now() + 86_400_000 });
+    const starting = await rt.app.request('/readyz');
+    expect(starting.status).toBe(503);
+    expect(((await starting.json()) as { reasons: string[] }).reasons.join(' ')).toMatch(/^starting/);
+
+    rt.lifecycle.set('serving'); // what `serve` does once its schedules run
     const before = await rt.app.request('/readyz');
-    expect(before.status).toBe(503);
-    expect(((await before.json()) as { reasons: string[] }).reasons).toContain('the booking API has not answered successfully yet');
+    expect(before.status).toBe(200);
+    expect(((await before.json()) as { warnings: string[] }).warnings.join(' ')).toMatch(/the booking API has not answered successfully yet/);
 
     const ingest = rt.parts.find((p) => p.name === 'ingest');
     expect(ingest?.jobs?.map((j) => j.name)).toEqual(['poll', 'deliveries']);
     expect((await rt.scheduler.runNow('poll')).status).toBe('success');
-    expect((await rt.app.request('/readyz')).status).toBe(200);
+    const after = await rt.app.request('/readyz');
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ ready: true, reasons: [], warnings: [] });
 
     expect((await rt.app.request('/api/status')).status).toBe(401);
     const res = await rt.app.request('/api/status', { headers: { authorization: 'Bearer admin-token-0123456789' } });

@@ -1,8 +1,6 @@
 // POST /webhooks/{secret}/: every status code of contract §3, in its order, and that nothing a
 // rejected request carried is stored as a delivery.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Hono } from 'hono';
-import { createIngestPart } from '../../src/sync/ingest-part.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { callbackUrl } from '../../src/booking/webhook-registration.ts';
 import { maskUrlSecret } from '../../src/log.ts';
@@ -12,15 +10,14 @@ const envelope = (key = 'appt-1', extra: Record<string, unknown> = {}) =>
   JSON.stringify({ event: 'appointment.created', timestamp: '2026-06-15T10:00:00-03:00', data: { appointment_key: key, status: 'CONFIRMED' }, ...extra });
 
 let t: TestContext | undefined;
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   t = undefined;
 });
 
 function setup(webhook: Record<string, unknown> = {}) {
   t = createTestContext({ config: testConfig({ webhook: { secret: TEST_WEBHOOK_SECRET, register: false, ...webhook } }) });
-  const app = new Hono();
-  createIngestPart(t.ctx).routes?.(app);
+  const app = t.runtime.app;
   const db = t.ctx.db;
   return {
     app,

@@ -3,23 +3,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
-import { createIngestPart } from '../../src/sync/ingest-part.ts';
 import { createTestContext, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
 let server: ServerType | undefined;
 afterEach(async () => {
   if (server) await new Promise<void>((r) => { server!.close(() => r()); (server as { closeAllConnections?: () => void }).closeAllConnections?.(); });
-  t?.close();
+  await t?.close();
   t = server = undefined;
 });
 
 async function start(): Promise<number> {
   t = createTestContext();
-  const app = new Hono();
-  createIngestPart(t.ctx).routes?.(app);
+  const app = t.runtime.app;
   server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

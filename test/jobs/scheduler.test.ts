@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { Scheduler } from '../../src/jobs/scheduler.ts';
-import { silentLogger } from '../../src/log.ts';
+import { createLogger, silentLogger } from '../../src/log.ts';
+import type { JobResult } from '../../src/jobs/job.ts';
 import { createMetrics } from '../../src/metrics.ts';
 
 let t: TestContext | undefined;
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   t = undefined;
 });
 
@@ -36,5 +37,47 @@ describe('scheduler', () => {
     expect(maxRunning).toBe(1);
     expect(runs).toBe(3);
     await scheduler.stop();
+  });
+});
+
+describe('one log line per job run', () => {
+  function logged(): { log: ReturnType<typeof createLogger>; lines: () => Record<string, unknown>[] } {
+    const written: string[] = [];
+    const log = createLogger({ level: 'debug', stream: { write: (l) => written.push(l) } });
+    return { log, lines: () => written.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'job run') };
+  }
+
+  it('at info with the job, its outcome, summary and milliseconds, under the module key; warn when failed; debug when idle', async () => {
+    t = createTestContext();
+    const { log, lines } = logged();
+    const scheduler = new Scheduler(t.ctx.leases, log, createMetrics({ processMetrics: false }));
+    let next: JobResult = { status: 'success', summary: '3 written', failed: 1 };
+    scheduler.add({ name: 'google-writer', schedule: { everyMs: 3_600_000 }, run: async () => next });
+    await scheduler.runNow('google-writer');
+    next = { status: 'failed', summary: 'Google authorisation failed' };
+    await scheduler.runNow('google-writer');
+    next = { status: 'success', summary: 'nothing to write', idle: true };
+    await scheduler.runNow('google-writer');
+    expect(lines().map(({ level, module, job, outcome, summary, failed }) => ({ level, module, job, outcome, summary, failed }))).toEqual([
+      { level: 'info', module: 'jobs', job: 'google-writer', outcome: 'success', summary: '3 written', failed: 1 },
+      { level: 'warn', module: 'jobs', job: 'google-writer', outcome: 'failed', summary: 'Google authorisation failed', failed: undefined },
+      { level: 'debug', module: 'jobs', job: 'google-writer', outcome: 'success', summary: 'nothing to write', failed: undefined },
+    ]);
+    expect(lines().every((l) => typeof l.ms === 'number')).toBe(true);
+    await scheduler.stop();
+  });
+});
+
+describe('job names', () => {
+  it('are the JobName union: a misspelt name does not compile, and an unknown one is refused at run time', async () => {
+    t = createTestContext();
+    const scheduler = new Scheduler(t.ctx.leases, silentLogger(), createMetrics({ processMetrics: false }));
+    const misspelt = () => {
+      // @ts-expect-error `npm run typecheck` fails here the day wake() takes any string again
+      scheduler.wake('pol');
+      // @ts-expect-error and the same for runNow()
+      return scheduler.runNow('deliverys');
+    };
+    await expect(misspelt()).rejects.toThrow('no job named deliverys');
   });
 });

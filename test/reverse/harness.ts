@@ -1,21 +1,17 @@
 // The whole loop in one process, over real HTTP: the booking simulator (its webhooks delivered to
 // our receiver), the fake Google driven by the real googleapis client (its push notifications too),
-// a real database, and the ingest, feeds, Google and reverse-sync parts run by a real Scheduler.
+// a real database, and the runtime serve builds (ingest, feeds, Google, reverse sync) with its
+// real Scheduler, through the same builder.
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
-import type { JobResult } from '../../src/jobs/job.ts';
-import { Scheduler } from '../../src/jobs/scheduler.ts';
-import { createApp } from '../../src/http/app.ts';
-import type { Part } from '../../src/part.ts';
-import { createIngestPart } from '../../src/sync/ingest-part.ts';
-import { createFeedsPart } from '../../src/feeds/feeds-part.ts';
-import { createGooglePart } from '../../src/google/google-part.ts';
-import { createReverseSyncPart } from '../../src/sync/reverse-sync-part.ts';
-import { startFakeGoogle, type FakeEvent, type FakeGoogle, type FakeGoogleOptions } from '../fakes/fake-google.ts';
+import type { JobName, JobResult } from '../../src/jobs/job.ts';
+import type { Scheduler } from '../../src/jobs/scheduler.ts';
+import type { Part } from '../../src/wiring/part.ts';
+import { startGoogleSimulator, type SimulatedEvent, type GoogleSimulator, type GoogleSimulatorOptions } from '../../src/google/simulator/index.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { CLIENT, googleSection } from '../google/google-env.ts';
@@ -27,18 +23,18 @@ const H = 3_600_000;
 
 export interface ReverseEnv {
   sim: Simulator;
-  fake: FakeGoogle;
+  fake: GoogleSimulator;
   t: TestContext;
   parts: Part[];
   scheduler: Scheduler;
   /** Where the daemon's HTTP app listens (webhooks, push notifications, feeds). */
   url: string;
-  run(job: string): Promise<JobResult>;
+  run(job: JobName): Promise<JobResult>;
   /** Successful event writes Google received (a 412 writes nothing). */
   googleWrites(): number;
   /** Polls the booking service and writes Google until nothing is left to do. */
   settle(rounds?: number): Promise<void>;
-  eventOf(key: string): FakeEvent | undefined;
+  eventOf(key: string): SimulatedEvent | undefined;
   moveInGoogle(key: string, start: number): void;
   deleteInGoogle(key: string): void;
   reschedulePatches(key?: string): number;
@@ -49,7 +45,7 @@ export interface ReverseEnv {
 export interface ReverseEnvOptions {
   reverse?: Record<string, unknown>;
   google?: Record<string, unknown>;
-  fake?: FakeGoogleOptions;
+  fake?: GoogleSimulatorOptions;
   /** Deliver the simulator's webhooks to our receiver (default true). */
   webhooks?: boolean;
   clock?: Clock;
@@ -70,29 +66,24 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
   const local = (address: string) => address.replace(PUBLIC_URL, url);
   const sim = await startTestSimulator({ notify: { deliver: options.webhooks ?? true, rewriteCallback: local } });
   sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, ['appointment.created', 'appointment.updated', 'appointment.canceled']);
-  const fake = await startFakeGoogle({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, pushAddress: local, ...options.fake });
+  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, pushAddress: local, ...options.fake });
   const config = testConfig({
     server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL },
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
     google: googleSection(fake, { ...options.google, reverse_sync: { schedule: '0 0 1 1 *', ...options.reverse } }),
     feeds: [{ name: 'Clinic', token: FEED_TOKEN }],
   });
-  let scheduler: Scheduler | undefined;
-  const t = createTestContext({ config, booking: simulatorClient(sim), clock: options.clock ?? systemClock, wake: (job) => scheduler?.wake(job) });
   const fast = { retries: 3, baseMs: 2, maxMs: 20 };
-  const parts = [
-    createIngestPart(t.ctx),
-    createFeedsPart(t.ctx),
-    createGooglePart(t.ctx, { retry: fast, itemBackoff: { baseMs: 0, maxMs: 0 } })!,
-    createReverseSyncPart(t.ctx, { retry: fast })!,
-  ];
-  scheduler = new Scheduler(t.ctx.leases, t.ctx.log, t.ctx.metrics);
-  for (const p of parts) for (const j of p.jobs ?? []) scheduler.add(j);
-  const status = () => Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : [])));
-  const app = createApp({ db: t.ctx.db, log: t.ctx.log, metrics: t.ctx.metrics, adminToken: undefined, parts, status });
-  appFetch = (r) => app.fetch(r);
-  const sched = scheduler;
-  const run = (job: string) => sched.runNow(job);
+  const t = createTestContext({
+    config,
+    booking: simulatorClient(sim),
+    clock: options.clock ?? systemClock,
+    runJobs: true,
+    tuning: { googleRetry: fast, googleItemBackoff: { baseMs: 0, maxMs: 0 } },
+  });
+  const { parts, scheduler: sched, status } = t.runtime;
+  appFetch = (r) => t.runtime.app.fetch(r);
+  const run = (job: JobName) => sched.runNow(job);
 
   const env: ReverseEnv = {
     sim,
@@ -128,7 +119,6 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
     status,
     async close() {
       await sched.stop();
-      for (const p of parts) await p.stop?.();
       await sim.idle().catch(() => undefined);
       await new Promise<void>((r) => {
         server.close(() => r());
@@ -136,11 +126,11 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
       });
       await sim.close();
       await fake.close();
-      t.close();
+      await t.close();
     },
   };
   return env;
 }
 
 /** Google's start of an event as epoch ms. */
-export const googleStart = (ev: FakeEvent | undefined): number | null => (ev?.start?.dateTime ? Date.parse(ev.start.dateTime) : null);
+export const googleStart = (ev: SimulatedEvent | undefined): number | null => (ev?.start?.dateTime ? Date.parse(ev.start.dateTime) : null);

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { createTestContext, testConfig } from '../helpers/context.ts';
 
 let env: ReverseEnv;
 afterEach(async () => {
@@ -81,30 +82,40 @@ describe('push notifications', () => {
   });
 
   it('opens no channel without an https public_url', async () => {
-    const { createTestContext, testConfig } = await import('../helpers/context.ts');
     const t = createTestContext({
       config: testConfig({ google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' } } }),
     });
     try {
-      const { createReverseSyncPart } = await import('../../src/sync/reverse-sync-part.ts');
-      const part = createReverseSyncPart(t.ctx)!;
+      const part = t.runtime.parts.find((p) => p.name === 'reverse_sync')!;
       expect(part.jobs!.map((j) => j.name)).toEqual(['reverse-sync', 'reschedules']);
       expect(part.status!().push).toMatchObject({ enabled: false, why: 'public_url is not https' });
     } finally {
-      t.close();
+      await t.close();
+    }
+  });
+
+  it('with google.reverse_sync.push_url, opens channels to that https address whatever public_url is; an http one is a config error', async () => {
+    const google = (push_url: string) => ({ credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { push_url } });
+    expect(() => testConfig({ google: google('http://push.example.com/google/notifications') })).toThrow(/push_url.*https/s);
+    const t = createTestContext({ config: testConfig({ google: google('https://push.example.com/google/notifications') }) });
+    try {
+      const part = t.runtime.parts.find((p) => p.name === 'reverse_sync')!;
+      expect(part.jobs!.map((j) => j.name)).toEqual(['reverse-sync', 'reschedules', 'google-channels']);
+      expect(part.status!().push).toMatchObject({ enabled: true, address: 'https://push.example.com/google/notifications' });
+    } finally {
+      await t.close();
     }
   });
 
   it('is no part at all when google.reverse_sync.enabled is false', async () => {
-    const { createTestContext, testConfig } = await import('../helpers/context.ts');
     const t = createTestContext({
       config: testConfig({ google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { enabled: false } } }),
     });
     try {
-      const { createReverseSyncPart } = await import('../../src/sync/reverse-sync-part.ts');
-      expect(createReverseSyncPart(t.ctx)).toBeUndefined();
+      expect(t.runtime.parts.map((p) => p.name)).not.toContain('reverse_sync');
+      expect(t.runtime.parts.map((p) => p.name)).toContain('google');
     } finally {
-      t.close();
+      await t.close();
     }
   });
 });

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { runCli } from '../../src/cli.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { startTestSimulator } from '../helpers/simulator.ts';
-import { startFakeGoogle } from '../fakes/fake-google.ts';
+import { startGoogleSimulator } from '../../src/google/simulator/index.ts';
 import { CLIENT } from '../google/google-env.ts';
 import { CAL, googleStart, slot } from './harness.ts';
 
@@ -22,7 +22,7 @@ it('sync runs one reverse-sync round: a move made in Google is rescheduled', asy
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const sim = await startTestSimulator();
   cleanups.push(() => sim.close());
-  const fake = await startFakeGoogle({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   cleanups.push(() => fake.close());
   const file = join(dir, 'config.yaml');
   writeFileSync(

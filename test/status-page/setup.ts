@@ -1,8 +1,13 @@
-// A real app (createApp, admin guard, the status page part) over a real SQLite file, with
-// stand-in parts whose status and readiness a test chooses.
+// A real app (createApp, admin guard, the status page routes) over a real SQLite file for its write
+// check, with stand-in parts whose status and readiness a test chooses.
 import { createApp } from '../../src/http/app.ts';
-import { createStatusPagePart } from '../../src/http/status-page.ts';
-import type { Part } from '../../src/part.ts';
+import { statusPageRoutes } from '../../src/http/status-page.ts';
+import { agenda } from '../../src/http/status-page/agenda.ts';
+import { configuredSecrets } from '../../src/http/status-page/redact.ts';
+import { overallReadiness } from '../../src/core/readiness.ts';
+import { feedUrls } from '../../src/feeds/feed-urls.ts';
+import { WriteCheck } from '../../src/store/write-check.ts';
+import type { Part } from '../../src/wiring/part.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 
@@ -30,15 +35,43 @@ export function pageConfig(overrides: Record<string, unknown> = {}): Config {
   });
 }
 
-export function statusApp(parts: Part[], config: Config = pageConfig()): { t: TestContext; app: ReturnType<typeof createApp> } {
+/** `parts`: stand-ins, or parts that need the test's runtime. */
+export function statusApp(given: Part[] | ((t: TestContext) => Part[]), config: Config = pageConfig()): { t: TestContext; app: ReturnType<typeof createApp> } {
   const t = createTestContext({ config });
+  const parts = typeof given === 'function' ? given(t) : given;
   const status = (): Record<string, unknown> => ({
     version: '0.1.0',
     now: new Date(t.clock.now()).toISOString(),
     ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
   });
-  const all: Part[] = [...parts, createStatusPagePart(t.ctx, status, () => all.flatMap((p) => (p.readiness ? [p.readiness()] : [])))];
-  const app = createApp({ db: t.ctx.db, log: t.ctx.log, metrics: t.ctx.metrics, adminToken: config.server.admin_token, parts: all, status });
+  // As the runtime does: the database's write check first, then every part's share.
+  const writable = new WriteCheck(t.ctx.db);
+  const readiness = () => {
+    const problem = writable.problem();
+    return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);
+  };
+  const secrets = configuredSecrets(config);
+  const app = createApp({
+    log: t.ctx.log,
+    metrics: t.ctx.metrics,
+    adminToken: config.server.admin_token,
+    statusAuth: config.server.status_auth,
+    metricsAuth: config.server.metrics_auth,
+    secrets,
+    status,
+    readiness,
+    routes: [
+      statusPageRoutes({
+        clock: t.clock,
+        status,
+        readiness,
+        feeds: feedUrls(config),
+        secrets,
+        zone: config.booking.timezone,
+        agenda: (now) => agenda({ config, appointments: t.ctx.appointments, ...(config.google?.enabled ? { links: t.ctx.links } : {}) }, now),
+      }),
+    ],
+  });
   return { t, app };
 }
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Part } from '../../src/part.ts';
+import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
 import { ADMIN_TOKEN, FEED_TOKEN, SECRETS, basic, pageConfig, statusApp } from './setup.ts';
 
 const contexts: TestContext[] = [];
-afterEach(() => {
-  for (const t of contexts.splice(0)) t.close();
+afterEach(async () => {
+  for (const t of contexts.splice(0)) await t.close();
 });
 
 function setup(parts: Part[], config = pageConfig()) {
@@ -47,42 +47,62 @@ describe('GET /status', () => {
     expect(body).not.toMatch(/<script|<link|src="http/);
   });
 
-  it('shows each part’s section with its times relative to now', async () => {
+  it('says all is well first when nothing needs attention, with the numbers that show it', async () => {
     const body = await page([ingest]);
-    expect(body).toContain('<h2>Ingest</h2>');
-    expect(body).toContain('Last poll at');
-    expect(body).toContain('3 min ago');
-    expect(body).toContain('42');
-    expect(body).toContain('<h2>Ready</h2>');
+    const health = body.slice(body.indexOf('id="health"'), body.indexOf('id="activity"'));
+    expect(health).toContain('<h2>All is well</h2>');
+    expect(health).toContain('Ready: webhooks and feeds are being served.');
+    expect(health).toContain('2 feeds');
+    expect(body).not.toContain('class="problems"');
+    expect(body).toContain('<title>calbridge status</title>');
   });
 
-  it('shows readiness as /readyz computes it: reasons and warnings of the parts', async () => {
+  it('folds each part’s section among the details, with its times relative to now', async () => {
+    const body = await page([ingest]);
+    expect(body).toContain('<details class="part" id="section-ingest"><summary>Ingest</summary>');
+    expect(body).toContain('Last poll at');
+    expect(body).toContain('3 min ago');
+    expect(body.indexOf('id="details"')).toBeGreaterThan(body.indexOf('id="subscribe"'));
+  });
+
+  it('puts each readiness reason and warning first, as a sentence, with what to do where the part said it', async () => {
     const google: Part = {
-      name: 'google',
+      name: 'ingest',
       status: () => ({ pending: 1 }),
-      readiness: () => ({ reasons: ['Google has not answered for 20 minutes'], warnings: ['webhooks look silent'] }),
+      readiness: () => ({
+        reasons: ['the database was migrated by a newer calbridge'],
+        warnings: ['webhooks seem silent: the last two polls found 4 changes that no webhook announced; check `calbridge webhooks list`', 'the booking API has not answered successfully yet (details in status: booking_api)'],
+      }),
     };
-    const body = await page([ingest, google]);
-    expect(body).toContain('<h2>Not ready</h2>');
-    expect(body).toContain('Google has not answered for 20 minutes');
-    expect(body).toContain('webhooks look silent');
+    const body = await page([google]);
+    expect(body).toContain('<h2>3 problems need attention</h2>');
+    expect(body).toContain('Not ready: webhooks and feeds are refused until this is fixed.');
+    expect(body).toContain('<title>⚠ calbridge status</title>');
+    const problems = [...body.matchAll(/<p class="what">(.*?)<\/p>/g)].map((m) => m[1]);
+    expect(problems).toEqual([
+      'calbridge cannot take traffic: the database was migrated by a newer calbridge.',
+      'Webhooks seem silent: the last two polls found 4 changes that no webhook announced; check <code>calbridge webhooks list</code>.',
+      'The booking API has not answered successfully yet.',
+    ]);
+    expect(body).toContain('<p class="todo">The details are below.</p>');
   });
 
   it('shows the database problem /readyz would give', async () => {
     const { app, t } = setup([ingest]);
     t.ctx.db.pragma('query_only = ON');
     const body = await (await app.request('/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-    expect(body).toContain('<h2>Not ready</h2>');
-    expect(body).toContain('the database is not writable');
+    expect(body).toContain('<h2>1 problem needs attention</h2>');
+    expect(body).toContain('calbridge cannot take traffic: the database is not writable');
   });
 
-  it('lists errors of any part at the top and highlights them in place', async () => {
+  it('lists errors any part reported among the details and highlights them in place', async () => {
     const google: Part = {
       name: 'google',
       status: () => ({ calendars: [{ calendar_id: 'primary', lastError: 'quota exceeded for calendar primary' }], failed: 2 }),
     };
     const body = await page([ingest, google]);
     const errors = body.slice(body.indexOf('id="errors"'), body.indexOf('id="section-ingest"'));
+    expect(errors).toContain('Errors the parts reported (2)');
     expect(errors).toContain('Google › Calendars › #1 › Last error');
     expect(errors).toContain('quota exceeded for calendar primary');
     expect(errors).toContain('Google › Failed');
@@ -127,13 +147,30 @@ describe('GET /status', () => {
     expect(body).toContain('https://cal.example.com/webhooks/********/');
   });
 
+  it('/api/status goes through the same backstop: no configured secret, not even a feed token a part reported', async () => {
+    const leaky: Part = {
+      name: 'webhooks',
+      status: () => ({
+        callback: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
+        note: `sent Bearer ${SECRETS.booking}, refresh ${SECRETS.refreshToken}, client ${SECRETS.clientSecret}, auth ${SECRETS.webhookAuth}`,
+        feed: `https://cal.example.com/feeds/${FEED_TOKEN}.ics`,
+        admin: ADMIN_TOKEN,
+      }),
+    };
+    const res = await setup([leaky]).app.request('/api/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    for (const secret of [...Object.values(SECRETS), ADMIN_TOKEN, FEED_TOKEN]) expect(text).not.toContain(secret);
+    expect(JSON.parse(text)).toMatchObject({ webhooks: { callback: 'https://cal.example.com/webhooks/********/', feed: 'https://cal.example.com/feeds/********.ics' } });
+  });
+
   it('says so when no feed is configured', async () => {
     const body = await page([ingest], pageConfig({ feeds: [] }));
     expect(body).toContain('No feeds are configured.');
     expect(body).not.toContain('<svg');
   });
 
-  it('answers loopback-only when no admin token is set (app.request has no socket, so 401)', async () => {
+  it('answers 401 to everyone when no admin token is set', async () => {
     const config = pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com' } });
     const { app } = setup([ingest], config);
     expect((await app.request('/status')).status).toBe(401);

@@ -31,7 +31,7 @@ describe('appointment store', () => {
   it('bumps the revision only on a material change', () => {
     const { store, clock } = setup();
     const changes: number[] = [];
-    store.onChange((_k, rev) => changes.push(rev));
+    store.changes.subscribe(({ revision }) => changes.push(revision));
     expect(store.upsert(appointment())).toEqual({ outcome: 'created', revision: 1 });
     clock.advance(1000);
     expect(store.upsert(appointment({ raw: { other: 'raw' } }))).toEqual({ outcome: 'unchanged', revision: 1 });

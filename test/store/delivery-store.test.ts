@@ -3,8 +3,8 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 
 let t: TestContext | undefined;
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   t = undefined;
 });
 
@@ -34,7 +34,7 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     expect(store.announced('a', 3000)).toBe(true);
     expect(store.announced('a', 3001)).toBe(false);
     expect(store.announced('b', 2000)).toBe(true);
-    store.prune(10_000);
+    store.prune(10_000, 100);
     expect(store.announced('a', 3000)).toBe(true);
   });
 

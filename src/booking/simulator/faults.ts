@@ -1,6 +1,7 @@
-// Fault injection: a share of answers become 429 (with Retry-After) or 503, answers can be slow,
-// and tests can script the next few failures exactly.
-import type { Random } from './random.ts';
+// Fault injection: a share of answers become 429 (with Retry-After) or 503, answers can be slow or
+// carry rate-limit headers, and tests can script the next few answers exactly, hostile ones included
+// (a gateway's own 404 body, an absurd Retry-After, a body of many megabytes).
+import type { Random } from '../../core/random.ts';
 
 export interface Faults {
   /** Share (0..1) of API requests answered 429. */
@@ -11,8 +12,11 @@ export interface Faults {
   delayMs?: number;
   /** Retry-After sent with each 429; default 1. */
   retryAfterSeconds?: number;
+  /** Every API answer says the allowance is used up: X-RateLimit-Remaining: 0 and this X-RateLimit-Reset, verbatim. */
+  rateLimitReset?: string;
 }
 
+/** The next answers, scripted; any status (a 200 too, e.g. with an oversized body). */
 export interface ScriptedFailure {
   status: number;
   /** How many requests in a row fail this way; default 1. */
@@ -21,12 +25,19 @@ export interface ScriptedFailure {
   detail?: string;
   /** Only requests whose path contains this. */
   pathIncludes?: string;
+  /** Sent as well, overriding the defaults (e.g. a Retry-After given as an HTTP date). */
+  headers?: Record<string, string>;
+  /** The JSON body instead of the service's `{"detail": ...}`: a gateway's `{"message": ...}`. */
+  body?: unknown;
+  /** The body is padded to at least this many bytes. */
+  bodyBytes?: number;
 }
 
 export interface Failure {
   status: number;
   headers: Record<string, string>;
-  detail: string;
+  /** The JSON text of the answer. */
+  text: string;
 }
 
 const DETAILS: Record<number, string> = {
@@ -50,7 +61,10 @@ export class FaultPlan {
     if (scripted) {
       scripted.count = (scripted.count ?? 1) - 1;
       if (scripted.count <= 0) this.script.splice(this.script.indexOf(scripted), 1);
-      return this.failure(scripted.status, scripted.retryAfterSeconds ?? this.faults.retryAfterSeconds, scripted.detail);
+      const failure = this.failure(scripted.status, scripted.retryAfterSeconds ?? this.faults.retryAfterSeconds, scripted.detail, scripted.body);
+      Object.assign(failure.headers, scripted.headers);
+      if (scripted.bodyBytes !== undefined) failure.text = padded(failure.text, scripted.bodyBytes);
+      return failure;
     }
     const roll = this.random();
     const r429 = this.faults.rate429 ?? 0;
@@ -59,12 +73,25 @@ export class FaultPlan {
     return undefined;
   }
 
-  private failure(status: number, retryAfter?: number, detail?: string): Failure {
+  /** Headers every API answer carries. */
+  headers(): Record<string, string> {
+    const reset = this.faults.rateLimitReset;
+    return reset === undefined ? {} : { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset };
+  }
+
+  private failure(status: number, retryAfter?: number, detail?: string, body?: unknown): Failure {
     const headers: Record<string, string> = {};
     if (status === 429) {
       headers['retry-after'] = String(retryAfter ?? 1);
       headers['x-ratelimit-remaining'] = '0';
     }
-    return { status, headers, detail: detail ?? DETAILS[status] ?? `Simulated failure ${status}.` };
+    const text = JSON.stringify(body ?? { detail: detail ?? DETAILS[status] ?? `Simulated failure ${status}.` });
+    return { status, headers, text };
   }
+}
+
+/** The same JSON object with a `padding` member making its text at least `bytes` long. */
+function padded(text: string, bytes: number): string {
+  const extra = Math.max(0, bytes - text.length);
+  return text.startsWith('{') ? `{"padding":"${'x'.repeat(extra)}",${text.slice(1)}` : text + ' '.repeat(extra);
 }

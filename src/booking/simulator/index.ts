@@ -11,8 +11,8 @@ import { Notifier, type Notification, type NotifyOptions } from './notifier.ts';
 import { simulatorRoutes } from './routes.ts';
 import { calendarsFor, liveStep, seedAppointments } from './seed-data.ts';
 import { SimStore, type SimWebhook } from './store.ts';
-import { seededRandom } from './random.ts';
-import { secretEquals } from '../../http/admin-auth.ts';
+import { seededRandom } from '../../core/random.ts';
+import { secretEquals } from '../../core/secret-compare.ts';
 
 export type { Faults, ScriptedFailure, Notification, NotifyOptions, RecordShape, SimAppointment, SimAppointmentInput, SimWebhook, WireRecord };
 
@@ -112,10 +112,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const authorized = secretEquals(c.req.header('authorization') ?? '', `Bearer ${token}`);
     requests.push({ method: c.req.method, path: url.pathname, query, headers, authorized, body });
     if (faults.faults.delayMs) await new Promise((r) => setTimeout(r, faults.faults.delayMs));
+    for (const [k, v] of Object.entries(faults.headers())) c.header(k, v);
     const failure = faults.next(url.pathname);
     if (failure) {
       for (const [k, v] of Object.entries(failure.headers)) c.header(k, v);
-      return c.json({ detail: failure.detail }, failure.status as 429);
+      c.header('content-type', 'application/json');
+      return c.body(failure.text, failure.status as 429);
     }
     return next();
   });

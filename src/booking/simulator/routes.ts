@@ -2,7 +2,7 @@
 // webhooks; bearer auth; DRF page-number pagination; DRF-style {"detail": "..."} errors.
 import type { Context, Hono } from 'hono';
 import { DateTime } from 'luxon';
-import { secretEquals } from '../../http/admin-auth.ts';
+import { secretEquals } from '../../core/secret-compare.ts';
 import { STATUSES } from '../../core/appointment.ts';
 import { compileFilters, FilterError } from './filters.ts';
 import { isCancelledStatus, toWire, type RecordShape } from './model.ts';

@@ -2,7 +2,7 @@
 // people (accented names), spread over past and future days in business hours. Deterministic per seed.
 import { DateTime } from 'luxon';
 import type { SimAppointment, SimAppointmentInput, SimService } from './model.ts';
-import { pick, uuidFrom, type Random } from './random.ts';
+import { pick, uuidFrom, type Random } from '../../core/random.ts';
 import type { SimStore } from './store.ts';
 
 const FIRST = ['João', 'Maria', 'José', 'Ana', 'Conceição', 'Sebastião', 'Lúcia', 'André', 'Helena', 'Tomás', 'Inês', 'Márcio', 'Zoë', 'Begoña', 'Renée', 'Ígor'];

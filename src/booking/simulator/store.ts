@@ -2,7 +2,7 @@
 // (the notifier turns those into deliveries).
 import { DateTime } from 'luxon';
 import { isCancelledStatus, toMs, type SimAppointment, type SimAppointmentInput } from './model.ts';
-import { seededRandom, uuidFrom, type Random } from './random.ts';
+import { seededRandom, uuidFrom, type Random } from '../../core/random.ts';
 import { STATUSES } from '../../core/appointment.ts';
 
 export type SimEvent = 'appointment.created' | 'appointment.updated' | 'appointment.canceled' | 'appointment.deleted';

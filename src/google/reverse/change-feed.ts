@@ -4,21 +4,19 @@
 import type { CalendarApi, GoogleEvent } from '../port.ts';
 import { GoogleError } from '../errors.ts';
 
-export interface ChangeBatch {
+/** One listing of a calendar; google-target.ts turns it into the port's ChangeBatch. */
+export interface GoogleChanges {
   /** full: every live event (deletions must be found by comparing with what we mirror). */
   mode: 'incremental' | 'full';
-  /** Why a full list was made: no token yet, or Google refused the stored one. */
-  fullReason?: 'first' | 'token-expired';
   events: GoogleEvent[];
   nextSyncToken: string;
-  pages: number;
 }
 
 /** A cap on pages per listing, so a runaway listing cannot spin forever. */
 const MAX_PAGES = 2000;
 const PAGE_SIZE = 250;
 
-async function listAll(api: CalendarApi, calendarId: string, base: { syncToken?: string }): Promise<{ events: GoogleEvent[]; nextSyncToken: string; pages: number }> {
+async function listAll(api: CalendarApi, calendarId: string, base: { syncToken?: string }): Promise<{ events: GoogleEvent[]; nextSyncToken: string }> {
   const events: GoogleEvent[] = [];
   let pageToken: string | undefined;
   for (let pages = 1; pages <= MAX_PAGES; pages++) {
@@ -29,20 +27,20 @@ async function listAll(api: CalendarApi, calendarId: string, base: { syncToken?:
       continue;
     }
     if (!page.nextSyncToken) throw new GoogleError('invalid', `Google's last page of ${calendarId} carried no nextSyncToken`);
-    return { events, nextSyncToken: page.nextSyncToken, pages };
+    return { events, nextSyncToken: page.nextSyncToken };
   }
   throw new GoogleError('invalid', `listing ${calendarId} went past ${MAX_PAGES} pages`);
 }
 
-export async function readChanges(api: CalendarApi, calendarId: string, syncToken: string | undefined): Promise<ChangeBatch> {
+export async function readChanges(api: CalendarApi, calendarId: string, syncToken: string | undefined): Promise<GoogleChanges> {
   if (syncToken) {
     try {
       return { mode: 'incremental', ...(await listAll(api, calendarId, { syncToken })) };
     } catch (e) {
       // 410 fullSyncRequired / updatedMinTooLongAgo: drop the token and list everything again.
       if (!(e instanceof GoogleError && e.kind === 'gone')) throw e;
-      return { mode: 'full', fullReason: 'token-expired', ...(await listAll(api, calendarId, {})) };
+      return { mode: 'full', ...(await listAll(api, calendarId, {})) };
     }
   }
-  return { mode: 'full', fullReason: 'first', ...(await listAll(api, calendarId, {})) };
+  return { mode: 'full', ...(await listAll(api, calendarId, {})) };
 }

@@ -1,26 +1,47 @@
-// The page shows feed URLs on purpose and nothing else secret: whatever a part puts in its status,
-// the configured secrets never reach the HTML.
+// Whatever a part puts in its status, no configured secret (and no document number a service
+// echoed in an error) reaches the page, /api/status or `status --json`. (The page shows feed URLs on
+// purpose, but builds them from the config, not from the status document.) The logger masks the
+// same list of secrets in every line.
 import type { Config } from '../../config/schema.ts';
 import { maskSecrets } from '../../config/mask.ts';
+import { maskLongNumbers } from '../../core/mask-numbers.ts';
 
 const MASK = '********';
+/** Shorter values (a test's `token: t`) would mask every such letter in the text, not a secret. */
+const MIN_MASKED = 8;
 
-/** Every configured secret except the feed tokens (the page exists to hand those out). */
+/** Every configured secret, feed tokens included. */
 export function configuredSecrets(config: Config): string[] {
   const c = config.google?.credentials;
-  return [config.booking.token, config.webhook.secret, config.webhook.previous_secret, config.webhook.auth_token, config.server.admin_token, c?.client_secret, c?.refresh_token].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  return [
+    config.booking.token,
+    config.webhook.secret,
+    config.webhook.previous_secret,
+    config.webhook.auth_token,
+    config.server.admin_token,
+    c?.client_secret,
+    c?.refresh_token,
+    ...config.feeds.map((f) => f.token),
+  ].filter((s): s is string => typeof s === 'string' && s.length >= MIN_MASKED);
 }
 
-function scrub(value: unknown, secrets: string[]): unknown {
-  if (typeof value === 'string') return secrets.reduce((text, s) => text.split(s).join(MASK), value);
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, secrets)]));
+/** Keys whose text comes from elsewhere (the booking service's or Google's words), and may echo a document number. */
+const FOREIGN_TEXT = /detail|error|message|reason/i;
+
+function scrub(value: unknown, secrets: readonly string[], key = ''): unknown {
+  if (typeof value === 'string') {
+    const text = secrets.reduce((t, s) => t.split(s).join(MASK), value);
+    return FOREIGN_TEXT.test(key) ? maskLongNumbers(text) : text;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, key));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, secrets, k)]));
   return value;
 }
 
-/** Values under secret-named keys masked, and any configured secret masked wherever it appears. */
-export function redactStatus(doc: Record<string, unknown>, secrets: string[]): Record<string, unknown> {
+/**
+ * Values under secret-named keys masked, any configured secret masked wherever it appears, and long
+ * numbers (a document number, a phone) masked in the text other services sent.
+ */
+export function redactStatus(doc: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
   return scrub(maskSecrets(doc), secrets) as Record<string, unknown>;
 }

@@ -1,7 +1,14 @@
 // Renders any part's status section generically: the sections' shapes belong to their parts and
 // change as they grow, so the page walks plain JSON instead of knowing each one.
 import { html, type Html } from './html.ts';
+import { DateTime } from 'luxon';
 import { instantOf, relativeTime } from './relative-time.ts';
+
+/** When the page is made, and the zone its times are shown in (booking.timezone). */
+export interface Moment {
+  now: number;
+  zone: string;
+}
 
 const MAX_DEPTH = 6;
 const MAX_ROWS = 100;
@@ -35,9 +42,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function renderTime(instant: number, now: number): Html {
+function renderTime(instant: number, at: Moment): Html {
   const iso = new Date(instant).toISOString();
-  return html`<time datetime="${iso}" title="${iso}">${relativeTime(instant, now)}</time> <span class="muted">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</span>`;
+  const local = DateTime.fromMillis(instant, { zone: at.zone }).toFormat('yyyy-MM-dd HH:mm:ss');
+  return html`<time datetime="${iso}" title="${iso}">${relativeTime(instant, at.now)}</time> <span class="muted">${local}</span>`;
 }
 
 /** ` class="error"` on a cell whose error-like key holds something. */
@@ -45,39 +53,39 @@ function errorClass(key: string, value: unknown): Html | '' {
   return isErrorKey(key) && hasContent(value) ? html` class="error"` : '';
 }
 
-function renderTable(rows: Record<string, unknown>[], now: number, depth: number): Html {
+function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number): Html {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const shown = rows.slice(0, MAX_ROWS);
   return html`<div class="scroll"><table>
 <thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
 <tbody>${shown.map(
-    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], now, depth + 1)}</td>`)}</tr>`,
+    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1)}</td>`)}</tr>`,
   )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more</p>` : ''}`;
 }
 
-export function renderObject(obj: Record<string, unknown>, now: number, depth = 0): Html {
+export function renderObject(obj: Record<string, unknown>, at: Moment, depth = 0): Html {
   const entries = Object.entries(obj);
   if (entries.length === 0) return html`<span class="muted">—</span>`;
   return html`<dl>${entries.map(([k, v]) => {
     const cls = errorClass(k, v);
-    return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, now, depth + 1)}</dd>`;
+    return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, at, depth + 1)}</dd>`;
   })}</dl>`;
 }
 
 /** One value of the status document, under its key (the key decides about epoch-ms times). */
-export function renderValue(key: string, value: unknown, now: number, depth = 0): Html {
+export function renderValue(key: string, value: unknown, at: Moment, depth = 0): Html {
   if (value === null || value === undefined) return html`<span class="muted">—</span>`;
   if (typeof value === 'boolean') return html`${value ? 'yes' : 'no'}`;
   const instant = instantOf(key, value);
-  if (instant !== undefined) return renderTime(instant, now);
+  if (instant !== undefined) return renderTime(instant, at);
   if (typeof value === 'number' || typeof value === 'string') return html`<span class="text">${value}</span>`;
   if (depth > MAX_DEPTH) return html`<code>${JSON.stringify(value)}</code>`;
   if (Array.isArray(value)) {
     if (value.length === 0) return html`<span class="muted">none</span>`;
-    if (value.every(isPlainObject)) return renderTable(value, now, depth);
-    return html`<ul>${value.slice(0, MAX_ROWS).map((v) => html`<li>${renderValue(key, v, now, depth + 1)}</li>`)}</ul>`;
+    if (value.every(isPlainObject)) return renderTable(value, at, depth);
+    return html`<ul>${value.slice(0, MAX_ROWS).map((v) => html`<li>${renderValue(key, v, at, depth + 1)}</li>`)}</ul>`;
   }
-  if (isPlainObject(value)) return renderObject(value, now, depth);
+  if (isPlainObject(value)) return renderObject(value, at, depth);
   return html`<code>${String(value)}</code>`;
 }
 

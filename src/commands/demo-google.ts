@@ -1,0 +1,117 @@
+// The demo's Google: the Google Calendar simulator as calbridge's Google (OAuth against its token
+// endpoint, its push notifications delivered to the daemon), one calendar per booking calendar,
+// simulated people editing events now and then, and the /demo/google page that shows them.
+import { randomBytes } from 'node:crypto';
+import type { Hono, MiddlewareHandler } from 'hono';
+import { DateTime } from 'luxon';
+import type { Simulator } from '../booking/simulator/index.ts';
+import { seededRandom } from '../core/random.ts';
+import { startGoogleSimulator, type GoogleSimulator } from '../google/simulator/index.ts';
+import { startPeople, type PersonEdit } from '../google/simulator/people.ts';
+import { demoGoogleView, type ViewCalendar } from '../http/demo-google-view.ts';
+import type { PageLink } from '../http/status-page.ts';
+
+export interface DemoGoogleOptions {
+  zone: string;
+  /** The https address the daemon asks Google to push to; the simulator delivers it to `daemonUrl()`. */
+  publicUrl: string;
+  /** Where the daemon listens, once it does. */
+  daemonUrl: () => string;
+  /** The simulated people's choices repeat with the seed. */
+  seed: number;
+}
+
+export interface DemoGoogle {
+  simulator: GoogleSimulator;
+  /** calbridge's google section for it (a config value, before defaults). */
+  section: Record<string, unknown>;
+  /** The /demo/google page and the status page's link to it. */
+  pages(guard: MiddlewareHandler): { routes: Hono; links: PageLink[] };
+  /** Simulated people start editing, every `intervalMs`; each edit is told to `onEdit`. */
+  startPeople(intervalMs: number, onEdit: (line: string) => void): void;
+  close(): Promise<void>;
+}
+
+const OTHER = { id: 'other@group.calendar.google.com', name: 'Other appointments' };
+
+/** "Fisioterapia — Sala 2" → "fisioterapia-sala-2@group.calendar.google.com": readable, shaped like Google's. */
+function calendarIdOf(name: string): string {
+  const slug = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return `${slug || 'calendar'}@group.calendar.google.com`;
+}
+
+/** What a person did, as a line of the demo's log. */
+function editLine(edit: PersonEdit, zone: string): string | undefined {
+  const at = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL HH:mm');
+  switch (edit.kind) {
+    case 'moved-to-free-slot':
+      return `someone in Google drags “${edit.summary}” from ${at(edit.from)} to ${at(edit.to)}, a free slot`;
+    case 'moved-onto-taken-slot':
+      return `someone in Google drags “${edit.summary}” from ${at(edit.from)} onto “${edit.onto}” at ${at(edit.to)}`;
+    case 'deleted':
+      return `someone in Google deletes “${edit.summary}” (${at(edit.at)})`;
+    case 'nothing':
+      return undefined;
+  }
+}
+
+export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions): Promise<DemoGoogle> {
+  const client = { client_id: 'calbridge-demo.apps.googleusercontent.com', client_secret: randomBytes(18).toString('base64url') };
+  const simulator = await startGoogleSimulator({
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    autoNotify: true,
+    pushAddress: (address) => address.replace(o.publicUrl, o.daemonUrl()),
+  });
+  const booked = new Map(booking.all().map((a) => [a.calendar.calendar_key, a.calendar.name]));
+  const calendars = [...booked].map(([key, name]) => ({ key, id: calendarIdOf(name), name }));
+  const names = new Map([...calendars.map((c) => [c.id, c.name] as const), [OTHER.id, OTHER.name]]);
+  const section = {
+    credentials: { ...client, refresh_token: simulator.issueRefreshToken() },
+    api_root: simulator.rootUrl,
+    token_url: simulator.tokenUrl,
+    calendars: [...calendars.map((c) => ({ calendar_key: c.key, calendar_id: c.id })), { calendar_key: '*', calendar_id: OTHER.id }],
+    title: '{person.full_name} · {search_code}',
+    // No quota to respect here; a person's move should be picked up at once.
+    requests_per_minute: 6000,
+    reverse_sync: { schedule: '*/30 * * * * *', push_url: `${o.publicUrl}/google/notifications` },
+  };
+
+  const viewCalendars = (): ViewCalendar[] =>
+    [...names].map(([id, name]) => ({
+      id,
+      name,
+      events: simulator.events(id).flatMap((e) =>
+        e.start?.dateTime && e.end?.dateTime
+          ? [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey: e.extendedProperties?.private?.appointment_key ?? null }]
+          : [],
+      ),
+    }));
+
+  let people: { stop(): void } | undefined;
+  return {
+    simulator,
+    section,
+    pages: (guard) => ({
+      routes: demoGoogleView({ calendars: viewCalendars, zone: o.zone, guard }),
+      links: [{ href: '/demo/google', label: 'Simulated Google Calendar →' }],
+    }),
+    startPeople(intervalMs, onEdit) {
+      people = startPeople({
+        state: simulator.state,
+        calendars: () => [...names.keys()],
+        zone: o.zone,
+        random: seededRandom(o.seed + 7),
+        intervalMs,
+        onEdit: (edit) => {
+          const line = editLine(edit, o.zone);
+          if (line) onEdit(line);
+        },
+      });
+    },
+    async close() {
+      people?.stop();
+      await simulator.close();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// What happened to an appointment, in words a receptionist reads (the status page's activity, the
+// demo's log): "moved in Google to Tue 14 Jan 10:30 → rescheduled at the booking service". Pure:
+// facts in, one entry out (or none: a move still on its way is told when it settles).
+import { DateTime } from 'luxon';
+import { isCancelled } from './appointment.ts';
+import { maskLongNumbers } from './mask-numbers.ts';
+
+/** booking → Google/feeds, Google → booking, put back in Google, refused by the booking service. */
+export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'reverted' | 'refused';
+
+/** What the sync code knows at the moment something happened. */
+export type ActivityFact =
+  /** The booking service's state was stored with a material change (`before`: the previous one, if any). */
+  | { kind: 'booking'; key: string; before?: { start: number; status: string; gone: boolean } }
+  /** The writer wrote the appointment's event to Google. */
+  | { kind: 'google-write'; key: string; action: string }
+  /** The reverse sync decided on a change a person made in Google (moves and cancellations are told when settled). */
+  | { kind: 'reverse'; key: string; action: { kind: string; reason?: string }; movedTo: number | null }
+  /** A move or deletion made in Google, carried to the booking service (or not), and why. */
+  | {
+      kind: 'settled';
+      key: string;
+      action: string;
+      state: string;
+      reason: string | null;
+      detail: string | null;
+      /** Where the person moved it. */
+      to: number;
+      /** The appointments already in that slot (search codes). */
+      taken?: string[];
+    };
+
+/** The appointment the words are about, as stored now. */
+export interface ActivitySubject {
+  label: string;
+  zone: string;
+  start: number;
+  status: string;
+  gone: boolean;
+  goneReason: string | null;
+}
+
+export interface ActivityWords {
+  kind: string;
+  direction: ActivityDirection;
+  summary: string;
+  reason: string | null;
+  /** The start the entry is about. */
+  start: number | null;
+}
+
+/** "Tue 14 Jan 10:30" in the business's time zone. */
+export function when(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL HH:mm');
+}
+
+/** PENDING_PAYMENT → "pending payment", NO_SHOW → "no-show", CANCELED_CLIENT → "cancelled by the client". */
+export function statusWords(status: string): string {
+  const special: Record<string, string> = { NO_SHOW: 'no-show', CANCELED_CLIENT: 'cancelled by the client', CANCELED_GOOGLE: 'cancelled from Google', CANCELED: 'cancelled' };
+  return special[status] ?? status.toLowerCase().replace(/_/g, ' ');
+}
+
+const entry = (kind: string, direction: ActivityDirection, summary: string, reason: string | null = null, start: number | null = null): ActivityWords => ({
+  kind,
+  direction,
+  summary,
+  // The only free text in an entry is what the booking service said.
+  reason: reason === null ? null : maskLongNumbers(reason),
+  start,
+});
+
+function bookingWords(before: { start: number; status: string; gone: boolean } | undefined, s: ActivitySubject): ActivityWords {
+  const at = when(s.start, s.zone);
+  const out = (kind: string, summary: string) => entry(kind, 'booking-to-targets', summary, null, s.start);
+  if (s.gone) {
+    return s.goneReason === 'out of scope'
+      ? out('gone', 'left the mirrored scope (poll.filters) → removed from Google and the feeds')
+      : out('gone', 'no longer at the booking service → removed from Google and the feeds');
+  }
+  const status = s.status === 'CONFIRMED' ? '' : ` (${statusWords(s.status)})`;
+  if (!before) return isCancelled(s.status) ? out('cancelled', `seen cancelled, ${at}`) : out('booked', `booked for ${at}${status}`);
+  if (before.gone) return out('booked', `back at the booking service, ${at}${status}`);
+  if (isCancelled(s.status) && !isCancelled(before.status)) return out('cancelled', `${statusWords(s.status)} at the booking service → removed from Google`);
+  if (before.start !== s.start) return out('moved', `moved at the booking service to ${at} (was ${when(before.start, s.zone)})`);
+  if (before.status !== s.status) return out('changed', `now ${statusWords(s.status)} at the booking service (was ${statusWords(before.status)})`);
+  return out('changed', 'details changed at the booking service');
+}
+
+const WRITES: Record<string, string> = { insert: 'added to Google', update: 'updated in Google', delete: 'removed from Google', move: 'moved to another Google calendar' };
+
+function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject): ActivityWords | null {
+  const to = movedTo === null ? '' : ` to ${when(movedTo, s.zone)}`;
+  const wins = 'the booking service wins';
+  if (action.kind === 'restore' && action.reason === 'not-a-time') return entry('reverted', 'reverted', 'made all-day in Google → moved back', 'an appointment needs a time');
+  if (action.kind === 'restore') return entry('reverted', 'reverted', `moved in Google${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
+  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', 'deleted in Google, but the booking service changed it meanwhile → recreated', wins, s.start);
+  if (action.kind === 'recreate') return entry('recreated', 'reverted', 'deleted in Google → recreated', 'it is still booked at the booking service; on_delete: recreate', s.start);
+  if (action.kind === 'ignore') return entry('deleted-in-google', 'google-to-booking', 'deleted in Google → left deleted', 'the booking service keeps it; on_delete: ignore');
+  return null;
+}
+
+function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: ActivitySubject): ActivityWords | null {
+  const to = when(f.to, s.zone);
+  const detail = f.detail;
+  const wins = 'the booking service wins';
+  if (f.action === 'cancel') {
+    if (f.state === 'done') {
+      return f.reason === 'already-cancelled'
+        ? entry('cancelled-from-google', 'google-to-booking', 'deleted in Google; it was already cancelled at the booking service')
+        : entry('cancelled-from-google', 'google-to-booking', 'deleted in Google → cancelled at the booking service', 'on_delete: cancel');
+    }
+    if (f.state === 'dropped') return entry('dropped', 'google-to-booking', 'deleted in Google; it is gone at the booking service too');
+    if (f.reason === 'refused') return entry('refused', 'refused', 'deleted in Google → the booking service refused to cancel it → recreated', detail ?? 'refused');
+    if (f.reason === 'booking-changed') return entry('recreated', 'reverted', 'deleted in Google, but the booking service changed it meanwhile → recreated', wins);
+    return entry('recreated', 'reverted', 'deleted in Google → the booking service did not take the cancellation → recreated', detail);
+  }
+  if (f.action !== 'reschedule') return null;
+  if (f.state === 'done') {
+    return f.reason === 'already-there'
+      ? entry('rescheduled', 'google-to-booking', `moved in Google to ${to}; the booking service already had that time`, null, f.to)
+      : entry('rescheduled', 'google-to-booking', `moved in Google to ${to} → rescheduled at the booking service`, null, f.to);
+  }
+  if (f.state === 'dropped') return entry('dropped', 'google-to-booking', `moved in Google to ${to}, but it is ${f.reason === 'cancelled' ? 'cancelled' : 'gone'} at the booking service → nothing sent`);
+  if (f.reason === 'conflict') {
+    const taken = f.taken?.length ? `moved onto ${f.taken.join(' and ')}'s slot (${to})` : `moved in Google to ${to}, a taken slot`;
+    return entry('reverted', 'reverted', `${taken} → moved back`, 'the slot is taken at the booking service; on_conflict: revert', s.start);
+  }
+  if (f.reason === 'booking-changed') return entry('reverted', 'reverted', `moved in Google to ${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
+  if (f.reason === 'refused') return entry('refused', 'refused', `moved in Google to ${to} → refused by the booking service → moved back`, detail ?? 'refused', s.start);
+  return entry('reverted', 'reverted', `moved in Google to ${to} → the booking service did not take it → moved back`, detail, s.start);
+}
+
+export function activityWords(fact: ActivityFact, subject: ActivitySubject): ActivityWords | null {
+  switch (fact.kind) {
+    case 'booking':
+      return bookingWords(fact.before, subject);
+    case 'google-write': {
+      const what = WRITES[fact.action] ?? 'written to Google';
+      const timed = fact.action === 'insert' || fact.action === 'update';
+      return entry('google-write', 'booking-to-targets', timed ? `${what}, ${when(subject.start, subject.zone)}` : what, null, subject.start);
+    }
+    case 'reverse':
+      return reverseWords(fact.action, fact.movedTo, subject);
+    case 'settled':
+      return settledWords(fact, subject);
+  }
+}
+
+/**
+ * The booking service telling us back what the reverse sync asked of it is not news: the entry of
+ * the settled move (or cancellation) says it. `latest` is the appointment's latest reverse-sync action.
+ */
+export function isOwnEcho(words: ActivityWords, latest: { kind: string; state: string; newStart: number } | undefined): boolean {
+  if (!latest || (latest.state !== 'pending' && latest.state !== 'done')) return false;
+  if (words.kind === 'moved') return latest.kind === 'reschedule' && latest.newStart === words.start;
+  return words.kind === 'cancelled' && latest.kind === 'cancel';
+}

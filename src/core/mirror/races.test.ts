@@ -1,0 +1,187 @@
+// The races between the writer, the reverse sync and the booking service, one named row each, with
+// the decision the mirror core must make. Each row is a race that once lost a person's move, wrote
+// an event twice, or made one side wait on the other forever; removing its rule fails its row.
+import { describe, expect, it } from 'vitest';
+import { adoptAfterReschedule, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
+import { advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
+import type { GetResult, PutResult, TargetEvent } from './target.ts';
+import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, type ExistingFacts, type ReadFacts } from './write-decide.ts';
+import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
+
+const H = 3_600_000;
+const NOW = Date.UTC(2026, 5, 20, 12, 0);
+const T0 = Date.UTC(2026, 5, 21, 13, 0); // the booking's start, as we last wrote it
+const T1 = T0 + 2 * H; // where a person moved it
+const OURS = { hash: 'hash-now', start: T0, end: T0 + H }; // what the writer wants now
+
+const event = (over: Partial<TargetEvent> = {}): TargetEvent => ({ id: 'evt1', etag: '"person-1"', deleted: false, start: T1, end: T1 + H, ourHash: 'hash-before', ...over });
+const found = (over: Partial<TargetEvent> = {}): GetResult => ({ kind: 'found', event: event(over) });
+const tombstone = found({ deleted: true, start: null, end: null, etag: '"deleted-1"' });
+
+describe('the writer meets a 412 on its update (someone changed the event since our write)', () => {
+  const base: ReadFacts = {
+    read: found(),
+    wanted: OURS,
+    link: { writtenStart: T0, deferral: null },
+    reverse: { moves: true, deletions: true },
+    decision: undefined,
+    now: NOW,
+  };
+  const facts = (over: Partial<ReadFacts>): ReadFacts => ({ ...base, ...over, link: { ...base.link, ...over.link } });
+  const leave = (etag: string | null, since = NOW) => ({ kind: 'leave', deferral: { etag, since }, lookAgainAt: NOW + LOOK_AGAIN_MS });
+
+  it.each<[string, Partial<ReadFacts>, unknown]>([
+    ["a person's move, met because the booking service renamed the appointment first, is left to the reverse sync, not written over", {}, leave('"person-1"')],
+    ["a person's deletion is left to the reverse sync", { read: tombstone }, leave('"deleted-1"')],
+    ['with on_delete: ignore, a deletion is written over (our write revives it)', { read: tombstone, reverse: { moves: true, deletions: false } }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
+    ["with the reverse sync off, a person's move is written over", { reverse: null }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['a title a person edited (start untouched) is written over: only moves and deletions are the reverse sync\'s', { read: found({ start: T0, end: T0 + H }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['grace period: a state met 59 s ago is still left', { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS + 1_000 } } }, leave('"person-1"', NOW - GRACE_MS + 1_000)],
+    ["grace period: after a minute the booking service's state is written, whatever the reverse sync does", { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS } } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['grace period: a newer edit of the person starts its own', { link: { writtenStart: T0, deferral: { etag: '"person-0"', since: NOW - 10 * GRACE_MS } } }, leave('"person-1"')],
+    ['decided on this exact state: once the reverse sync has settled it, the writer writes at once', { decision: { etag: '"person-1"', settled: true } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['decided on an older state: the newer edit is left again', { decision: { etag: '"person-0"', settled: true } }, leave('"person-1"')],
+    ["a reschedule of this move still waiting to be sent: the move is not set back", { decision: { etag: '"person-1"', settled: false } }, leave('"person-1"')],
+    ['our own write whose answer was lost, met by its retry, is adopted, not taken for a person\'s move', { read: found({ etag: '"ours-lost"', ourHash: OURS.hash, start: T0, end: T0 + H }), link: { writtenStart: T0 - H, deferral: null } }, { kind: 'adopt', etag: '"ours-lost"' }],
+    ["our hash with other times is a person's move after our write, not our write", { read: found({ ourHash: OURS.hash }) }, leave('"person-1"')],
+    ['a deletion a target shows as a missing event (no tombstones) is left to the reverse sync', { read: { kind: 'missing' } }, leave(null)],
+    ['a missing event the reverse sync does not take is created again', { read: { kind: 'missing' }, reverse: null }, { kind: 'create' }],
+    ['a missing event is never "decided": a settled decision on another deletion does not match it', { read: { kind: 'missing' }, decision: { etag: null, settled: true } }, leave(null)],
+  ])('%s', (_race, over, expected) => {
+    expect(onChanged(facts(over))).toEqual(expected);
+  });
+});
+
+describe('a create meets an event under our derived id (a 409)', () => {
+  const base: ExistingFacts = {
+    read: found(),
+    wanted: OURS,
+    failedBefore: false,
+    link: { writtenStart: null, deferral: null },
+    reverse: { moves: true, deletions: true },
+    decision: undefined,
+    now: NOW,
+  };
+  const moved = found({ ourHash: OURS.hash });
+  it.each<[string, Partial<ExistingFacts>, unknown]>([
+    ['our lost insert (our hash, our times) is adopted: nothing written again', { read: found({ etag: '"ours"', ourHash: OURS.hash, start: T0, end: T0 + H }) }, { kind: 'adopt', etag: '"ours"' }],
+    ['409 adoption checks the times: our hash on an event a person moved, whose link was lost, is written over', { read: moved }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ["our failed insert that landed unseen and a person moved since: left to the reverse sync, which takes it as ours", { read: moved, failedBefore: true }, { kind: 'leave', deferral: { etag: '"person-1"', since: NOW }, lookAgainAt: NOW + LOOK_AGAIN_MS }],
+    ['...and written over once the reverse sync has settled on that state', { read: moved, failedBefore: true, decision: { etag: '"person-1"', settled: true } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['...and written over with the reverse sync off', { read: moved, failedBefore: true, reverse: null }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['a tombstone under our id is written over, which revives it', { read: tombstone, failedBefore: true }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
+    ['an event without our hash under our id is written over', { read: found({ ourHash: null, start: T0, end: T0 + H }), failedBefore: true }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['the event vanished between the 409 and the read: tried again on the next pass', { read: { kind: 'missing' } }, { kind: 'fail', error: 'not_found', message: expect.any(String) }],
+  ])('%s', (_race, over, expected) => {
+    expect(onExisting({ ...base, ...over })).toEqual(expected);
+  });
+
+  it.each<[string, PutResult, boolean, unknown]>([
+    ['the target refuses to revive a deleted id: the next id generation', { kind: 'refused', message: 'forbidden' }, true, { kind: 'next-generation' }],
+    ['a refusal to write a live event is a failure, never a new id', { kind: 'refused', message: 'Google answered 403' }, false, { kind: 'fail', error: 'forbidden', message: 'Google answered 403' }],
+    ['changed again while we wrote over it: a failure, written on the next pass', { kind: 'changed' }, false, { kind: 'fail', error: 'precondition_failed', message: expect.any(String) }],
+  ])('%s', (_race, put, wasTombstone, expected) => {
+    expect(afterOverwrite(put, wasTombstone)).toEqual(expected);
+  });
+});
+
+describe('updates and removals', () => {
+  it.each<[string, PutResult, string]>([
+    ['an update of an event the target no longer has creates it again (same id)', { kind: 'missing' }, 'create'],
+    ['a 412 on an update is read before anything is decided', { kind: 'changed' }, 'read'],
+  ])('%s', (_race, put, kind) => {
+    expect(afterUpdate(put).kind).toBe(kind);
+  });
+
+  it("a removal that meets a person's edit removes it anyway: the booking service's cancellation wins", () => {
+    expect(afterRemove({ kind: 'changed' })).toEqual({ kind: 'remove-any-version' });
+    expect(afterRemove({ kind: 'missing' })).toEqual({ kind: 'removed' });
+  });
+
+  it('a create whose answer was lost, then the appointment cancelled: its event is deleted, not left for good', () => {
+    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1 };
+    expect(planWrite('k-1', null, failedCreate)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
+    expect(planWrite('k-1', null, { ...failedCreate, attempts: 0 })).toEqual({ kind: 'none' });
+  });
+
+  it('stale failures: a failed write the appointment no longer needs leaves status', () => {
+    expect(notesRevision({ writtenRevision: 4, lastError: 'quota exceeded' }, 4)).toBe(true);
+    const deleteToBeSure = { kind: 'delete', calendarId: 'primary', eventId: 'evt1' } as const;
+    expect(failureSuperseded({ present: false, lastError: 'quota exceeded' }, deleteToBeSure), "a failed create's error, once a delete is planned instead").toBe(true);
+    expect(failureSuperseded({ present: true, lastError: 'delete failed' }, deleteToBeSure), "a failed delete's own error stays").toBe(false);
+  });
+});
+
+describe('the reverse sync decides on a change it listed', () => {
+  const base: DecideInput = {
+    event: { ...event(), source: 'change' },
+    link: { present: true, etag: '"ours"', writtenStart: T0 },
+    appointment: { start: T0, end: T0 + H, mirrored: true },
+    handledEtag: null,
+    lastRescheduledTo: null,
+    onDelete: 'cancel',
+  };
+  const input = (over: Partial<DecideInput> & { ev?: Partial<TargetEvent> }): DecideInput => ({ ...base, ...over, event: { ...base.event, ...over.ev } });
+
+  it.each<[string, Partial<DecideInput> & { ev?: Partial<TargetEvent> }, unknown]>([
+    ['our own echo after a round (the state of our last write) is not news', { ev: { etag: '"ours"' } }, { kind: 'none', reason: 'echo' }],
+    ['the echo of our put-back, whose etag the writer stored, is not news', { ev: { etag: '"ours"', start: T0 } }, { kind: 'none', reason: 'echo' }],
+    ['an observation already acted on is not news when listed again', { handledEtag: '"person-1"' }, { kind: 'none', reason: 'handled' }],
+    ["a person's move stays a move when the booking service changed only another field", {}, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    ['the booking start where our own reschedule put it is not a booking-side change: a second move is a move', { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
+    ['the booking service moved it too since our write: it wins, the event is put back', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } }, { kind: 'restore', reason: 'booking-changed' }],
+    ['deleted by a person while the booking service moved it: put back, not cancelled', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } }, { kind: 'recreate', reason: 'booking-changed' }],
+  ])('%s', (_race, over, expected) => {
+    expect(decideReverse(input(over))).toEqual(expected);
+  });
+
+  it("a person's move of our create that landed unseen (its answer lost, a failure recorded) is a move", () => {
+    const failedCreate = { present: false, etag: null, writtenStart: null, attempts: 1 };
+    const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
+    const link = weighedLink(failedCreate, moved, OURS);
+    expect(decideReverse({ ...base, event: moved, link })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
+    expect(weighedLink({ ...failedCreate, attempts: 0 }, moved, OURS), 'no failed create: not taken as ours').toMatchObject({ present: false });
+    expect(weighedLink(failedCreate, { ...moved, ourHash: 'other' }, OURS), 'another hash: not ours').toMatchObject({ present: false });
+  });
+
+  it('only missing from a full listing: read again first, never cancelled on an absence', () => {
+    expect(decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } })).toEqual({ kind: 'recheck' });
+  });
+});
+
+describe('a round that overlaps a write', () => {
+  const reschedule = { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 } as const;
+  it('a decision on a listing older than our latest write is read again', () => {
+    expect(readAgain(reschedule, { updatedAt: NOW + 1 }, NOW)).toBe(true);
+    expect(readAgain(reschedule, { updatedAt: NOW - 1 }, NOW)).toBe(false);
+  });
+
+  it('the writer wrote the event while the round decided: the decision is skipped and the cursor kept', () => {
+    expect(writtenSince({ updatedAt: NOW + 1 }, NOW)).toBe(true);
+    expect(advancesCursor({ held: false, overtaken: true })).toBe(false);
+  });
+
+  it('deletions held by the breaker keep the cursor, so they are seen (and reported) again', () => {
+    expect(advancesCursor({ held: true, overtaken: false })).toBe(false);
+  });
+});
+
+describe("carrying a person's move to the booking service", () => {
+  const move: AcceptedMove = { etag: '"person-1"', fromStart: T0, start: T1, end: T1 + H, decidedAt: NOW };
+  it.each<[string, Parameters<typeof adoptAfterReschedule>[0], unknown]>([
+    ["after a reschedule, the link takes the person's times with their etag: the next move lands without a 412", { present: true, writtenStart: T0, updatedAt: NOW - 1 }, { etag: '"person-1"', start: T1, end: T1 + H }],
+    ['not when the writer wrote the event after the move was decided', { present: true, writtenStart: T0, updatedAt: NOW + 1 }, null],
+    ['not when the link no longer holds the start the move was made from', { present: true, writtenStart: T0 + H, updatedAt: NOW - 1 }, null],
+    ['not when our event is gone', { present: false, writtenStart: T0, updatedAt: NOW - 1 }, null],
+  ])('%s', (_race, link, expected) => {
+    expect(adoptAfterReschedule(link, move)).toEqual(expected);
+  });
+
+  it.each([
+    ['the booking service moved it between the decision and the PATCH: it wins, the move is put back', T0 + 7 * H, { kind: 'revert', reason: 'booking-changed' }],
+    ['where our own earlier, superseded reschedule (perhaps in flight) put it is not a booking change', T0 + 9 * H, { kind: 'check-slot' }],
+    ['a PATCH that went through before a crash is not sent again', T1, { kind: 'done', reason: 'already-there' }],
+  ])('%s', (_race, bookingStart, expected) => {
+    expect(beforeReschedule({ found: true, start: bookingStart, cancelled: false }, T1, [T0, T0 + 9 * H])).toEqual(expected);
+  });
+});

@@ -1,0 +1,170 @@
+// The writer's rules for each answer of a target (design principle 6): what a 409 or a 412 means,
+// when a person's change is left to the reverse sync and for how long, when an event is our own
+// write, when a deleted id needs a new generation. Pure: the answer and stored state in, one
+// decision out; sync/mirror-apply.ts carries it out.
+import type { Deferral, LinkState } from './link.ts';
+import { showsOurWrite, type WantedFacts } from './ours.ts';
+import type { GetResult, PutResult, RemoveResult, TargetErrorKind } from './target.ts';
+
+/** How soon the writer looks again at an event it left to the reverse sync (which it wakes at once). */
+export const LOOK_AGAIN_MS = 5_000;
+/**
+ * How long one state of an event is left to the reverse sync before the booking service's state is
+ * written anyway: whatever the reverse sync does, neither side waits on the other forever.
+ */
+export const GRACE_MS = 60_000;
+/** How many new id generations a create tries when the target keeps refusing to revive the id. */
+export const MAX_GENERATION_STEPS = 3;
+
+export interface Failure {
+  kind: 'fail';
+  error: TargetErrorKind;
+  message: string;
+}
+
+const fail = (error: TargetErrorKind, message: string): Failure => ({ kind: 'fail', error, message });
+
+const unexpected = (put: PutResult, what: string): Failure => {
+  switch (put.kind) {
+    case 'refused':
+      return fail('forbidden', put.message);
+    case 'changed':
+      return fail('precondition_failed', `${what}: the event changed again while we wrote it; written on the next pass`);
+    case 'missing':
+      return fail('not_found', `${what}: the event vanished while we wrote it; written on the next pass`);
+    case 'exists':
+      return fail('conflict', `${what}: an event with this id exists`);
+    case 'written':
+      throw new Error('a written put is not a failure');
+  }
+};
+
+/** A create (only if absent): done, or an event already holds the id and must be read. */
+export function afterCreate(put: PutResult): { kind: 'written'; etag: string | null } | { kind: 'read' } | Failure {
+  if (put.kind === 'written') return put;
+  if (put.kind === 'exists') return { kind: 'read' };
+  return unexpected(put, 'create');
+}
+
+/** Writing over an event we read: done; a target that will not revive a deleted id gets the next id generation. */
+export function afterOverwrite(put: PutResult, tombstone: boolean): { kind: 'written'; etag: string | null } | { kind: 'next-generation' } | Failure {
+  if (put.kind === 'written') return put;
+  if (put.kind === 'refused' && tombstone) return { kind: 'next-generation' };
+  return unexpected(put, 'overwrite');
+}
+
+/** An update on the etag we wrote: done, the event is gone (create it again), or someone changed it (read it). */
+export function afterUpdate(put: PutResult): { kind: 'written'; etag: string | null } | { kind: 'create' } | { kind: 'read' } | Failure {
+  if (put.kind === 'written') return put;
+  if (put.kind === 'missing') return { kind: 'create' };
+  if (put.kind === 'changed') return { kind: 'read' };
+  return unexpected(put, 'update');
+}
+
+/** What the reverse sync takes over from the writer: null when it is off. */
+export interface LeftToReverse {
+  moves: boolean;
+  /** False with on_delete: ignore, where our next write brings a deleted event back. */
+  deletions: boolean;
+}
+
+/** The reverse sync's latest decision about this appointment: the state it saw, and whether it is carried out. */
+export interface ReverseDecision {
+  etag: string | null;
+  /** Decided and sent: a reschedule still waiting to be sent would land after we set the move back. */
+  settled: boolean;
+}
+
+/** What the writer weighs before writing over a person's change: the reverse sync's part in it. */
+export interface DeferralFacts {
+  link: Pick<LinkState, 'writtenStart' | 'deferral'>;
+  reverse: LeftToReverse | null;
+  decision: ReverseDecision | undefined;
+  now: number;
+}
+
+export interface ReadFacts extends DeferralFacts {
+  /** The event as read after the 409 or 412. */
+  read: GetResult;
+  wanted: WantedFacts;
+}
+
+type Leave = { kind: 'leave'; deferral: Deferral; lookAgainAt: number };
+
+/** The reverse sync has decided on this very state of the event and carried it out. */
+export function settledOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
+  return decision !== undefined && etag !== null && decision.etag === etag && decision.settled;
+}
+
+/**
+ * A person's change is left to the reverse sync until it has settled on that exact state, and for
+ * at most GRACE_MS from when the writer first met that state; then the booking service's is written.
+ */
+function leaveIfDue(etag: string | null, f: DeferralFacts): Leave | null {
+  if (settledOn(f.decision, etag)) return null;
+  const seen = f.link.deferral;
+  const deferral = seen && seen.etag === etag ? seen : { etag, since: f.now };
+  return f.now - deferral.since < GRACE_MS ? { kind: 'leave', deferral, lookAgainAt: f.now + LOOK_AGAIN_MS } : null;
+}
+
+export type OnExisting =
+  /** Our own earlier write of what we want (a lost answer, a crash before it was recorded): nothing written. */
+  | { kind: 'adopt'; etag: string | null }
+  /** Our own earlier write, moved by a person since: the reverse sync's, as on a 412. */
+  | Leave
+  /** Someone's event under our id, or a tombstone: written over, which revives a tombstone. */
+  | { kind: 'overwrite'; etag: string | null; tombstone: boolean }
+  | Failure;
+
+export interface ExistingFacts extends ReadFacts {
+  /** An earlier create of this event failed (its answer may have been lost): the reverse sync takes the event as ours. */
+  failedBefore: boolean;
+}
+
+/**
+ * A create met an event under our derived id (a 409). Adopted only when it shows our hash and our
+ * times. With our hash at other times after a failed create, it is our write that landed unseen and
+ * a person moved since: left to the reverse sync, which takes it as ours (see weighedLink). Anything
+ * else (our hash on an event whose link was lost, someone's event, a tombstone) is written over.
+ */
+export function onExisting(f: ExistingFacts): OnExisting {
+  if (f.read.kind === 'missing') return fail('not_found', 'create: the existing event vanished while we read it; written on the next pass');
+  const event = f.read.event;
+  if (showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  const movedOurs = f.failedBefore && !event.deleted && event.ourHash === f.wanted.hash;
+  const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f) : null;
+  return left ?? { kind: 'overwrite', etag: event.etag, tombstone: event.deleted };
+}
+
+export type OnChanged =
+  /** Our own write whose answer was lost: adopted as on a 409, never taken for a person's move. */
+  | { kind: 'adopt'; etag: string | null }
+  /** A person's move or deletion: the reverse sync decides; store the deferral, look again later. */
+  | Leave
+  /** Anything else (or the reverse sync had its turn): the booking service's state is written. */
+  | { kind: 'overwrite'; etag: string | null; tombstone: boolean }
+  /** Gone without a tombstone and not left to anyone: create it again. */
+  | { kind: 'create' };
+
+/**
+ * A 412 on our update: someone changed the event since our write. A new start or a deletion is a
+ * person's move, the reverse sync's to send to the booking service (or to undo), within the
+ * deferral rules above. Any other edit (a title) is written over.
+ */
+export function onChanged(f: ReadFacts): OnChanged {
+  const event = f.read.kind === 'found' ? f.read.event : null;
+  if (event && showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  const deleted = event === null || event.deleted;
+  const moved = !deleted && f.link.writtenStart !== null && event.start !== f.link.writtenStart;
+  const personal = (deleted && f.reverse?.deletions === true) || (moved && f.reverse?.moves === true);
+  const etag = event?.etag ?? null;
+  const left = personal ? leaveIfDue(etag, f) : null;
+  if (left) return left;
+  if (event === null) return { kind: 'create' };
+  return { kind: 'overwrite', etag, tombstone: event.deleted };
+}
+
+/** Removing the event of an appointment that should have none: the booking service's cancellation wins over any edit. */
+export function afterRemove(result: RemoveResult): { kind: 'removed' } | { kind: 'remove-any-version' } {
+  return result.kind === 'changed' ? { kind: 'remove-any-version' } : { kind: 'removed' };
+}

@@ -1,0 +1,50 @@
+// The one action that brings a target from what we last wrote (the link) to the event an
+// appointment should have (design principle 1: level-triggered, only the difference is written).
+import { eventIdFor } from '../event-id.ts';
+import type { LinkState } from './link.ts';
+
+export type WriteAction =
+  | { kind: 'none' }
+  | { kind: 'insert'; calendarId: string; eventId: string; generation: number }
+  | { kind: 'update'; calendarId: string; eventId: string; etag: string | null }
+  | { kind: 'delete'; calendarId: string; eventId: string }
+  | { kind: 'move'; from: { calendarId: string; eventId: string }; calendarId: string; eventId: string; generation: number };
+
+type PlanLink = Pick<LinkState, 'calendarId' | 'eventId' | 'generation' | 'present' | 'writtenHash' | 'etag'> & {
+  /** Failed attempts since the last recorded write. */
+  attempts: number;
+};
+
+export function planWrite(key: string, desired: { calendarId: string; hash: string } | null, link: PlanLink | undefined): WriteAction {
+  if (!desired) {
+    // A failed create (or revival) may have landed with its answer lost: with no event wanted now,
+    // delete it to be sure (a 404 or 410 means it had not, which is done too).
+    const mayExist = link !== undefined && (link.present || link.attempts > 0);
+    return mayExist ? { kind: 'delete', calendarId: link.calendarId, eventId: link.eventId } : { kind: 'none' };
+  }
+  const generation = link?.generation ?? 0;
+  const eventId = eventIdFor(key, generation);
+  if (!link || !link.present) return { kind: 'insert', calendarId: desired.calendarId, eventId, generation };
+  if (link.calendarId !== desired.calendarId) {
+    return { kind: 'move', from: { calendarId: link.calendarId, eventId: link.eventId }, calendarId: desired.calendarId, eventId, generation };
+  }
+  if (link.writtenHash === desired.hash) return { kind: 'none' };
+  return { kind: 'update', calendarId: link.calendarId, eventId: link.eventId, etag: link.etag };
+}
+
+/**
+ * Nothing to write, but the link should note this revision: it was written for an older one (the
+ * change is one the target does not show), or it still carries the failure of a write that is no
+ * longer needed, which would otherwise stay in status for good.
+ */
+export function notesRevision(link: { writtenRevision: number | null; lastError: string | null } | undefined, revision: number): boolean {
+  return link !== undefined && (link.writtenRevision !== revision || link.lastError !== null);
+}
+
+/**
+ * The link's failure is of a create the appointment no longer wants: a delete to be sure is planned
+ * instead (see planWrite). The failure leaves status; the delete keeps the backoff's turn.
+ */
+export function failureSuperseded(link: { present: boolean; lastError: string | null } | undefined, action: WriteAction): boolean {
+  return action.kind === 'delete' && link !== undefined && !link.present && link.lastError !== null;
+}

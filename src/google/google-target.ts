@@ -1,0 +1,67 @@
+// The calendar target port (core/mirror/target.ts) over the Google Calendar API: the answers of
+// conditional requests become typed results (409 → exists, 412 → changed, 404/410 → missing,
+// 403 → refused); every other failure stays a GoogleError, which is the port's TargetError.
+import { PROP_HASH, type EventBody } from '../core/mirror/desired-event.ts';
+import type { CalendarTarget, GetResult, PutResult, RemoveResult, TargetEvent } from '../core/mirror/target.ts';
+import { GoogleError, type GoogleErrorKind } from './errors.ts';
+import type { CalendarApi, GoogleEvent } from './port.ts';
+import { readChanges } from './reverse/change-feed.ts';
+
+export function targetEventOf(e: GoogleEvent): TargetEvent {
+  return {
+    id: e.id,
+    etag: e.etag || null,
+    deleted: e.status === 'cancelled',
+    start: e.start,
+    end: e.end,
+    ourHash: e.privateProperties[PROP_HASH] ?? null,
+  };
+}
+
+const kindOf = (e: unknown, ...kinds: GoogleErrorKind[]): boolean => e instanceof GoogleError && kinds.includes(e.kind);
+
+const written = (e: GoogleEvent): PutResult => ({ kind: 'written', etag: e.etag || null });
+
+export function createGoogleTarget(api: CalendarApi): CalendarTarget<EventBody> {
+  return {
+    async put(calendarId, eventId, body, condition): Promise<PutResult> {
+      try {
+        if (condition.kind === 'absent') return written(await api.insert(calendarId, eventId, body));
+        return written(await api.update(calendarId, eventId, body, condition.kind === 'etag' ? condition.etag : undefined));
+      } catch (e) {
+        if (kindOf(e, 'conflict')) return { kind: 'exists' };
+        if (kindOf(e, 'precondition_failed')) return { kind: 'changed' };
+        // A 404 on an insert is about the calendar (wrong id, not shared), not the event: a failure.
+        if (condition.kind !== 'absent' && kindOf(e, 'not_found', 'gone')) return { kind: 'missing' };
+        if (kindOf(e, 'forbidden')) return { kind: 'refused', message: (e as GoogleError).message };
+        throw e;
+      }
+    },
+
+    async get(calendarId, eventId): Promise<GetResult> {
+      try {
+        return { kind: 'found', event: targetEventOf(await api.get(calendarId, eventId)) };
+      } catch (e) {
+        if (kindOf(e, 'not_found', 'gone')) return { kind: 'missing' };
+        throw e;
+      }
+    },
+
+    // Sent without If-Match: a removal is the booking service's cancellation, which wins over any
+    // edit, so a 412 could only cost a read and a second request.
+    async remove(calendarId, eventId): Promise<RemoveResult> {
+      try {
+        await api.delete(calendarId, eventId);
+        return { kind: 'removed' };
+      } catch (e) {
+        if (kindOf(e, 'not_found', 'gone')) return { kind: 'missing' };
+        throw e;
+      }
+    },
+
+    async changes(calendarId, cursor) {
+      const batch = await readChanges(api, calendarId, cursor ?? undefined);
+      return { mode: batch.mode, events: batch.events.map(targetEventOf), cursor: batch.nextSyncToken };
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// The recent-activity list of the status page: one line per change, newest first, with its
+// direction and, when it did not go as asked, the reason. Data from the status document's section.
+import { DateTime } from 'luxon';
+import { html, type Html } from './html.ts';
+import { isPlainObject } from './render-value.ts';
+
+const DIRECTIONS: Record<string, string> = {
+  'booking-to-targets': 'booking → Google/feeds',
+  'google-to-booking': 'Google → booking',
+  reverted: 'reverted',
+  refused: 'refused',
+};
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** "10:31:05" today, "Mon 13 Jan 10:31" before, in the business's zone. */
+function stamp(iso: string, now: number, zone: string): string {
+  const t = DateTime.fromISO(iso, { zone });
+  if (!t.isValid) return iso;
+  return t.hasSame(DateTime.fromMillis(now, { zone }), 'day') ? t.toFormat('HH:mm:ss') : t.setLocale('en').toFormat('ccc d LLL HH:mm');
+}
+
+export function activityList(section: unknown, now: number, zone: string): Html {
+  const recent = isPlainObject(section) && Array.isArray(section.recent) ? section.recent.filter(isPlainObject) : [];
+  const body = recent.length
+    ? html`<ol class="activity">${recent.map((e) => {
+        const direction = text(e.direction) ?? '';
+        const at = text(e.at) ?? '';
+        const reason = text(e.reason);
+        return html`<li class="entry dir-${direction}"><time datetime="${at}">${stamp(at, now, zone)}</time><span class="badge">${DIRECTIONS[direction] ?? direction}</span><span class="what"><b>${text(e.appointment) ?? ''}</b> ${text(e.summary) ?? ''}${reason ? html`<span class="why">${reason}</span>` : ''}</span></li>`;
+      })}</ol>`
+    : html`<p class="muted">Nothing has happened yet.</p>`;
+  return html`<section id="activity"><h2>Recent activity</h2>${body}</section>`;
+}

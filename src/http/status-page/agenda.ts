@@ -1,0 +1,87 @@
+// Today's and tomorrow's appointments as each target shows them: Google (what calbridge last wrote
+// there) and every feed (whether its filters take the appointment). Read from the database.
+import { DateTime } from 'luxon';
+import type { Config } from '../../config/schema.ts';
+import { isCancelled } from '../../core/appointment.ts';
+import { statusWords } from '../../core/activity-words.ts';
+import type { AppointmentStore, StoredAppointment } from '../../store/appointment-store.ts';
+import type { GoogleLinkStore } from '../../store/google-link-store.ts';
+import { placeInFeed } from '../../feeds/feed-filter.ts';
+import { rowOf } from '../../feeds/members.ts';
+
+/** ok: shown as booked; differs: shown at another time; waiting: not there yet; failed: the write keeps failing; none: not shown. */
+export type Shown = { state: 'ok' | 'differs' | 'waiting' | 'failed' | 'none'; text: string };
+
+export interface AgendaRow {
+  time: string;
+  label: string;
+  name: string | null;
+  calendar: string | null;
+  status: string;
+  cancelled: boolean;
+  /** One per target, in the order of `AgendaDay.targets`. */
+  shown: Shown[];
+}
+
+export interface AgendaDay {
+  title: string;
+  targets: string[];
+  rows: AgendaRow[];
+  /** Rows left out past the cap. */
+  more: number;
+}
+
+export interface AgendaDeps {
+  config: Config;
+  appointments: AppointmentStore;
+  /** Absent when Google is off. */
+  links?: GoogleLinkStore;
+}
+
+/** A busy day of a large business still makes a page a phone can load. */
+const MAX_ROWS = 150;
+
+function inGoogle(s: StoredAppointment, links: GoogleLinkStore, zone: string): Shown {
+  const a = s.appointment;
+  const link = links.get(a.key);
+  const hhmm = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
+  if (link?.present && link.writtenStart !== null) {
+    return link.writtenStart === a.start ? { state: 'ok', text: hhmm(link.writtenStart) } : { state: 'differs', text: `at ${hhmm(link.writtenStart)}` };
+  }
+  if (isCancelled(a.status)) return { state: 'none', text: 'not shown' };
+  if (link?.lastError) return { state: 'failed', text: 'not written, retrying' };
+  return { state: 'waiting', text: 'not there' };
+}
+
+function inFeed(s: StoredAppointment, feed: Config['feeds'][number]): Shown {
+  const row = rowOf(s);
+  const place = placeInFeed(row.facts, row.gone, feed);
+  if (place === 'show') return { state: 'ok', text: feed.privacy === 'busy' ? 'as busy' : 'shown' };
+  if (place === 'cancelled') return { state: 'none', text: 'as cancelled' };
+  return { state: 'none', text: 'not shown' };
+}
+
+export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
+  const zone = deps.config.booking.timezone;
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  const targets = [...(deps.links ? ['Google'] : []), ...deps.config.feeds.map((f) => f.name)];
+  return [0, 1].map((offset) => {
+    const day = today.plus({ days: offset });
+    const stored = deps.appointments.listInWindow(day.toMillis(), day.plus({ days: 1 }).toMillis());
+    const rows = stored.slice(0, MAX_ROWS).map((s): AgendaRow => {
+      const a = s.appointment;
+      const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
+      return {
+        time: `${t(a.start)}–${t(a.end)}`,
+        label: a.searchCode ?? a.key,
+        name: a.person.fullName,
+        calendar: a.calendar.name,
+        status: statusWords(a.status),
+        cancelled: isCancelled(a.status),
+        shown: [...(deps.links ? [inGoogle(s, deps.links, zone)] : []), ...deps.config.feeds.map((f) => inFeed(s, f))],
+      };
+    });
+    const title = `${offset === 0 ? 'Today' : 'Tomorrow'}, ${day.setLocale('en').toFormat('cccc d LLLL')}`;
+    return { title, targets, rows, more: Math.max(0, stored.length - MAX_ROWS) };
+  });
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { collectProblems, hasContent, humanise, isErrorKey, renderValue } from './render-value.ts';
+
+// The page's moment: now, and the business's zone its times are shown in.
+const at = { now: Date.UTC(2026, 5, 15, 12, 0, 0), zone: 'America/Sao_Paulo' };
+
+describe('humanise', () => {
+  it.each([
+    ['last_error', 'Last error'],
+    ['lastError', 'Last error'],
+    ['pending-writes', 'Pending writes'],
+    ['api_calls', 'API calls'],
+    ['feed_urls', 'Feed URLs'],
+    ['google', 'Google'],
+  ])('%s reads "%s"', (key, expected) => expect(humanise(key)).toBe(expected));
+});
+
+describe('what counts as an error', () => {
+  it.each([
+    ['last_error', 'HTTP 500', true],
+    ['lastError', { message: 'quota', at: '2026-06-15T11:00:00Z' }, true],
+    ['errors', ['a'], true],
+    ['failed', 3, true],
+    ['failed', 0, false],
+    ['errors', [], false],
+    ['last_error', null, false],
+    ['last_error', '', false],
+    ['errors', { google: 0, booking: 0 }, false],
+    ['pending', 3, false],
+  ])('%s = %j is an error: %s', (key, value, expected) => {
+    expect(isErrorKey(key) && hasContent(value)).toBe(expected);
+  });
+
+  it('collects every error with its path, wherever it sits', () => {
+    const problems = collectProblems({
+      ingest: { last_error: 'the booking service answered 500', failed: 0 },
+      google: { calendars: [{ id: 'primary', lastError: 'quota exceeded' }, { id: 'other', lastError: null }] },
+      feeds: { count: 2 },
+    });
+    expect(problems).toEqual([
+      { path: ['ingest', 'last_error'], value: 'the booking service answered 500' },
+      { path: ['google', 'calendars', '#1', 'lastError'], value: 'quota exceeded' },
+    ]);
+  });
+});
+
+describe('renderValue', () => {
+  it('shows an array of objects as a table with every key as a column', () => {
+    const out = renderValue('deliveries', [{ key: 'a1', status: 'done' }, { key: 'a2', failed: 2 }], at).value;
+    expect(out).toContain('<th>Key</th><th>Status</th><th>Failed</th>');
+    expect(out).toContain('<td class="error"><span class="text">2</span></td>');
+  });
+
+  it('shows an ISO time relative to now, keeping the exact time at hand', () => {
+    const out = renderValue('last_poll', '2026-06-15T11:57:00.000Z', at).value;
+    expect(out).toContain('3 min ago');
+    expect(out).toContain('datetime="2026-06-15T11:57:00.000Z"');
+    expect(out).toContain('2026-06-15 08:57:00'); // in the business's zone
+  });
+
+  it('escapes text from anywhere in the document', () => {
+    const out = renderValue('x', { name: '<script>alert(1)</script>', rows: [{ '<b>': '"&' }] }, at).value;
+    expect(out).not.toContain('<script>');
+    expect(out).not.toContain('<b>');
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain('&quot;&amp;');
+  });
+
+  it('shows booleans, nulls and empty lists in words', () => {
+    expect(renderValue('enabled', true, at).value).toBe('yes');
+    expect(renderValue('enabled', false, at).value).toBe('no');
+    expect(renderValue('last_error', null, at).value).toContain('—');
+    expect(renderValue('errors', [], at).value).toContain('none');
+  });
+});

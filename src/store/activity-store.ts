@@ -1,0 +1,91 @@
+// Recent activity (table activity): what changed, in which direction and why, in words, for the
+// status page, /api/status and the demo's log. One call records it: `activity.record(fact)` from the
+// few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
+import type { Db } from './db.ts';
+import type { Clock } from '../core/clock.ts';
+import { activityWords, isOwnEcho, type ActivityDirection, type ActivityFact } from '../core/activity-words.ts';
+import type { AppointmentStore } from './appointment-store.ts';
+import type { RescheduleStore } from './reschedule-store.ts';
+
+export type { ActivityDirection, ActivityFact };
+
+export interface ActivityEntry {
+  id: number;
+  at: number;
+  appointmentKey: string | null;
+  /** The search code (AG00012), else the key. */
+  label: string | null;
+  kind: string;
+  direction: ActivityDirection;
+  summary: string;
+  reason: string | null;
+  start: number | null;
+}
+
+interface Row {
+  id: number;
+  at_ms: number;
+  appointment_key: string | null;
+  label: string | null;
+  kind: string;
+  direction: ActivityDirection;
+  summary: string;
+  reason: string | null;
+  start_ms: number | null;
+}
+
+const fromRow = (r: Row): ActivityEntry => ({
+  id: r.id,
+  at: r.at_ms,
+  appointmentKey: r.appointment_key,
+  label: r.label,
+  kind: r.kind,
+  direction: r.direction,
+  summary: r.summary,
+  reason: r.reason,
+  start: r.start_ms,
+});
+
+export type ActivityListener = (entry: ActivityEntry) => void;
+
+export class ActivityStore {
+  private readonly listeners = new Set<ActivityListener>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly appointments: AppointmentStore,
+    private readonly reverseActions: RescheduleStore,
+    /** Configured secrets, masked in what other services said (a reason), as everywhere else. */
+    private readonly secrets: readonly string[] = [],
+  ) {}
+
+  /** Called after each entry is stored (the demo prints them). */
+  onRecord(listener: ActivityListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Records what happened to an appointment, in words; nothing when it is not news (our own echo). */
+  record(fact: ActivityFact): ActivityEntry | undefined {
+    const stored = this.appointments.get(fact.key);
+    if (!stored) return undefined;
+    const a = stored.appointment;
+    const words = activityWords(fact, { label: a.searchCode ?? a.key, zone: a.timezone, start: a.start, status: a.status, gone: stored.goneAt !== null, goneReason: stored.goneReason });
+    if (!words) return undefined;
+    if (fact.kind === 'booking' && isOwnEcho(words, this.reverseActions.latest(fact.key))) return undefined;
+    if (words.reason !== null) words.reason = this.secrets.reduce((text, secret) => text.split(secret).join('********'), words.reason);
+    const at = this.clock.now();
+    const { lastInsertRowid } = this.db
+      .prepare('INSERT INTO activity (at_ms, appointment_key, label, kind, direction, summary, reason, start_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(at, a.key, a.searchCode ?? a.key, words.kind, words.direction, words.summary, words.reason, words.start);
+    const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: a.key, label: a.searchCode ?? a.key, ...words };
+    for (const listener of this.listeners) listener(entry);
+    return entry;
+  }
+
+  /** The latest entries, newest first. */
+  recent(limit = 50): ActivityEntry[] {
+    return (this.db.prepare('SELECT * FROM activity ORDER BY id DESC LIMIT ?').all(limit) as Row[]).map(fromRow);
+  }
+}

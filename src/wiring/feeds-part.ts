@@ -1,0 +1,53 @@
+// The feeds part: serves /feeds/{token}.ics from the one feed cache and reports each feed in status.
+import { FeedCache } from '../feeds/feed-cache.ts';
+import { maskedFeedUrls } from '../feeds/feed-urls.ts';
+import { feedRoutes } from '../http/feed-routes.ts';
+import type { Part } from './part.ts';
+import type { Services } from './services.ts';
+
+export function createFeedsPart(s: Services): Part {
+  const feeds = s.config.feeds;
+  const log = s.log.child({ module: 'feeds' });
+  const requests = s.metrics.counter('feed_requests_total', 'Feed requests by outcome', ['outcome']);
+  const rendered = s.metrics.counter('feed_events_rendered_total', 'Feed events rendered (not served from stored fragments)');
+  const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, clock: s.clock, onRendered: (n) => rendered.inc(n) });
+  const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));
+  const byOutcome = { ok: requests.labels('ok'), not_modified: requests.labels('not_modified'), not_found: requests.labels('not_found') };
+  let warming: NodeJS.Timeout | undefined;
+
+  return {
+    name: 'feeds',
+    routes: feedRoutes({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() }),
+    async start() {
+      // Assemble every feed once the server listens, so the first phone to ask gets it at once.
+      warming = setTimeout(() => {
+        try {
+          feeds.forEach((_f, i) => cache.feed(i));
+        } catch (e) {
+          log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request');
+        }
+      }, 0);
+      warming.unref();
+    },
+    async stop() {
+      clearTimeout(warming);
+      unsubscribe();
+    },
+    status() {
+      const urls = maskedFeedUrls(s.config);
+      return {
+        feeds: feeds.map((f, i) => {
+          const { events, lastChange } = cache.summary(i);
+          return {
+            name: f.name,
+            privacy: f.privacy,
+            events,
+            last_change: lastChange === null ? null : new Date(lastChange).toISOString(),
+            url: urls[i]?.https,
+            webcal: urls[i]?.webcal,
+          };
+        }),
+      };
+    },
+  };
+}

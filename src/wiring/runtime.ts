@@ -1,0 +1,139 @@
+// The one builder of the runtime: config → database → stores → booking client → parts (and the one
+// Google connection) → scheduler → HTTP app. `serve`, the one-shot commands, the tests and the
+// benchmarks all start calbridge through it; tests swap in fakes through RuntimeOptions.
+// Nothing is opened or read at import time.
+import { randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import type { Config } from '../config/schema.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import { overallReadiness, type OverallReadiness } from '../core/readiness.ts';
+import type { Logger } from '../log.ts';
+import { createMetrics } from '../metrics.ts';
+import type { Wake } from '../jobs/job.ts';
+import { Scheduler } from '../jobs/scheduler.ts';
+import type { BookingApi } from '../booking/port.ts';
+import { bookingClientFromConfig } from '../booking/client.ts';
+import { feedUrls } from '../feeds/feed-urls.ts';
+import { openDatabase } from '../store/db.ts';
+import { Leases, leaseOwner } from '../store/leases.ts';
+import { WriteCheck } from '../store/write-check.ts';
+import { createApp } from '../http/app.ts';
+import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
+import { agenda } from '../http/status-page/agenda.ts';
+import { configuredSecrets } from '../http/status-page/redact.ts';
+import { createLifecycle, type Lifecycle } from './lifecycle.ts';
+import type { Part } from './part.ts';
+import { createParts, type Tuning } from './parts.ts';
+import { createServices, type Services } from './services.ts';
+
+export interface RuntimeOptions {
+  log: Logger;
+  clock?: Clock;
+  /** Replaces the HTTP booking client (tests: the simulator's client, a broken or counting one). */
+  booking?: BookingApi;
+  /** Replaces waking jobs (tests that look at what would run instead of running it). */
+  wake?: Wake;
+  /** Process metrics are collected once per process; off for runtimes built inside tests. */
+  processMetrics?: boolean;
+  tuning?: Tuning;
+  /** Pages only the demo serves (its simulated Google calendar), and the status page's links to them. */
+  demoPages?: { routes: Hono; links: PageLink[] };
+}
+
+export interface Runtime {
+  config: Config;
+  services: Services;
+  parts: Part[];
+  scheduler: Scheduler;
+  app: Hono;
+  /** Starting until `serve` runs its schedules, stopping once it drains: /readyz answers 503 then. */
+  lifecycle: Lifecycle;
+  /** The whole status document: `status`, /api/status and the status page show it. */
+  status(): Record<string, unknown>;
+  /** What /readyz answers (and the status page shows). */
+  readiness(): OverallReadiness;
+  close(): Promise<void>;
+}
+
+export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
+  const clock = options.clock ?? systemClock;
+  const log = options.log;
+  const db = openDatabase(config.database.path, { synchronous: config.database.synchronous });
+  const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
+  const leases = new Leases(db, clock, leaseOwner(randomUUID().slice(0, 8)));
+  const scheduler = new Scheduler(leases, log, metrics, { timezone: config.booking.timezone });
+  const services = createServices({
+    config,
+    db,
+    clock,
+    log,
+    metrics,
+    leases,
+    booking: options.booking ?? bookingClientFromConfig(config.booking, log),
+    wake: options.wake ?? ((job) => scheduler.wake(job)),
+  });
+  const lifecycle = createLifecycle();
+  const parts = [...createParts(services, options.tuning), lifecycle.part];
+  for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
+
+  const status = (): Record<string, unknown> => ({
+    version: process.env.npm_package_version ?? '0.1.0',
+    now: new Date(clock.now()).toISOString(),
+    ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
+  });
+  const writable = new WriteCheck(db);
+  const readiness = (): OverallReadiness => {
+    const problem = writable.problem();
+    return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);
+  };
+  const secrets = configuredSecrets(config);
+  const app = createApp({
+    log,
+    metrics,
+    adminToken: config.server.admin_token,
+    statusAuth: config.server.status_auth,
+    metricsAuth: config.server.metrics_auth,
+    secrets,
+    status,
+    readiness,
+    routes: [
+      ...parts.flatMap((p) => (p.routes ? [p.routes] : [])),
+      ...(options.demoPages ? [options.demoPages.routes] : []),
+      statusPageRoutes({
+        clock,
+        status,
+        readiness,
+        feeds: feedUrls(config),
+        secrets,
+        zone: config.booking.timezone,
+        agenda: (now) => agenda({ config, appointments: services.appointments, ...(config.google?.enabled ? { links: services.links } : {}) }, now),
+        links: options.demoPages?.links ?? [],
+      }),
+    ],
+  });
+
+  let closed = false;
+  return {
+    config,
+    services,
+    parts,
+    scheduler,
+    app,
+    lifecycle,
+    status,
+    readiness,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await scheduler.stop();
+      for (const part of [...parts].reverse()) {
+        try {
+          await part.stop?.();
+        } catch (e) {
+          log.warn({ err: e, module: part.name }, 'part did not stop cleanly');
+        }
+      }
+      db.close();
+    },
+  };
+}

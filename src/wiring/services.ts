@@ -1,0 +1,82 @@
+// What the parts are built from: the config, the clock, the logger, the metrics, one booking client,
+// and one of each store over the one database. Built once by buildRuntime; a part takes what it
+// needs from here and hands its use cases only that.
+import type { Config } from '../config/schema.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../log.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Wake } from '../jobs/job.ts';
+import type { BookingApi } from '../booking/port.ts';
+import type { Db } from '../store/db.ts';
+import { AppointmentStore } from '../store/appointment-store.ts';
+import { atomicOf, type Atomic } from '../store/atomic.ts';
+import { ChannelStore } from '../store/channel-store.ts';
+import { DeliveryStore } from '../store/delivery-store.ts';
+import { FeedFragmentStore } from '../store/feed-fragment-store.ts';
+import { GoogleLinkStore } from '../store/google-link-store.ts';
+import { KvStore } from '../store/kv-store.ts';
+import type { Leases } from '../store/leases.ts';
+import { RejectionStore } from '../store/rejection-store.ts';
+import { RescheduleStore } from '../store/reschedule-store.ts';
+import { ActivityStore } from '../store/activity-store.ts';
+import { configuredSecrets } from '../http/status-page/redact.ts';
+
+export interface Services {
+  config: Config;
+  /** The database handle: for the stores below and WAL checkpoints; no use case gets it. */
+  db: Db;
+  /** Runs a few store calls as one transaction, for a use case that must commit them together. */
+  atomic: Atomic;
+  clock: Clock;
+  log: Logger;
+  metrics: Metrics;
+  booking: BookingApi;
+  /** Runs a job now (or right after its current run). */
+  wake: Wake;
+  appointments: AppointmentStore;
+  deliveries: DeliveryStore;
+  rejections: RejectionStore;
+  links: GoogleLinkStore;
+  actions: RescheduleStore;
+  channels: ChannelStore;
+  fragments: FeedFragmentStore;
+  /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
+  activity: ActivityStore;
+  leases: Leases;
+  kv: KvStore;
+  cursors: KvStore;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  metrics: Metrics;
+  booking: BookingApi;
+  wake: Wake;
+  /** The scheduler's leases: built before the scheduler, which the wake above reaches. */
+  leases: Leases;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { db, clock } = deps;
+  const appointments = new AppointmentStore(db, clock);
+  const actions = new RescheduleStore(db, clock);
+  const activity = new ActivityStore(db, clock, appointments, actions, configuredSecrets(deps.config));
+  appointments.changes.subscribe(({ key, before }) => activity.record({ kind: 'booking', key, ...(before ? { before } : {}) }));
+  return {
+    ...deps,
+    atomic: atomicOf(db),
+    appointments,
+    deliveries: new DeliveryStore(db),
+    rejections: new RejectionStore(db),
+    links: new GoogleLinkStore(db, clock),
+    actions,
+    activity,
+    channels: new ChannelStore(db, clock),
+    fragments: new FeedFragmentStore(db),
+    kv: new KvStore(db, clock, 'kv'),
+    cursors: new KvStore(db, clock, 'sync_cursors'),
+  };
+}

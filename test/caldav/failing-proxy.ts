@@ -1,0 +1,94 @@
+// A proxy in front of a real server that fails a given share of requests with a 5xx (or a 429),
+// chosen by a seeded generator so a failing run repeats exactly. A failure happens either before the
+// request reaches the server (nothing applied) or after the server applied it, with its answer
+// replaced: the case where only a conditional request can be repeated safely.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FailingProxyOptions {
+  /** The real server, e.g. Radicale's http://127.0.0.1:<port>/ */
+  target: string;
+  /** Share of requests that fail, 0..1. */
+  share: number;
+  seed: number;
+  /** before: never forwarded; after: forwarded and applied, answer replaced; mixed: either, by the same generator. */
+  when?: 'before' | 'after' | 'mixed';
+  /** Statuses to fail with, picked by the generator. */
+  statuses?: number[];
+  /** Headers on a failure, e.g. retry-after. */
+  headers?: Record<string, string>;
+}
+
+export interface FailingProxy {
+  url: string;
+  stats: { requests: number; failedBefore: number; failedAfter: number };
+  stop(): Promise<void>;
+}
+
+/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function forward(target: URL, req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
+  delete headers.connection;
+  return new Promise((resolve, reject) => {
+    const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, async (res) => {
+      resolve({ status: res.statusCode ?? 502, headers: res.headers, body: await bodyOf(res) });
+    });
+    out.on('error', reject);
+    out.end(body);
+  });
+}
+
+export async function startFailingProxy(o: FailingProxyOptions): Promise<FailingProxy> {
+  const random = seeded(o.seed);
+  const target = new URL(o.target);
+  const statuses = o.statuses ?? [500, 502, 503, 504];
+  const stats = { requests: 0, failedBefore: 0, failedAfter: 0 };
+  const server = createServer(async (req, res) => {
+    stats.requests++;
+    const body = await bodyOf(req);
+    const fail = random() < o.share;
+    const after = o.when === 'after' || (o.when === 'mixed' && random() < 0.5);
+    const status = statuses[Math.floor(random() * statuses.length)] ?? 503;
+    const injected = () => res.writeHead(status, { 'content-type': 'text/plain', ...o.headers }).end('injected failure');
+    if (fail && !after) {
+      stats.failedBefore++;
+      return injected();
+    }
+    try {
+      const answer = await forward(target, req, body);
+      if (fail) {
+        stats.failedAfter++;
+        return injected();
+      }
+      const headers = { ...answer.headers, 'content-length': String(answer.body.length) };
+      delete headers['transfer-encoding'];
+      res.writeHead(answer.status, headers).end(answer.body);
+    } catch {
+      res.writeHead(502).end('proxy could not reach the server');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stats,
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

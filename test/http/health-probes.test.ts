@@ -1,0 +1,135 @@
+// /readyz and /healthz are public, unauthenticated and cheap: asked in a flood against a database of
+// 300,000 deliveries, they pass over no table and write nothing per call. Checked through SQLite's
+// own query plans of every statement a call runs, and its change counter, never by timing.
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import type { Db } from '../../src/store/db.ts';
+import { DeliveryStore } from '../../src/store/delivery-store.ts';
+import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+
+let t: TestContext | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const DELIVERIES = 300_000;
+
+/**
+ * Records the SQL of every statement run from now on, on every database opened (statements prepared
+ * after this call): the runtime's stores prepare some of theirs when they are built. Undone after the test.
+ */
+function recordStatements(): string[] {
+  const executed: string[] = [];
+  const proto = Database.prototype as unknown as { prepare: Db['prepare'] };
+  const prepare = proto.prepare;
+  proto.prepare = function (this: Db, source: string, ...rest: unknown[]) {
+    const stmt = (prepare as (...args: unknown[]) => ReturnType<Db['prepare']>).call(this, source, ...rest);
+    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+      const original = (stmt[method] as (...a: unknown[]) => unknown).bind(stmt);
+      Object.defineProperty(stmt, method, {
+        value: (...args: unknown[]) => {
+          executed.push(source);
+          return original(...args);
+        },
+      });
+    }
+    return stmt;
+  } as Db['prepare'];
+  undo.push(() => void (proto.prepare = prepare));
+  return executed;
+}
+const undo: (() => void)[] = [];
+afterEach(() => {
+  for (const u of undo.splice(0)) u();
+});
+
+/** The lines of SQLite's plan that read a whole table (`SCAN t`, with or without an index to order by). */
+function fullScans(db: Db, sql: string): string[] {
+  if (/^\s*PRAGMA/i.test(sql)) return [];
+  const params = (sql.match(/\?/g) ?? []).map(() => 0);
+  const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], 0]));
+  const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+  const rows = (Object.keys(named).length ? stmt.all(named) : stmt.all(...params)) as { detail: string }[];
+  return rows.map((r) => r.detail).filter((d) => /^SCAN /.test(d));
+}
+
+/** 300,000 deliveries as a busy month leaves them: almost all processed, some failed, a backlog pending. */
+function seed(db: Db): void {
+  db.exec(`
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${DELIVERIES})
+    INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, state, attempts, processed_at_ms, last_error)
+    SELECT 'seed-' || i, 'appt-' || (i % 20000), 'appointment.updated', '', 1000 + i,
+           CASE WHEN i % 1000 = 0 THEN 'pending' WHEN i % 997 = 0 THEN 'failed' ELSE 'done' END,
+           CASE WHEN i % 1000 = 0 THEN 0 ELSE 1 END,
+           CASE WHEN i % 1000 = 0 THEN NULL ELSE 2000 + i END,
+           CASE WHEN i % 997 = 0 AND i % 1000 != 0 THEN 'unreadable record' END
+    FROM n`);
+}
+
+describe('cheap probes', () => {
+  it(`with ${DELIVERIES.toLocaleString('en')} deliveries stored, /readyz and /healthz run no full scan and write nothing per call`, async () => {
+    // The recorder first: the runtime's stores prepare some statements when they are built.
+    const executed = recordStatements();
+    t = createTestContext({ config: testConfig() });
+    seed(t.ctx.db);
+    const db = t.ctx.db;
+    const { app, lifecycle } = t.runtime;
+    lifecycle.set('serving');
+    // The counts /readyz reports come from counters, and they agree with the table.
+    const counts = new DeliveryStore(db).counts();
+    expect(counts).toMatchObject({ pending: DELIVERIES / 1000, failed: 300, done: DELIVERIES - DELIVERIES / 1000 - 300 });
+    expect(counts.oldestPendingAt).toBe(2000);
+
+    await app.request('/readyz'); // the first call may do the cached write check
+    const changesBefore = (t.ctx.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    executed.length = 0;
+    for (let i = 0; i < 200; i++) {
+      expect((await app.request('/readyz')).status).toBe(200);
+      expect((await app.request('/healthz')).status).toBe(200);
+    }
+    const perCall = executed.length / 200;
+    const distinct = [...new Set(executed)];
+    expect(distinct.length).toBeGreaterThan(0); // the recorder sees what /readyz runs
+    const scans = distinct.flatMap((sql) => fullScans(t!.ctx.db, sql).map((line) => `${line}  <-  ${sql.replace(/\s+/g, ' ')}`));
+    expect(scans).toEqual([]);
+    expect(perCall).toBeLessThanOrEqual(12); // keyed lookups: counters, cursors
+    expect(distinct.filter((sql) => /^\s*(INSERT|UPDATE|DELETE|REPLACE)/i.test(sql))).toEqual([]);
+    const changesAfter = (t.ctx.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    expect(changesAfter).toBe(changesBefore);
+  });
+
+  it('checks that the database is writable by a real write, at most once per interval however often it is asked', async () => {
+    const executed = recordStatements();
+    t = createTestContext();
+    t.runtime.lifecycle.set('serving');
+    for (let i = 0; i < 1000; i++) expect((await t.runtime.app.request('/readyz')).status).toBe(200);
+    expect(executed.filter((sql) => /INSERT INTO kv/.test(sql))).toHaveLength(1);
+  });
+
+  it('the delivery worker’s repeated housekeeping reads counters and the pending index, not the table', () => {
+    t = createTestContext();
+    seed(t.ctx.db);
+    const executed = recordStatements();
+    const store = new DeliveryStore(t.ctx.db);
+    store.counts();
+    store.due(Date.now(), 1000);
+    const distinct = [...new Set(executed)];
+    expect(distinct).toHaveLength(3); // the counters, the oldest pending, the due ones
+    expect(distinct.flatMap((sql) => fullScans(t!.ctx.db, sql))).toEqual([]);
+  });
+
+  it('finds the oldest of a backlog of 30,000 pending deliveries in one index entry, not by visiting them all', () => {
+    t = createTestContext();
+    t.ctx.db.exec(`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+      INSERT INTO deliveries (dedupe_key, appointment_key, body, received_at_ms, state, attempts, processed_at_ms)
+      SELECT 'b' || i, 'k' || i, '', i, CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'done' END, 1, i FROM n`);
+    const executed = recordStatements();
+    expect(new DeliveryStore(t.ctx.db).counts()).toMatchObject({ pending: 30_000, oldestPendingAt: 10 });
+    const oldest = executed.find((sql) => /MIN\(received_at_ms\)/.test(sql))!;
+    const plan = t.ctx.db.prepare(`EXPLAIN QUERY PLAN ${oldest}`).all() as { detail: string }[];
+    // MIN over the index of pending rows ordered by arrival: SQLite reads its first entry.
+    expect(plan.map((r) => r.detail)).toEqual(['SEARCH deliveries USING COVERING INDEX deliveries_pending_since']);
+  });
+});

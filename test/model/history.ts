@@ -1,0 +1,90 @@
+// One seeded random history, run and judged: fast-check generates the steps (and shrinks a failing
+// history to a short one), a fresh world plays them, the daemon settles, the promises are checked.
+// The CI test and `npm run soak` both call runHistory; a seed alone reproduces a history.
+import fc from 'fast-check';
+import { Model } from './model.ts';
+import { World } from './world.ts';
+import { Book, bookingSteps } from './booking-steps.ts';
+import { googleSteps } from './google-steps.ts';
+import { daemonSteps } from './daemon-steps.ts';
+import { quietPeriod, settle } from './settle.ts';
+import { agreement, noRewrites, personMoves, reschedules } from './properties.ts';
+
+export const MAX_STEPS = 100;
+
+const steps = fc.commands([fc.oneof(...bookingSteps, ...googleSteps, ...daemonSteps)], { maxCommands: MAX_STEPS, size: 'max' });
+
+export class BrokenPromise extends Error {
+  override name = 'BrokenPromise';
+}
+
+function verdict(m: Model, w: World, failures: [string, string[]][]): void {
+  const broken = failures.filter(([, problems]) => problems.length);
+  if (!broken.length) return;
+  const lines = broken.flatMap(([promise, problems]) => [`broken promise: ${promise}`, ...problems.map((p) => `  - ${p}`)]);
+  lines.push(`history (${m.step} steps, ${w.lives} lives of the daemon):`, ...m.log.map((l) => `  ${l}`));
+  throw new BrokenPromise(lines.join('\n'));
+}
+
+async function settleOrBreak(m: Model, w: World): Promise<void> {
+  try {
+    await settle(w);
+  } catch (e) {
+    verdict(m, w, [['the daemon settles once the faults stop', [(e as Error).message]]]);
+  }
+}
+
+/** Plays one history to its end and checks every promise; throws BrokenPromise with the report. */
+async function play(seed: number, history: Iterable<fc.AsyncCommand<Model, World>>, counted: { steps: number }, log?: (lines: string[]) => void): Promise<void> {
+  const w = await World.start(seed);
+  const m = new Model();
+  try {
+    // The starting point: four appointments booked in two calendars, mirrored and in the feeds.
+    for (const [calendar, slot] of [[0, 0], [0, 3], [1, 1], [1, 6]] as const) await new Book(calendar, slot, false).run(m, w);
+    await settleOrBreak(m, w);
+    m.note('daemon: settled; the history begins');
+    const prologue = m.step;
+    await fc.asyncModelRun(() => ({ model: m, real: w }), history);
+    counted.steps += m.step - prologue;
+    await settleOrBreak(m, w);
+    m.note('daemon: settled; faults stopped');
+    verdict(m, w, [
+      ['Google, the booking service and every feed agree', await agreement(m, w)],
+      ['reschedules only for people\'s moves, never onto a taken slot; no cancellation or status change at the booking service', reschedules(m, w)],
+      ['a person\'s uncontested move is what the booking service holds', personMoves(m, w)],
+      ['Google is never written what its event already shows', noRewrites(m, w)],
+    ]);
+    verdict(m, w, [['after agreement, 20 s of schedule change nothing anywhere', await quietPeriod(w)]]);
+  } finally {
+    log?.(m.log);
+    await w.close();
+  }
+}
+
+export interface HistoryOutcome {
+  seed: number;
+  ok: boolean;
+  /** Steps played over every run of this seed (shrinking replays many). */
+  steps: number;
+  ms: number;
+  /** For a failure: fast-check's report of the shrunk history, with ours inside. */
+  report?: string;
+}
+
+export async function runHistory(seed: number, options: { shrinkMs?: number; log?: (lines: string[]) => void } = {}): Promise<HistoryOutcome> {
+  const started = Date.now();
+  const counted = { steps: 0 };
+  const details = await fc.check(
+    fc.asyncProperty(steps, (history) => play(seed, history, counted, options.log)),
+    { seed, numRuns: 1, interruptAfterTimeLimit: options.shrinkMs ?? 120_000, markInterruptAsFailure: false },
+  );
+  const ms = Date.now() - started;
+  if (!details.failed) return { seed, ok: true, steps: counted.steps, ms };
+  const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  const report = [
+    `history seed ${seed} broke a promise (shrunk ${details.numShrinks} times; fast-check path ${JSON.stringify(details.counterexamplePath)})`,
+    error,
+    `reproduce: npm run soak -- --seed ${seed}`,
+  ].join('\n');
+  return { seed, ok: false, steps: counted.steps, ms, report };
+}

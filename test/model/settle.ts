@@ -1,0 +1,67 @@
+// The end of a history: the faults stop and the daemon is left to finish, as it would on its own
+// schedule, until it knows of nothing left to do. Then 20 seconds of its schedule, counted at both
+// services, must change nothing anywhere.
+import type { World } from './world.ts';
+import type { JobName } from './daemon.ts';
+
+const POLL_EVERY_MS = 5 * 60_000;
+/** Time between passes while work is left: retries back off up to minutes, so the steps grow. */
+const STEPS_MS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600].map((s) => s * 1000);
+const MAX_CYCLES = 30;
+const CYCLE: JobName[] = ['deliveries', 'google-writer', 'reverse-sync', 'reschedules', 'google-writer'];
+
+export interface Settled {
+  cycles: number;
+}
+
+/** Runs the daemon until a whole pass of its jobs finds nothing to do; throws when it never does. */
+export async function settle(w: World): Promise<Settled> {
+  w.setFaults({ google: false, booking: false });
+  // The scheduled poll comes: it finds what lost webhooks never announced.
+  await w.passTime(POLL_EVERY_MS);
+  await w.life.run('poll');
+  let lastPoll = w.clock.now();
+  // The booking service's retries bring whatever was neither delivered nor lost, newest first, so
+  // that older news arrives last: a notification is a hint, never the state.
+  for (const i of w.undelivered().reverse()) await w.deliver(i);
+
+  let last = '';
+  for (let cycle = 1; cycle <= MAX_CYCLES; cycle++) {
+    const before = w.writeCalls();
+    await w.passTime(STEPS_MS[Math.min(cycle - 1, STEPS_MS.length - 1)]!);
+    if (w.clock.now() - lastPoll >= POLL_EVERY_MS) {
+      await w.life.run('poll');
+      lastPoll = w.clock.now();
+    }
+    for (const job of CYCLE) await w.life.run(job);
+    await w.life.drainWakes();
+    const after = w.writeCalls();
+    const pending = w.life.pending();
+    last = `pending ${JSON.stringify(pending)}, ${after.google - before.google} Google and ${after.booking - before.booking} booking writes in the last pass`;
+    if (after.google === before.google && after.booking === before.booking && pending.deliveries + pending.google + pending.reschedules === 0) {
+      return { cycles: cycle };
+    }
+  }
+  throw new Error(`the daemon did not settle in ${MAX_CYCLES} passes (${last})`);
+}
+
+/** 20 seconds of the daemon's schedule (deliveries every 2 s, writer every 5 s, ...); the calls that changed something. */
+export async function quietPeriod(w: World): Promise<string[]> {
+  const googleFrom = w.fake.log.length;
+  const bookingFrom = w.sim.requests.length;
+  for (let second = 1; second <= 20; second++) {
+    await w.passTime(1000);
+    if (second % 2 === 0) await w.life.run('deliveries');
+    // The reverse sync runs far more often here than its schedule would: it can only find more.
+    if (second % 5 === 0) await w.life.run('google-writer');
+    if (second % 5 === 0) await w.life.run('reverse-sync');
+    if (second % 10 === 0) await w.life.run('reschedules');
+    if (second === 10) await w.life.run('poll');
+  }
+  const google = w.fake.log.slice(googleFrom).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
+  const booking = w.sim.requests.slice(bookingFrom).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
+  return [
+    ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),
+    ...booking.map((r) => `booking service ${r.method} ${r.path}`),
+  ];
+}

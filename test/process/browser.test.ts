@@ -1,0 +1,132 @@
+// The status page in a real browser (Debian's chromium through playwright-core), served over a real
+// socket: the Basic prompt, problems first, the folded details, the feed links and QR codes, a phone's width.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { chromium, type Browser } from 'playwright-core';
+import type { Part } from '../../src/wiring/part.ts';
+import type { TestContext } from '../helpers/context.ts';
+import { ADMIN_TOKEN, FEED_TOKEN, pageConfig, statusApp } from '../status-page/setup.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let browser: Browser;
+const dir = mkdtempSync(join(tmpdir(), 'calbridge-status-page-'));
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`the status page test needs Debian's chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const parts: Part[] = [
+  {
+    name: 'ingest',
+    status: () => ({ last_poll_at: '2026-06-15T11:57:00.000Z', appointments: { total: 42, pending: 3 }, last_error: null }),
+    readiness: () => ({ reasons: [], warnings: ['webhooks look silent while the poll keeps finding changes'] }),
+  },
+  {
+    name: 'google',
+    status: () => ({
+      enabled: true,
+      calendars: [
+        { calendar_id: 'primary', events: 40, last_error: 'quota exceeded for calendar primary' },
+        { calendar_id: 'team@group.calendar.google.com', events: 2, last_error: null },
+      ],
+    }),
+  },
+];
+
+async function listen(config = pageConfig()): Promise<{ url: string; t: TestContext }> {
+  const { app, t } = statusApp(parts, config);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  cleanups.push(() => t.close());
+  cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/status`, t };
+}
+
+async function open(url: string, credentials?: { username: string; password: string }) {
+  const context = await browser.newContext({ httpCredentials: credentials, viewport: { width: 390, height: 844 } });
+  cleanups.push(() => context.close());
+  const page = await context.newPage();
+  const response = await page.goto(url);
+  return { page, status: response?.status() };
+}
+
+describe('the status page in a browser', () => {
+  it('answers 401 with a Basic challenge to a browser without credentials', async () => {
+    const { url } = await listen();
+    const context = await browser.newContext();
+    cleanups.push(() => context.close());
+    const page = await context.newPage();
+    // Headless chromium cannot show the password prompt, so the navigation itself fails; the answer is what counts.
+    const [response, navigation] = await Promise.all([page.waitForResponse(url), page.goto(url).then(() => 'loaded', (e: Error) => e.message)]);
+    expect(response.status()).toBe(401);
+    expect(response.headers()['www-authenticate']).toMatch(/^Basic realm="calbridge"/);
+    expect(navigation).toMatch(/AUTH/);
+  });
+
+  it('shows sync state, errors and the feeds to a browser holding the admin token as Basic password', async () => {
+    const { url } = await listen();
+    const { page, status } = await open(url, { username: 'admin', password: ADMIN_TOKEN });
+    expect(status).toBe(200);
+
+    // A warning is a problem to look at, first on the page, in a sentence.
+    await expect(page.title()).resolves.toBe('⚠ calbridge status');
+    expect(await page.locator('#health h2').textContent()).toBe('1 problem needs attention');
+    expect(await page.locator('#health .problems li').allTextContents()).toEqual(['Webhooks look silent while the poll keeps finding changes.']);
+    expect(await page.locator('#readiness').textContent()).toBe('Ready: webhooks and feeds are being served.');
+    // The details are folded: a person opens the one they need.
+    expect(await page.locator('#details details.part > summary').allTextContents()).toEqual(['Ingest', 'Google']);
+    expect(await page.locator('#section-ingest').textContent()).toContain('3 min ago');
+    expect(await page.locator('#section-ingest dl').first().isVisible()).toBe(false);
+    await page.locator('#section-google > summary').click();
+    expect(await page.locator('#section-google td.error').textContent()).toBe('quota exceeded for calendar primary');
+    expect(await page.locator('#errors').textContent()).toContain('quota exceeded for calendar primary');
+
+    const feeds = page.locator('#subscribe .feed');
+    expect(await feeds.count()).toBe(2);
+    expect(await feeds.locator('h3').allTextContents()).toEqual(['Clinic <Main>', 'Dr. Silva']);
+    expect(await feeds.first().locator('a.subscribe').getAttribute('href')).toBe(`webcal://cal.example.com/feeds/${FEED_TOKEN}.ics`);
+    expect(await feeds.first().locator('a.https').getAttribute('href')).toBe(`https://cal.example.com/feeds/${FEED_TOKEN}.ics`);
+    expect(await page.locator('#subscribe .feed .qr svg').count()).toBe(2);
+    const qr = await page.locator('#subscribe .feed .qr svg').first().boundingBox();
+    expect(qr?.width).toBeGreaterThan(100);
+
+    // Readable on a phone: nothing wider than the screen.
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    const shot = join(dir, 'status-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(statSync(shot).size).toBeGreaterThan(10_000);
+  });
+
+  it('a browser on this machine gets 401 when no admin token is set: a local proxy would look the same', async () => {
+    const { url } = await listen(pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com' } }));
+    const { status } = await open(url);
+    expect(status).toBe(401);
+  });
+
+  it('lets a browser on this machine in without credentials with status_auth: loopback (the demo)', async () => {
+    const { url } = await listen(pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com', status_auth: 'loopback' } }));
+    const { page, status } = await open(url);
+    expect(status).toBe(200);
+    expect(await page.locator('#section-ingest > summary').textContent()).toBe('Ingest');
+  });
+});

@@ -1,0 +1,108 @@
+// Acknowledge only what is durable: deliveries are posted to a real `serve` process, which is
+// SIGKILLed mid-stream; after a restart every delivery that was answered 200 ends up applied.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { startTestSimulator } from '../helpers/simulator.ts';
+import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+
+const SECRET = 'crash-test-secret-0123456789';
+const DAY = 86_400_000;
+
+const calbridge = calbridgeProcesses();
+let sim: Simulator | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await sim?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  sim = dir = undefined;
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServe(config: string, port: number): Promise<CalbridgeProcess> {
+  const serve = calbridge.spawn(['serve', '--config', config]);
+  for (let i = 0; i < 150; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return serve;
+    if (serve.hasExited()) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`serve did not come up: ${serve.stderr()}`);
+}
+
+describe('crash durability', () => {
+  it('every delivery answered 200 before a SIGKILL is applied after the restart', async () => {
+    sim = await startTestSimulator();
+    // Far outside the poll window: only the deliveries can bring these in.
+    const keys = Array.from({ length: 400 }, (_, i) => sim!.create({ start: Date.now() + 60 * DAY + i * 3_600_000 }).appointment_key);
+    sim.setFaults({ delayMs: 40 }); // a slow API keeps the worker behind the receiver
+    dir = mkdtempSync(join(tmpdir(), 'calbridge-crash-'));
+    const port = await freePort();
+    const config = join(dir, 'config.yaml');
+    writeFileSync(
+      config,
+      [
+        'server: { host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '" }',
+        'database: { path: db/calbridge.db }',
+        `booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: America/Sao_Paulo }`,
+        `webhook: { secret: ${SECRET}, register: false }`,
+        'poll: { schedule: "0 0 1 1 *", past_days: 1, future_days: 1 }',
+        '',
+      ].join('\n'),
+    );
+
+    let child = await startServe(config, port);
+    const acknowledged = new Set<string>();
+    let next = 0;
+    const poster = async () => {
+      while (next < keys.length) {
+        const key = keys[next++]!;
+        if (acknowledged.size >= 150 && !child.child.killed) child.child.kill('SIGKILL');
+        const res = await fetch(`http://127.0.0.1:${port}/webhooks/${SECRET}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ event: 'appointment.created', timestamp: new Date().toISOString(), data: { appointment_key: key } }),
+        }).catch(() => undefined);
+        if (res?.status === 200) acknowledged.add(key);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, poster));
+    await child.exited;
+    expect(acknowledged.size).toBeGreaterThanOrEqual(150);
+    expect(acknowledged.size).toBeLessThan(keys.length); // the kill really cut the stream
+
+    const dbPath = join(dir, 'db', 'calbridge.db');
+    const peek = new Database(dbPath, { readonly: true });
+    const stored = peek.prepare('SELECT appointment_key FROM deliveries').all() as { appointment_key: string }[];
+    const pendingAtKill = (peek.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
+    peek.close();
+    const storedKeys = new Set(stored.map((r) => r.appointment_key));
+    expect([...acknowledged].filter((k) => !storedKeys.has(k))).toEqual([]);
+    expect(pendingAtKill).toBeGreaterThan(0); // work was left over for the restart
+
+    sim.setFaults({});
+    child = await startServe(config, port);
+    let missing = [...acknowledged];
+    for (let i = 0; i < 200 && missing.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const db = new Database(dbPath, { readonly: true });
+      const applied = new Set((db.prepare('SELECT appointment_key FROM appointments WHERE gone_at_ms IS NULL').all() as { appointment_key: string }[]).map((r) => r.appointment_key));
+      db.close();
+      missing = missing.filter((k) => !applied.has(k));
+    }
+    expect(missing).toEqual([]);
+    child.child.kill('SIGTERM');
+    await child.exited;
+  }, 60_000);
+});

@@ -1,0 +1,120 @@
+// `demo` on a fresh checkout: no config, no credentials. The whole bridge runs: appointments arrive
+// from the booking simulator (by poll and by webhook), are mirrored into the simulated Google
+// calendar (OAuth against its token endpoint, a push channel open to the daemon), the terminal says
+// what happens in words, and SIGTERM stops it and removes its database. With --config, the Google of
+// that file is mirrored instead.
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+
+const calbridge = calbridgeProcesses();
+let cwd: string | undefined;
+let google: GoogleSimulator | undefined;
+afterEach(async () => {
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+  await google?.close();
+  cwd = google = undefined;
+});
+
+async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface DemoStatus {
+  ingest: { appointments: { total: number }; deliveries: { applied: number } };
+  google: { enabled: boolean; mirrored: number; auth: { ok: boolean } };
+  reverse_sync: { push: { enabled: boolean; channels_active: number } };
+  activity: { recent: { appointment: string; direction: string; summary: string }[] };
+}
+
+describe('demo', () => {
+  it('runs the whole bridge with no configuration: booking simulator → calbridge → simulated Google and the feed', async () => {
+    // An empty working folder: no config.yaml to find, and nothing may be written into it.
+    cwd = mkdtempSync(join(tmpdir(), 'calbridge-demo-cwd-'));
+    const demo = calbridge.spawn(['demo', '--port', '0', '--interval', '300', '--appointments', '12', '--people-interval', '0'], { cwd, env: { CALBRIDGE_CONFIG: '' } });
+
+    await until('the banner', () => (demo.stdout().includes('Stop with Ctrl-C') ? true : undefined));
+    const out = demo.stdout();
+    const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];
+    expect(base).toBeDefined();
+    // No admin token to hand out: the demo lets callers on this machine open the status pages.
+    expect((await fetch(`${base}/status`)).status).toBe(200);
+    expect(out).toContain(`Google        ${base}/demo/google`);
+    expect(out).toContain(`status JSON   ${base}/api/status`);
+    const feedToken = /feed +http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics/.exec(out)?.[1];
+    expect(feedToken).toBeDefined();
+    demo.addSecret(feedToken!, { printedOnStdout: true }); // the banner prints it on purpose, the logs never
+    expect(out).toContain('Google is simulated');
+    const dbDir = /The database is temporary \((.+)\)/.exec(out)?.[1];
+    expect(dbDir && existsSync(dbDir)).toBe(true);
+
+    // Changes keep arriving through the simulator's webhooks, and reach the simulated Google, whose push channel is open.
+    const status = await until('webhook deliveries applied and events in Google', async () => {
+      const s = (await (await fetch(`${base}/api/status`)).json()) as DemoStatus;
+      return s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && s.reverse_sync.push.channels_active > 0 ? s : undefined;
+    });
+    expect(status.ingest.appointments.total).toBeGreaterThanOrEqual(12);
+    expect(status.google).toMatchObject({ enabled: true, auth: { ok: true } });
+    expect(status.reverse_sync.push.enabled).toBe(true);
+    expect(status.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'))).toBe(true);
+    // The terminal tells the same, one line per change.
+    expect(demo.stdout()).toMatch(/\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/);
+    const view = await fetch(`${base}/demo/google`);
+    expect(view.status).toBe(200);
+    expect(await view.text()).toContain('Google Calendar <span class="muted">(simulated)</span>');
+
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+    expect(existsSync(dbDir!)).toBe(false);
+    expect(demo.stderr()).toBe('');
+    expect(readdirSync(cwd!)).toEqual([]);
+  }, 60_000);
+
+  it('with --config, mirrors into the Google calendars of that file and leaves people out of them', async () => {
+    // A Google simulator of the test's own stands for the real Google the file names.
+    google = await startGoogleSimulator({ clientId: 'client-1.apps.example', clientSecret: 'client-secret-of-the-file' });
+    cwd = mkdtempSync(join(tmpdir(), 'calbridge-demo-config-'));
+    const file = join(cwd, 'config.yaml');
+    writeFileSync(
+      file,
+      [
+        'server: { public_url: "https://calendar.example.com" }',
+        'booking: { base_url: "https://booking.example.com", token: "booking-token-of-the-file" }',
+        'webhook: { secret: "webhook-secret-of-the-file" }',
+        'google:',
+        `  api_root: "${google.rootUrl}"`,
+        `  token_url: "${google.tokenUrl}"`,
+        '  credentials: { client_id: client-1.apps.example, client_secret: client-secret-of-the-file, refresh_token: refresh-token-of-the-file }',
+        '  calendars: [{ calendar_key: "*", calendar_id: clinic@group.calendar.google.com }]',
+        '  reverse_sync: { enabled: false }',
+      ].join('\n'),
+    );
+    const demo = calbridge.spawn(['demo', '--config', file, '--port', '0', '--appointments', '6', '--interval', '60000', '--people-interval', '300'], { cwd });
+    await until('the banner', () => (demo.stdout().includes('Stop with Ctrl-C') ? true : undefined));
+    const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(demo.stdout())?.[1];
+    const feedToken = /feed +http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics/.exec(demo.stdout())?.[1];
+    demo.addSecret(feedToken!, { printedOnStdout: true });
+    expect(demo.stdout()).toContain('Google is the one of --config');
+    expect(demo.stdout()).not.toContain('/demo/google');
+
+    const mirrored = await until('events in the file’s calendar', () => (google!.events('clinic@group.calendar.google.com').length >= 5 ? true : undefined));
+    expect(mirrored).toBe(true);
+    await new Promise((r) => setTimeout(r, 1000));
+    // Nobody but calbridge touched the file's calendar: every write came with calbridge's own token.
+    expect(google.log.filter((r) => r.kind === 'patch' || r.kind === 'delete')).toEqual([]);
+    expect(demo.stdout()).not.toContain('someone in Google');
+    expect((await fetch(`${base}/demo/google`)).status).toBe(404);
+
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+// `serve` as users and service managers run it: a real process, a real port, SIGTERM to stop.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, schemaVersion } from '../../src/store/db.ts';
+import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+
+const calbridge = calbridgeProcesses();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function writeConfig(dir: string, port: number): string {
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    `server:
+  host: 127.0.0.1
+  port: ${port}
+  public_url: http://127.0.0.1:${port}
+database:
+  path: db/calbridge.db
+booking:
+  base_url: http://127.0.0.1:9
+  token: \${BOOKING_TOKEN}
+webhook:
+  secret: serve-test-secret-0123456789
+  register: false
+poll:
+  schedule: "0 0 1 1 *"
+`,
+  );
+  return file;
+}
+
+const env = { BOOKING_TOKEN: 'booking-token-never-logged-0123' };
+
+/** The container image's HEALTHCHECK command, exactly as the Dockerfile gives it, aimed at `port`. */
+function imageHealthcheck(port: number): number | null {
+  const line = /HEALTHCHECK[^\n]*\\\n\s*CMD (\[.*\])/.exec(readFileSync('Dockerfile', 'utf8'));
+  if (!line?.[1]) throw new Error('the Dockerfile has no HEALTHCHECK CMD in exec form');
+  const [cmd, ...args] = (JSON.parse(line[1]) as string[]).map((a) => a.replace('127.0.0.1:8080', `127.0.0.1:${port}`));
+  expect(cmd).toBe('node');
+  return spawnSync(process.execPath, args, { timeout: 10_000 }).status;
+}
+
+describe('serve', () => {
+  it('answers /healthz (and the image HEALTHCHECK), stops within 5 s of SIGTERM with exit 0, and leaves a database that reopens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env });
+
+    let healthy = false;
+    for (let i = 0; i < 100 && !healthy; i++) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      if (!healthy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(healthy, serve.output()).toBe(true);
+    expect(imageHealthcheck(port)).toBe(0);
+
+    const sentAt = Date.now();
+    serve.child.kill('SIGTERM');
+    const code = await serve.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - sentAt).toBeLessThan(5000);
+    expect(imageHealthcheck(port)).toBe(1); // nothing listens any more
+
+    // Logs are JSON lines (the helper checks that they carry no secret).
+    const lines = serve.output().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+
+    const db = openDatabase(join(dir, 'db', 'calbridge.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(schemaVersion(db)).toBeGreaterThan(0);
+    db.close();
+  });
+
+  it('refuses an invalid config with exit 2 before listening', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'server:\n  public_url: https://x.example.com\n  prot: 1\n');
+    const result = calbridge.run(['serve', '--config', file], { env });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('server.prot, line 3: unknown key');
+    expect(result.stderr).toContain('  booking: is required');
+  });
+});

@@ -1,0 +1,103 @@
+// Races that made the daemon write again after Google, the booking service and the feeds already
+// agreed: a person's move set back while its reschedule waited to be sent; our own write whose
+// answer was lost, taken for a person's move on the 412 of its retry and written again; a second
+// move met with a stale record of the first (a 412, then the same times written again).
+import { afterEach, expect, it } from 'vitest';
+import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { eventIdFor } from '../../src/core/event-id.ts';
+
+let env: ReverseEnv | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+/** Google's answers to our writes of this appointment's event since log position `from`. */
+const writeStatuses = (e: ReverseEnv, key: string, from: number) =>
+  e.fake.log.slice(from).filter((r) => ['update', 'patch', 'insert'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key)).map((r) => r.status);
+
+it('a rename while a person\'s move waits to be sent: the event is not set back, and the move lands with one write', async () => {
+  let skew = 0;
+  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('reverse-sync');
+
+  e.moveInGoogle(key, slot(3));
+  // The booking service is busy when the reschedule is first tried: the move waits for a retry.
+  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
+  await e.run('reverse-sync');
+  await e.run('reschedules');
+  expect(e.reschedulePatches(key)).toBe(0);
+
+  const logFrom = e.fake.log.length;
+  e.sim.update(key, { person: { full_name: 'Renamed Person' } }); // reception fixes the name meanwhile
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+  expect(googleStart(e.eventOf(key)), 'the person\'s move is not set back while its reschedule is pending').toBe(slot(3));
+
+  skew += 10_000; // the retry is due
+  await e.run('reschedules');
+  await e.settle(2);
+  expect(e.reschedulePatches(key)).toBe(1);
+  expect(e.sim.get(key)?.start).toBe(slot(3));
+  expect(googleStart(e.eventOf(key))).toBe(slot(3));
+  expect(e.eventOf(key)?.summary).toContain('Renamed Person');
+  expect(writeStatuses(e, key, logFrom).filter((s) => s < 300), 'one write: the new name at the moved time').toHaveLength(1);
+});
+
+it('a second move before the writer caught up with the first: it lands without a 412 and a rewrite of the same times', async () => {
+  env = await startReverseEnv();
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('reverse-sync');
+
+  e.moveInGoogle(key, slot(3));
+  await e.run('reverse-sync'); // the reschedule goes out at once (woken)
+  e.fake.failNext(503, 8); // and Google refuses the writer's follow-up for a while (all its retries, twice)
+  await e.run('reschedules');
+  await e.run('google-writer');
+  expect(e.sim.get(key)?.start).toBe(slot(3));
+  expect(googleStart(e.eventOf(key))).toBe(slot(3));
+
+  e.moveInGoogle(key, slot(5)); // the person moves it again before our write went through
+  const logFrom = e.fake.log.length;
+  await e.run('reverse-sync');
+  await e.run('reschedules');
+  await e.settle(2);
+  expect(e.reschedulePatches(key)).toBe(2);
+  expect(e.sim.get(key)?.start).toBe(slot(5));
+  expect(googleStart(e.eventOf(key))).toBe(slot(5));
+  expect(writeStatuses(e, key, logFrom), 'one conditional write that Google accepts, no 412').toEqual([200]);
+});
+
+it('a write whose answer was lost: its retry meets a 412, finds our own write and adopts it, nothing written again', async () => {
+  let skew = 0;
+  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('reverse-sync');
+
+  e.sim.reschedule(key, slot(2));
+  await e.sim.idle();
+  e.fake.setFaults({ rate: 1, kinds: [503], after: true }); // Google applies the update, its answers are lost
+  await e.run('deliveries');
+  await e.run('google-writer');
+  e.fake.setFaults(null);
+  expect(googleStart(e.eventOf(key)), 'the first attempt reached Google').toBe(slot(2));
+
+  const logFrom = e.fake.log.length;
+  for (let i = 0; i < 15; i++) {
+    skew += 5_000; // over a minute of writer passes and reverse rounds
+    await e.run('google-writer');
+    await e.run('reverse-sync');
+    await e.run('reschedules');
+  }
+  expect(writeStatuses(e, key, logFrom), 'one retry, answered 412, and no second write of the same event').toEqual([412]);
+  expect(e.reschedulePatches(key)).toBe(0);
+  expect(googleStart(e.eventOf(key))).toBe(slot(2));
+});
