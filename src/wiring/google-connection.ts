@@ -26,6 +26,8 @@ export interface GoogleConnection {
   mode(): 'service_account' | 'oauth';
   /** When Google last answered any call successfully, in this process. */
   lastSuccessAt(): number | null;
+  /** Usage-limit answers (403 rateLimitExceeded, 429) in this process: each paused every caller. */
+  rateLimited(): number;
 }
 
 export interface GoogleConnectionDeps {
@@ -46,6 +48,7 @@ export function connectGoogle(deps: GoogleConnectionDeps): GoogleConnection {
   let target: CalendarTarget<EventBody> | undefined;
   let mode: 'service_account' | 'oauth' | undefined;
   let lastSuccessAt: number | null = null;
+  let rateLimited = 0;
   const connection: GoogleConnection = {
     target: () => (target ??= createGoogleTarget(connection.api())),
     api() {
@@ -59,7 +62,10 @@ export function connectGoogle(deps: GoogleConnectionDeps): GoogleConnection {
         clock: systemClock,
         ...(deps.retry ? { policy: deps.retry } : {}),
         observer: {
-          onCall: (op, outcome) => calls.inc({ op, outcome }),
+          onCall: (op, outcome) => {
+            calls.inc({ op, outcome });
+            if (outcome === 'rate_limited') rateLimited++;
+          },
           onSuccess: () => void (lastSuccessAt = clock.now()),
         },
       });
@@ -68,6 +74,7 @@ export function connectGoogle(deps: GoogleConnectionDeps): GoogleConnection {
     connected: () => api !== undefined,
     mode: () => mode ?? (config.credentials.service_account_file ? 'service_account' : 'oauth'),
     lastSuccessAt: () => lastSuccessAt,
+    rateLimited: () => rateLimited,
   };
   return connection;
 }

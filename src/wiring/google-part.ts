@@ -28,6 +28,8 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
   let writesThisPass = 0;
   const writer = new MirrorWriter({
     passBudgetMs: 45_000,
+    // Calls overlap: the pacer, not one-at-a-time round trips, holds a backfill at the quota.
+    concurrency: 10,
     clock,
     log: s.log.child({ module: 'google' }),
     appointments: s.appointments,
@@ -74,6 +76,8 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
       }
       // `status` runs in another process: it reads the writer's state from here.
       s.cursors.set(STATE_KEY, state satisfies WriterStatus);
+      // A backfill longer than one pass carries on at once, not at the next tick: the pacer holds the rate.
+      if (result.more) s.wake('google-writer');
       return { ...result, ...(result.status === 'success' && writesThisPass === 0 && !result.more ? { idle: true } : {}) };
     },
   };
@@ -105,6 +109,7 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
         lastError: state.lastError,
         breaker: state.breaker,
         requestsPerMinute: cfg.requests_per_minute,
+        rateLimited: google.rateLimited(),
       };
     },
     // Only warnings (feeds and webhooks work without Google), in our own words: Google's error text,

@@ -31,7 +31,8 @@
  * its response until release(): the SIGKILL test), `authorize(consentUrl)` (what the user's browser would
  * do: returns the redirect URL with a code), `issueRefreshToken()` (a finished consent, for the demo),
  * `notify(channelId, state)` (delivers a push notification to the channel's address, through
- * `pushAddress` to reach a local port), `autoNotify`.
+ * `pushAddress` to reach a local port), `autoNotify`, `setQuota(perMinute)` (Google's per-user rolling
+ * window: past it a calendar call is answered 403 rateLimitExceeded and logged with `limited`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -40,6 +41,7 @@ import { answerCall, classify, isWrite, type CallKind } from './calendar-calls.t
 import { FAULT_ANSWERS, FaultPlan, type FaultKind, type FaultRate } from './faults.ts';
 import { TokenEndpoint, type OAuthOptions, type TokenCounts } from './oauth.ts';
 import { Channels, type Channel, type ResourceState } from './push.ts';
+import { RollingQuota } from './quota.ts';
 import { seededRandom } from '../../core/random.ts';
 
 export { CalendarState, type SimulatedEvent } from './calendar-state.ts';
@@ -55,6 +57,8 @@ export interface LoggedRequest {
   status: number;
   /** The fault injected, if any. */
   fault?: FaultKind;
+  /** Refused for exceeding the per-minute quota (setQuota). */
+  limited?: true;
 }
 
 export interface HoldMatch {
@@ -80,6 +84,8 @@ export interface GoogleSimulatorOptions extends OAuthOptions {
   autoNotify?: boolean;
   /** The calendars the caller can see, with its access; unset: every calendar, as owner. */
   calendars?: Record<string, 'owner' | 'writer' | 'reader'>;
+  /** Calendar calls allowed in any rolling minute (setQuota); unset: no limit. */
+  quotaPerMinute?: number;
 }
 
 export interface GoogleSimulator {
@@ -94,6 +100,8 @@ export interface GoogleSimulator {
   resetLog(): void;
   setFaults(f: FaultRate | null): void;
   failNext(kind: FaultKind, times?: number): void;
+  /** Enforces a rolling per-minute quota on calendar calls from now on (null: none). */
+  setQuota(perMinute: number | null): void;
   holdNext(match?: HoldMatch): Hold;
   tokens: TokenCounts;
   expireAccessTokens(): void;
@@ -127,6 +135,7 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
   state.refuseRevival = options.refuseRevival ?? false;
   const oauth = new TokenEndpoint(options);
   const faults = new FaultPlan(seededRandom(options.seed ?? 42));
+  let quota = options.quotaPerMinute ? new RollingQuota(options.quotaPerMinute) : null;
   const log: LoggedRequest[] = [];
   const holds: PendingHold[] = [];
   const sockets = new Set<Socket>();
@@ -176,6 +185,10 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
     if (!access) return finish(404, googleError(404, 'notFound', 'Not Found'));
     if (access === 'reader' && isWrite(call.kind)) return finish(403, googleError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.'));
 
+    if (quota && call.kind !== 'other' && !quota.admit(Date.now())) {
+      entry.limited = true;
+      return finish(403, googleError(403, 'rateLimitExceeded', 'Rate Limit Exceeded', 'usageLimits'));
+    }
     const fault = call.kind === 'other' ? undefined : faults.next();
     let result: [number, unknown] | undefined;
     if (!fault || (faults.appliesFirst && isWrite(call.kind))) {
@@ -234,6 +247,7 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
     resetLog: () => void log.splice(0),
     setFaults: (f) => void (faults.rate = f),
     failNext: (kind, times = 1) => faults.failNext(kind, times),
+    setQuota: (perMinute) => void (quota = perMinute ? new RollingQuota(perMinute) : null),
     holdNext(match = {}) {
       let arrived!: (r: LoggedRequest) => void;
       const promise = new Promise<LoggedRequest>((r) => (arrived = r));
