@@ -79,6 +79,12 @@ export interface LinkFailure {
   lastError: string;
 }
 
+type PlanColumns = Row & { key: string; revision: number; gone_at_ms: number | null };
+
+function planRowOf(r: PlanColumns): PlanRow {
+  return { key: r.key, revision: r.revision, gone: r.gone_at_ms !== null, link: r.appointment_key === null ? undefined : fromRow(r) };
+}
+
 const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation, l.present, l.written_hash, l.etag,
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
   l.deferred_etag, l.deferred_since_ms`;
@@ -101,8 +107,20 @@ export class GoogleLinkStore {
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
          FROM appointments AS a LEFT JOIN google_links AS l ON l.appointment_key = a.appointment_key`,
       )
-      .all() as (Row & { key: string; revision: number; gone_at_ms: number | null })[];
-    return rows.map((r) => ({ key: r.key, revision: r.revision, gone: r.gone_at_ms !== null, link: r.appointment_key === null ? undefined : fromRow(r) }));
+      .all() as PlanColumns[];
+    return rows.map(planRowOf);
+  }
+
+  /** One appointment with its link, as plannable() lists it; undefined when no such appointment is stored. */
+  plannableOne(key: string): PlanRow | undefined {
+    const r = this.db
+      .prepare(
+        `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
+         FROM appointments AS a LEFT JOIN google_links AS l ON l.appointment_key = a.appointment_key
+         WHERE a.appointment_key = ?`,
+      )
+      .get(key) as PlanColumns | undefined;
+    return r && planRowOf(r);
   }
 
   /** The link of one of our events (reverse sync: which appointment is this event?). */

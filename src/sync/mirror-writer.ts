@@ -12,7 +12,7 @@ import { failureSuperseded, notesRevision, planWrite, type WriteAction } from '.
 import type { JobResult, Progress } from '../jobs/job.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
-import type { GoogleLinkStore } from '../store/google-link-store.ts';
+import type { GoogleLinkStore, PlanRow } from '../store/google-link-store.ts';
 import type { RescheduleStore } from '../store/reschedule-store.ts';
 import { applyWrite, type WriteDeps, type WriteOutcome } from './mirror-apply.ts';
 
@@ -35,6 +35,12 @@ export interface MirrorWriterDeps<B> {
   concurrency?: number;
   /** A pass stops taking new items after this long (the job's lease must outlast it); the rest waits for the next pass. */
   passBudgetMs?: number;
+  /**
+   * Within this long (real time) of a pass over every appointment, a pass that has changes noted
+   * (noteChange) plans only those: a change costs one row's planning, not a pass over all of them.
+   * Default 0: every pass looks at every appointment.
+   */
+  fullPassEveryMs?: number;
   /** Per-item backoff after a failed write (the call itself already retried). */
   itemBackoff?: BackoffPolicy;
   hooks?: WriterHooks;
@@ -93,6 +99,14 @@ export class MirrorWriter<B> {
   /** Last desired event per appointment and revision, so unchanged ones are not re-rendered each pass. */
   private readonly memo = new Map<string, { revision: number; desired: Desired<B> }>();
   private state: WriterStatus = { lastPassAt: null, authError: null, lastError: null, breaker: null, pending: 0 };
+  /** Appointments changed since they were last planned: the running pass (or the next) takes them first. */
+  private readonly changed = new Set<string>();
+  /** performance.now() of the last pass over every appointment. */
+  private fullAt = -Infinity;
+  /** A deletion turned up among the changes: only a pass over everything may decide it (the breaker). */
+  private fullNeeded = false;
+  /** A write failed or was left for later: its retry is found by the next pass over everything. */
+  private retryLater = false;
 
   constructor(private readonly deps: MirrorWriterDeps<B>) {}
 
@@ -100,27 +114,51 @@ export class MirrorWriter<B> {
     return { ...this.state };
   }
 
+  /** A committed change to one appointment: the pass running now, or the next, writes it first. */
+  noteChange(key: string): void {
+    this.changed.add(key);
+  }
+
   /** Every appointment whose desired event differs from what we last wrote. */
   plan(): Work<B>[] {
+    return this.deps.links.plannable().flatMap((row) => this.planRow(row) ?? []);
+  }
+
+  /** The write one appointment needs, or null. */
+  private planRow(row: PlanRow): Work<B> | null {
     const { appointments, links } = this.deps;
+    let memo = this.memo.get(row.key);
+    if (!memo || memo.revision !== row.revision) {
+      const stored = appointments.get(row.key);
+      if (!stored) return null;
+      memo = { revision: stored.revision, desired: this.deps.desire(stored.appointment, stored.revision, stored.goneAt !== null) };
+      this.memo.set(row.key, memo);
+    }
+    const desired = isDesired(memo.desired) ? memo.desired : null;
+    const action = planWrite(row.key, desired, row.link);
+    if (action.kind === 'none') {
+      // Nothing the target shows changed (or an old failure no longer matters): note it, no call.
+      if (notesRevision(row.link, row.revision)) links.recordRevision(row.key, row.revision);
+      return null;
+    }
+    if (failureSuperseded(row.link, action)) links.forgetError(row.key);
+    return { key: row.key, revision: memo.revision, action, desired, nextAttemptMs: row.link?.nextAttemptMs ?? 0, attempts: row.link?.attempts ?? 0 };
+  }
+
+  /**
+   * Plans the noted changes, except keys being written right now (they stay noted for later).
+   * A deletion is left to a pass over everything, where the breaker sees all deletions together.
+   */
+  private planChanged(busy: ReadonlySet<string>): Work<B>[] {
     const work: Work<B>[] = [];
-    for (const row of links.plannable()) {
-      let memo = this.memo.get(row.key);
-      if (!memo || memo.revision !== row.revision) {
-        const stored = appointments.get(row.key);
-        if (!stored) continue;
-        memo = { revision: stored.revision, desired: this.deps.desire(stored.appointment, stored.revision, stored.goneAt !== null) };
-        this.memo.set(row.key, memo);
-      }
-      const desired = isDesired(memo.desired) ? memo.desired : null;
-      const action = planWrite(row.key, desired, row.link);
-      if (action.kind === 'none') {
-        // Nothing the target shows changed (or an old failure no longer matters): note it, no call.
-        if (notesRevision(row.link, row.revision)) links.recordRevision(row.key, row.revision);
-        continue;
-      }
-      if (failureSuperseded(row.link, action)) links.forgetError(row.key);
-      work.push({ key: row.key, revision: memo.revision, action, desired, nextAttemptMs: row.link?.nextAttemptMs ?? 0, attempts: row.link?.attempts ?? 0 });
+    for (const key of this.changed) {
+      if (busy.has(key)) continue;
+      this.changed.delete(key);
+      const row = this.deps.links.plannableOne(key);
+      const w = row && this.planRow(row);
+      if (!w) continue;
+      if (w.action.kind === 'delete') this.fullNeeded = true;
+      else work.push(w);
     }
     return work;
   }
@@ -128,17 +166,34 @@ export class MirrorWriter<B> {
   async pass(progress?: Progress): Promise<JobResult> {
     const { clock, log, links } = this.deps;
     const now = clock.now();
-    let work = this.plan();
-    const deletes = work.filter((w) => w.action.kind === 'delete').length;
-    const mirrored = links.counts().mirrored;
-    let breaker: BreakerState | null = null;
-    if (breakerTrips(deletes, mirrored, this.deps.breakerShare)) {
-      breaker = { deletes, mirrored, at: now };
-      log.warn({ deletes, mirrored, share: this.deps.breakerShare }, 'breaker: too many deletions in one pass; deletions held, nothing deleted');
-      work = work.filter((w) => w.action.kind !== 'delete');
+    let work: Work<B>[] = [];
+    // Planned on their own: changes noted since a recent pass over everything. A pass with nothing
+    // noted was started by the schedule or by hand, and looks at everything.
+    let full = this.changed.size === 0 || this.fullNeeded || this.retryLater || performance.now() - this.fullAt >= (this.deps.fullPassEveryMs ?? 0);
+    if (!full) {
+      work = this.planChanged(new Set());
+      full = this.fullNeeded;
+    }
+    let deletes = 0;
+    let breaker = this.state.breaker;
+    let pending = this.state.pending;
+    if (full) {
+      this.fullAt = performance.now();
+      this.fullNeeded = false;
+      this.retryLater = false;
+      this.changed.clear();
+      work = this.plan();
+      deletes = work.filter((w) => w.action.kind === 'delete').length;
+      const mirrored = deletes ? links.counts().mirrored : 0;
+      breaker = null;
+      if (breakerTrips(deletes, mirrored, this.deps.breakerShare)) {
+        breaker = { deletes, mirrored, at: now };
+        log.warn({ deletes, mirrored, share: this.deps.breakerShare }, 'breaker: too many deletions in one pass; deletions held, nothing deleted');
+        work = work.filter((w) => w.action.kind !== 'delete');
+      }
+      pending = work.length;
     }
     const due = work.filter((w) => w.nextAttemptMs <= now);
-    let pending = work.length;
     this.state = { ...this.state, lastPassAt: now, breaker, pending };
     let target: CalendarTarget<B>;
     try {
@@ -156,42 +211,66 @@ export class MirrorWriter<B> {
     };
 
     let done = 0;
+    let total = due.length;
     let written = 0;
     let failed = 0;
     let stop: { kind: TargetErrorKind; message: string } | null = null;
     // Only an answer from the target clears an auth failure: a pass with nothing due proves nothing.
     let answered = false;
     const queue = [...due];
+    const busy = new Set<string>();
+    // Changes committed while this pass runs go first: a person's new booking does not wait behind a backfill.
+    const next = (): Work<B> | undefined => {
+      if (this.changed.size) {
+        const fresh = this.planChanged(busy).filter((w) => w.nextAttemptMs <= clock.now());
+        if (fresh.length) {
+          const keys = new Set(fresh.map((w) => w.key));
+          const before = queue.length;
+          for (let i = queue.length - 1; i >= 0; i--) if (keys.has((queue[i] as Work<B>).key)) queue.splice(i, 1);
+          total += fresh.length - (before - queue.length);
+          queue.unshift(...fresh);
+        }
+      }
+      return queue.shift();
+    };
     const started = Date.now();
     const budget = this.deps.passBudgetMs ?? 90_000;
     const worker = async () => {
-      for (let w = queue.shift(); w && !stop && Date.now() - started < budget; w = queue.shift()) {
+      while (!stop && Date.now() - started < budget) {
+        const w = next();
+        if (!w) return;
+        busy.add(w.key);
         const { outcome, proves } = await attempt(writeDeps, w);
+        busy.delete(w.key);
         answered ||= proves;
         if (outcome.kind === 'written') {
           written++;
-          this.state.pending = --pending;
+          this.state.pending = pending = Math.max(0, pending - 1);
           this.deps.hooks?.onWrite?.(w.action.kind, 'ok', w.key);
         } else if (outcome.kind === 'left') {
+          this.retryLater = true;
           reverse?.wake();
         } else {
+          this.retryLater = true;
           failed++;
           this.deps.hooks?.onWrite?.(w.action.kind, outcome.error, w.key);
           this.recordFailure(w, outcome.error, outcome.message);
           if (outcome.error === 'auth' || outcome.error === 'quota_exceeded') stop = { kind: outcome.error, message: outcome.message };
         }
-        progress?.(++done, due.length);
+        progress?.(++done, total);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, this.deps.concurrency ?? 4) }, worker));
-    this.deps.hooks?.onPending?.(pending, links.counts().failed);
+    if (full) this.deps.hooks?.onPending?.(pending, links.counts().failed);
     const stopped = stop as { kind: TargetErrorKind; message: string } | null;
     if (stopped?.kind === 'auth') return this.stopForAuth(stopped.message);
     if (answered) this.state.authError = null;
     const waiting = work.length - due.length;
     const unreached = stopped ? 0 : queue.length; // the time budget ran out before these
-    const summary = `${written} written, ${failed} failed, ${waiting} waiting for a retry${unreached ? `, ${unreached} left for the next pass` : ''}${breaker ? `, ${deletes} deletions held by the breaker` : ''}`;
-    return { status: 'success', summary, failed: failed + (breaker ? deletes : 0), more: unreached > 0 };
+    // Changes noted too late for this pass's workers, or a deletion only a full pass may decide.
+    const more = unreached > 0 || this.fullNeeded || (!stopped && this.changed.size > 0);
+    const summary = `${written} written, ${failed} failed, ${waiting} waiting for a retry${unreached ? `, ${unreached} left for the next pass` : ''}${breaker && full ? `, ${deletes} deletions held by the breaker` : ''}`;
+    return { status: 'success', summary, failed: failed + (breaker && full ? deletes : 0), more };
   }
 
   private recordFailure(w: Work<B>, kind: TargetErrorKind, message: string): void {

@@ -30,6 +30,8 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     passBudgetMs: 45_000,
     // Calls overlap: the pacer, not one-at-a-time round trips, holds a backfill at the quota.
     concurrency: 10,
+    // Between the schedule's passes over everything, a change is planned on its own (noteChange below).
+    fullPassEveryMs: 4_000,
     clock,
     log: s.log.child({ module: 'google' }),
     appointments: s.appointments,
@@ -82,8 +84,12 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     },
   };
 
-  // The store's change signal is how a new or changed appointment reaches the writer.
-  const unsubscribe = s.appointments.changes.subscribe(() => s.wake('google-writer'));
+  // The store's change signal is how a new or changed appointment reaches the writer: at once, and
+  // into a pass already running (a backfill) ahead of its older work.
+  const unsubscribe = s.appointments.changes.subscribe(({ key }) => {
+    writer.noteChange(key);
+    s.wake('google-writer');
+  });
 
   return {
     name: 'google',

@@ -1,0 +1,50 @@
+// A change reaches Google at once: into a pass already running (a backfill held by the pacer), ahead
+// of the older work, written once; and a backfill is not one call at a time.
+import { afterEach, expect, it } from 'vitest';
+import { appointment, createGoogleEnv, type GoogleEnv } from './google-env.ts';
+import { eventIdFor } from '../../src/core/event-id.ts';
+
+let env: GoogleEnv;
+afterEach(async () => {
+  await env?.closeAll();
+});
+
+const insertsOf = (e: GoogleEnv) => e.fake.log.filter((l) => l.kind === 'insert' && l.status === 200);
+
+it('a booking made during a paced backfill is written in the same pass, before the backfill is done, with one call', async () => {
+  // 600 a minute: a burst of 30, then about one call every 105 ms.
+  env = await createGoogleEnv({ google: { requests_per_minute: 600 } });
+  for (let i = 1; i <= 40; i++) env.put(appointment(i));
+  const pass = env.runWriter();
+  while (insertsOf(env).length < 30) await new Promise((r) => setTimeout(r, 5));
+  const fresh = appointment(1000);
+  env.put(fresh);
+  const result = await pass;
+  expect(result.more).toBeFalsy();
+  expect(insertsOf(env)).toHaveLength(41);
+  // The fake keeps events in the order they were created: the new one ahead of the ten still queued.
+  const order = env.fake.events('primary').map((e) => e.id);
+  expect(order).toHaveLength(41);
+  expect(order.indexOf(eventIdFor(fresh.key))).toBeGreaterThanOrEqual(30);
+  expect(order.indexOf(eventIdFor(fresh.key))).toBeLessThan(order.length - 5);
+  // A repeat of the same change costs nothing.
+  env.put(fresh);
+  await env.runWriter();
+  expect(insertsOf(env)).toHaveLength(41);
+  expect(env.fake.counts().update).toBe(0);
+});
+
+it('a pass after a change plans only that change and writes it once; a pass with nothing noted looks at everything', async () => {
+  env = await createGoogleEnv();
+  for (let i = 1; i <= 5; i++) env.put(appointment(i));
+  await env.runWriter();
+  env.fake.resetLog();
+  env.put(appointment(3, { start: appointment(3).start + 1_800_000, end: appointment(3).end + 1_800_000 }));
+  await env.runWriter();
+  expect(env.fake.log.filter((l) => l.kind === 'update').map((l) => l.eventId)).toEqual([eventIdFor(appointment(3).key)]);
+  // Another process's edit (a restored database) is not a noted change: the scheduled pass finds it.
+  env.ctx.db.prepare('DELETE FROM google_links WHERE appointment_key = ?').run(appointment(5).key);
+  await env.runWriter();
+  expect(env.fake.events('primary')).toHaveLength(5);
+  expect(env.fake.counts().insert).toBe(1); // the 409 of the existing event adopted it
+});
