@@ -10,6 +10,11 @@ import { isClientAbort } from './client-aborted.ts';
 
 /** Asked every few seconds by orchestrators and scrapers: a line each would drown the log. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * A conditional request answered "nothing changed" (a calendar app polling its feed) is a probe
+ * too: its line is at debug, and at info it costs nothing beyond the answer.
+ */
+const NOT_MODIFIED = 304;
 
 interface Failure {
   err: Error;
@@ -41,7 +46,7 @@ export function logRequests(app: Hono, log: Logger): void {
 
   const logged = (request: Request, res: Response, started: number): Response => {
     const failure = failures.get(request);
-    if (failure === undefined && !log.isLevelEnabled('info')) return res;
+    if (failure === undefined && !log.isLevelEnabled(res.status === NOT_MODIFIED ? 'debug' : 'info')) return res;
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const { method } = request;
     if (failure?.aborted) {
@@ -51,7 +56,7 @@ export function logRequests(app: Hono, log: Logger): void {
     } else {
       const route = routeOf(request);
       const fields = { request_id: nextId(), method, route, status: res.status, ms };
-      if (PROBES.has(route) && res.status < 400) log.debug(fields, 'request');
+      if ((PROBES.has(route) && res.status < 400) || res.status === NOT_MODIFIED) log.debug(fields, 'request');
       else log.info(fields, 'request');
     }
     return res;

@@ -39,6 +39,20 @@ describe('request log', () => {
     expect((await d.line(requestLine('/metrics'))).level).toBe('debug');
   });
 
+  it('logs a feed answered 304 (a calendar app finding nothing new) at debug, and a 200 of the same feed at info', async () => {
+    const d = await startLoggedDaemon();
+    const feed = `http://127.0.0.1:${d.port}/feeds/${FEED_TOKEN}.ics`;
+    const first = await fetch(feed);
+    expect(first.status).toBe(200);
+    const again = await fetch(feed, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    await d.line((l) => requestLine('/feeds/:file')(l) && l.status === 304);
+    expect(d.lines().filter(requestLine('/feeds/:file')).map((l) => [l.status, l.level])).toEqual([
+      [200, 'info'],
+      [304, 'debug'],
+    ]);
+  });
+
   it('an aborted webhook does not log its secret, nor an error', async () => {
     const d = await startLoggedDaemon();
     const client = await rawClient(d.port);
