@@ -6,8 +6,10 @@ import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
+import { runDaemonBench } from './daemon-bench.ts';
 
 const sections: [string, () => Promise<string>][] = [
+  ['whole daemon', runDaemonBench],
   ['webhook acknowledgement', runWebhookBench],
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],

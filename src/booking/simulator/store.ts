@@ -100,7 +100,12 @@ export class SimStore {
 
   /** In start order, as a listing returns them. */
   all(): SimAppointment[] {
-    return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1)).map((a) => structuredClone(a));
+    return this.listed().map((a) => structuredClone(a));
+  }
+
+  /** In start order, the stored objects themselves: for reading only (a listing converts what it sends). */
+  listed(): SimAppointment[] {
+    return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1));
   }
 
   private must(key: string): SimAppointment {

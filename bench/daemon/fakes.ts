@@ -1,0 +1,91 @@
+// The other side of the whole-daemon benchmark, in its own process so calbridge is measured alone:
+// the booking simulator and the Google simulator (enforcing a rolling per-minute quota). Driven by
+// the benchmark over IPC: { id, cmd, ...args } in, { id, result } out.
+import { startSimulator } from '../../src/booking/simulator/index.ts';
+import { startGoogleSimulator, type LoggedRequest } from '../../src/google/simulator/index.ts';
+import { eventIdFor } from '../../src/core/event-id.ts';
+
+interface Args {
+  seed: number;
+  quota: number;
+  clientId: string;
+  clientSecret: string;
+}
+
+const args = JSON.parse(process.argv[2] ?? '{}') as Args;
+const booking = await startSimulator({ seed: { count: args.seed, random: 7 }, maxPageSize: 1000, notify: { deliver: false } });
+const google = await startGoogleSimulator({ clientId: args.clientId, clientSecret: args.clientSecret, quotaPerMinute: args.quota });
+
+// When each Google call arrived (the simulator logs it on arrival and applies it right after).
+const arrived = new WeakMap<LoggedRequest, number>();
+const push = google.log.push.bind(google.log);
+google.log.push = (...items: LoggedRequest[]) => {
+  const now = performance.now();
+  for (const i of items) arrived.set(i, now);
+  return push(...items);
+};
+
+const calendarCalls = () => google.log.filter((l) => l.kind !== 'token' && l.kind !== 'other');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function propagate(o: { url: string; secret: string; count: number; perSecond: number }): Promise<number[]> {
+  const now = Date.now();
+  const keys = booking
+    .all()
+    .filter((a) => a.start > now + 86_400_000 && a.status === 'CONFIRMED')
+    .slice(0, o.count)
+    .map((a) => a.appointment_key);
+  const sent = new Map<string, number>();
+  await Promise.all(
+    keys.map(async (key, i) => {
+      await sleep((i * 1000) / o.perSecond);
+      const a = booking.get(key)!;
+      booking.reschedule(key, a.start + 3_600_000);
+      sent.set(eventIdFor(key), performance.now());
+      const body = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key } });
+      const res = await fetch(`${o.url}/webhooks/${o.secret}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+    }),
+  );
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    const written = new Map<string, number>();
+    for (const l of google.log) {
+      const t0 = l.eventId === undefined ? undefined : sent.get(l.eventId);
+      if (t0 !== undefined && l.kind === 'update' && l.status === 200 && !written.has(l.eventId!)) written.set(l.eventId!, arrived.get(l) ?? 0);
+    }
+    if (written.size === sent.size || performance.now() > deadline) return [...written].map(([id, t]) => t - sent.get(id)!);
+    await sleep(20);
+  }
+}
+
+const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
+  listRequests: () => booking.requests.filter((r) => r.method === 'GET' && /\/appointments\/$/.test(r.path)).length,
+  bookingRequests: () => booking.requests.length,
+  googleStats: () => {
+    const calls = calendarCalls();
+    const times = calls.map((l) => arrived.get(l) ?? 0);
+    return {
+      calls: calls.filter((l) => !l.limited).length,
+      limited: calls.filter((l) => l.limited).length,
+      inserts: calls.filter((l) => l.kind === 'insert' && l.status === 200).length,
+      events: google.events('primary').length,
+      firstMs: times.length ? Math.min(...times) : null,
+      lastMs: times.length ? Math.max(...times) : null,
+      now: performance.now(),
+    };
+  },
+  keys: () => booking.all().map((a) => a.appointment_key),
+  propagate: (m) => propagate(m as unknown as { url: string; secret: string; count: number; perSecond: number }),
+};
+
+process.on('message', (m: { id: number; cmd: string }) => {
+  void (async () => {
+    try {
+      process.send!({ id: m.id, result: await commands[m.cmd]!(m as unknown as Record<string, unknown>) });
+    } catch (e) {
+      process.send!({ id: m.id, error: String(e) });
+    }
+  })();
+});
+process.send!({ id: 0, result: { bookingUrl: booking.url, bookingToken: booking.token, googleRoot: google.rootUrl, tokenUrl: google.tokenUrl } });

@@ -1,0 +1,101 @@
+// Starting the whole-daemon benchmark's processes: calbridge `serve` (as users run it), the fakes
+// and the bare baseline, each its own process; and reading a process's CPU time from /proc.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const RUN_TS = join(ROOT, 'bin', 'run-ts.js');
+
+/** User plus system CPU of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Fakes {
+  child: ChildProcess;
+  ready: { bookingUrl: string; bookingToken: string; googleRoot: string; tokenUrl: string };
+  call<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** SIGTERM, and SIGKILL if it has not exited 15 s later. */
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+
+export async function startFakes(args: { seed: number; quota: number; clientId: string; clientSecret: string }): Promise<Fakes> {
+  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'fakes.ts'), JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let next = 1;
+  let ready!: Fakes['ready'];
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (m: { id: number; result?: unknown; error?: string }) => {
+      if (m.id === 0) {
+        ready = m.result as Fakes['ready'];
+        return resolve();
+      }
+      const w = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (m.error) w?.reject(new Error(m.error));
+      else w?.resolve(m.result);
+    });
+    child.once('exit', (code) => reject(new Error(`the fakes exited (${code})`)));
+  });
+  return {
+    child,
+    ready,
+    call: <T>(cmd: string, a: Record<string, unknown> = {}) =>
+      new Promise<T>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.send({ id, cmd, ...a });
+      }),
+    stop: () => stopChild(child),
+  };
+}
+
+export async function startBare(feedFile: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'bare.ts'), feedFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
+  return { port, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** `calbridge serve --config <file>`, as users start it; resolves once /healthz answers. */
+export async function startServe(config: string, port: number): Promise<{ pid: number; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'calbridge.js'), 'serve', '--config', config], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info',
+      // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
+      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
+    },
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode})`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    if (up) return { pid: child.pid!, child, stop: () => stopChild(child) };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('serve did not answer /healthz within 30 s');
+}
