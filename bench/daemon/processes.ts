@@ -82,14 +82,11 @@ export async function startBare(feedFile: string): Promise<{ port: number; pid: 
 
 /** `calbridge serve --config <file>`, as users start it; resolves once /healthz answers. */
 export async function startServe(config: string, port: number): Promise<{ pid: number; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'calbridge.js'), 'serve', '--config', config], {
+  // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'calbridge.js'), 'serve', '--config', config], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info',
-      // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
-      ...(process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` } : {}),
-    },
+    env: { ...process.env, CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info' },
   });
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode})`);

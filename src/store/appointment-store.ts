@@ -129,7 +129,7 @@ function fromRow(r: Row): StoredAppointment {
 export class AppointmentStore {
   /** Announced after every committed material change (feeds drop their cache, the Google writer wakes). */
   readonly changes = new Signal<AppointmentChange>();
-  private versionQuery: Statement<[], number> | undefined;
+  private versionQuery: Statement<[], { data_version: number }> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -249,8 +249,8 @@ export class AppointmentStore {
   /** SQLite's PRAGMA data_version: differs after another connection (process) committed anything. */
   dataVersion(): number {
     // Asked on every feed request, so the statement is prepared once.
-    this.versionQuery ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
-    return this.versionQuery.get() as number;
+    this.versionQuery ??= this.db.prepare<[], { data_version: number }>('PRAGMA data_version');
+    return this.versionQuery.get()!.data_version;
   }
 
   /** Stored rows: those not gone by status class (as core/appointment.ts's statusClass), and the gone ones. */

@@ -56,11 +56,33 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     migrate(db);
+    cachePrepared(db);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/**
+ * Keeps every prepared statement by its SQL: the stores prepare at each call, and compiling the SQL
+ * was the largest cost of a small query (a webhook's delivery costs a dozen). A statement handed out
+ * again is reset to plain rows, so one caller's pluck() or raw() never changes another's answers;
+ * a caller that iterates must finish before its SQL is run again (as SQLite requires anyway).
+ */
+function cachePrepared(db: Db): void {
+  const compile = db.prepare.bind(db);
+  const cache = new Map<string, Statement<unknown[], unknown>>();
+  db.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = compile(source);
+      cache.set(source, statement);
+    } else if (statement.reader) {
+      statement.pluck(false).expand(false).raw(false);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** Forward-only numbered migrations tracked by PRAGMA user_version, each in its own transaction. */

@@ -11,7 +11,14 @@ export interface BookingHealthState {
   lastError: { at: number; message: string } | null;
 }
 
+/** A success is stored at most this often: the worker re-reads hundreds of records a second. */
+const OK_EVERY_MS = 1000;
+
 export class BookingHealth {
+  /** The latest success in this process, and when one was last stored. */
+  private lastOk: number | null = null;
+  private storedOk = -Infinity;
+
   constructor(
     private readonly cursors: KvStore,
     private readonly clock: Clock,
@@ -19,7 +26,12 @@ export class BookingHealth {
 
   /** The API answered (a 404 is an answer too). */
   ok(): void {
-    this.cursors.set(OK, this.clock.now());
+    const now = this.clock.now();
+    this.lastOk = now;
+    if (Math.abs(now - this.storedOk) >= OK_EVERY_MS) {
+      this.cursors.set(OK, now);
+      this.storedOk = now;
+    }
   }
 
   failed(message: string): void {
@@ -27,8 +39,9 @@ export class BookingHealth {
   }
 
   state(): BookingHealthState {
+    const stored = this.cursors.get<number>(OK) ?? null;
     return {
-      lastOkAt: this.cursors.get<number>(OK) ?? null,
+      lastOkAt: stored === null || this.lastOk === null ? (stored ?? this.lastOk) : Math.max(stored, this.lastOk),
       lastError: this.cursors.get<{ at: number; message: string }>(ERROR) ?? null,
     };
   }

@@ -15,6 +15,7 @@ import type { IngestMetrics } from './ingest-metrics.ts';
 import { mapLimit } from './map-limit.ts';
 
 const BATCH = 1000;
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 const CONCURRENCY = 4;
 
 export interface DeliveryWorkerDeps extends ApplyDeps {
@@ -91,6 +92,9 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
       let done = 0;
       const total = byKey.size;
       await mapLimit([...byKey], CONCURRENCY, async ([key, items]) => {
+        // Background work yields to I/O before each appointment: webhooks that arrived meanwhile are
+        // read and acknowledged first, so a draining backlog does not slow the receiver's answers.
+        await yieldToIo();
         const outcome = await processKey(key, items);
         tally[outcome]++;
         deps.metrics.processed.inc({ outcome }, items.length);

@@ -56,6 +56,8 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     },
   });
   const window = readinessWindowMs(s.config.poll.schedule);
+  let lastSaved = '';
+  let savedAt: number | null = null;
 
   const job: Job = {
     name: 'google-writer',
@@ -76,8 +78,14 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
             state = { ...state, lastError: e instanceof Error ? e.message : String(e) };
           });
       }
-      // `status` runs in another process: it reads the writer's state from here.
-      s.cursors.set(STATE_KEY, state satisfies WriterStatus);
+      // `status` runs in another process: it reads the writer's state from here (written when it
+      // changed beyond the pass's time, not for every change the writer carries to Google).
+      const saved = JSON.stringify({ ...state, lastPassAt: null } satisfies WriterStatus);
+      if (saved !== lastSaved || clock.now() - (savedAt ?? 0) >= 60_000) {
+        s.cursors.set(STATE_KEY, state);
+        lastSaved = saved;
+        savedAt = clock.now();
+      }
       // A backfill longer than one pass carries on at once, not at the next tick: the pacer holds the rate.
       if (result.more) s.wake('google-writer');
       return { ...result, ...(result.status === 'success' && writesThisPass === 0 && !result.more ? { idle: true } : {}) };
@@ -99,9 +107,9 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     },
     status() {
       const counts = links.counts();
-      // As the last pass (maybe of `serve`) saved it, or this process's writer before its first pass.
+      // This process's writer once it has passed; before that, as `serve`'s last saved it.
       const own = writer.status();
-      const state: WriterStatus = s.cursors.get<WriterStatus>(STATE_KEY) ?? own;
+      const state: WriterStatus = own.lastPassAt !== null ? own : (s.cursors.get<WriterStatus>(STATE_KEY) ?? own);
       const lastSuccessAt = google.lastSuccessAt();
       return {
         enabled: true,
