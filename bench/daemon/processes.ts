@@ -85,7 +85,7 @@ export async function startServe(config: string, port: number): Promise<{ pid: n
   // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'calbridge.js'), 'serve', '--config', config], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVE_LOG ? 'inherit' : 'ignore', 'inherit'],
     env: { ...process.env, CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info' },
   });
   for (let i = 0; i < 300; i++) {
