@@ -1,10 +1,22 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx's loader, registered in this very process), so there is
-// no build step to forget and SIGTERM reaches calbridge itself, not a wrapper.
-import { register } from 'tsx/esm/api';
+// The entry users, service managers and the image run: plain JavaScript compiled from src/ into dist/
+// by `npm install` (prepare → scripts/build.js), so no transpiler runs at start, and SIGTERM reaches
+// calbridge itself, not a wrapper.
+import { existsSync } from 'node:fs';
 
-register();
-const { runCli } = await import('../src/cli.ts');
+// better-sqlite3 13 is built for Node-API 10, which Node 20 lacks: it would crash on the first
+// database opened. Say so instead (README, "Node.js").
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  process.stderr.write(`calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}.\n`);
+  process.exit(1);
+}
+
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write('calbridge: the compiled program (dist/) is missing; run `npm install` or `npm run build` in the checkout.\n');
+  process.exit(1);
+}
+const { runCli } = await import(cli.href);
 const code = await runCli(process.argv.slice(2));
 // Exit now: a finished command must not linger on an idle timer or socket (stdout/stderr are synchronous here).
 process.exit(code);

@@ -7,12 +7,16 @@ import { commandLogger } from './log.ts';
 import { configuredSecrets } from './http/status-page/redact.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
+import { calbridgeVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   config: { type: 'string', short: 'c', description: 'config file (default: $CALBRIDGE_CONFIG, else ./config.yaml)' },
   verbose: { type: 'boolean', short: 'v', description: 'show stack traces with errors' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
+
+/** Listed with the global options; answered before any command is looked for. */
+const VERSION_OPTION: Record<string, OptionSpec> = { version: { type: 'boolean', description: 'print the version and exit' } };
 
 const defaultIo: CommandIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -84,7 +88,7 @@ export function usage(): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'options for every command:',
-    ...optionLines(GLOBAL_OPTIONS),
+    ...optionLines({ ...GLOBAL_OPTIONS, ...VERSION_OPTION }),
     '',
     'Run `calbridge <command> --help` for the options of one command.',
   ].join('\n');
@@ -110,6 +114,10 @@ export function commandHelp(c: Command): string {
 }
 
 export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
+    io.out(`calbridge ${calbridgeVersion()}`);
+    return 0;
+  }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   if (argv[0] === 'help') {
     io.out(groupHelp(argv[1]) ?? usage());

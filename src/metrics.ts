@@ -1,13 +1,6 @@
 // One prom-client registry per process (not the global one), so tests can build many apps.
-import { readFileSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-let version: string | undefined;
-/** package.json's version: beside src/ in a checkout and beside the compiled folder in the image. */
-function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
-}
+import { calbridgeVersion } from './version.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -22,7 +15,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     help: 'Always 1; its labels say which calbridge and which Node.js run here',
     labelNames: ['version', 'node'],
     registers,
-  }).set({ version: packageVersion(), node: process.versions.node }, 1);
+  }).set({ version: calbridgeVersion(), node: process.versions.node }, 1);
   return {
     registry,
     counter: <L extends string>(name: string, help: string, labelNames: L[] = []) =>
