@@ -6,12 +6,14 @@ import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
+import { runFootprintBench } from './footprint-bench.ts';
 
 const sections: [string, () => Promise<string>][] = [
   ['webhook acknowledgement', runWebhookBench],
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],
   ['readyz flood', runReadyzFloodBench],
+  ['footprint', runFootprintBench],
 ];
 
 const only = process.argv.slice(2);

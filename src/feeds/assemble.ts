@@ -41,7 +41,14 @@ export interface AssembledFeed {
 
 /** Fragments must already be in feed order and each end with CRLF. */
 export function assembleFeed(header: string, fragments: readonly string[]): AssembledFeed {
-  const body = Buffer.from(header + fragments.join('') + FOOTER, 'utf8');
+  // Written straight into one buffer of the exact size: no joined string of the whole feed (two bytes
+  // a character once any name has an accent or an emoji) beside the body.
+  let size = Buffer.byteLength(header) + Buffer.byteLength(FOOTER);
+  for (const f of fragments) size += Buffer.byteLength(f);
+  const body = Buffer.allocUnsafeSlow(size);
+  let at = body.write(header, 0);
+  for (const f of fragments) at += body.write(f, at);
+  body.write(FOOTER, at);
   return { body, hash: sha256Hex(body), events: fragments.length };
 }
 

@@ -3,7 +3,7 @@
 // A request that finds nothing changed costs a clock reading and a map lookup.
 import { gzipSync } from 'node:zlib';
 import type { FeedConfig } from '../config/schema.ts';
-import type { AppointmentStore, FilterRow } from '../store/appointment-store.ts';
+import type { AppointmentStore, FilterRow, StoredAppointment } from '../store/appointment-store.ts';
 import type { FeedFragmentStore, Fragment } from '../store/feed-fragment-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
@@ -172,11 +172,14 @@ export class FeedCache {
   }
 
   private render(entry: Entry, keys: string[], fragments: Map<string, Fragment>): void {
-    const bulk = keys.length > BULK ? new Map(this.deps.appointments.listAll().map((s) => [s.appointment.key, s])) : undefined;
+    // Many at once: one pass over the table, a row at a time, rather than a query per key.
+    const wanted = new Set(keys);
+    const source: Iterable<StoredAppointment | undefined> =
+      keys.length > BULK ? this.deps.appointments.eachAppointment() : keys.map((key) => this.deps.appointments.get(key));
     const rendered = new Map<string, Fragment>();
-    for (const key of keys) {
-      const stored = bulk ? bulk.get(key) : this.deps.appointments.get(key);
-      if (!stored) continue;
+    for (const stored of source) {
+      if (!stored || !wanted.has(stored.appointment.key)) continue;
+      const key = stored.appointment.key;
       const fragment = { revision: stored.revision, body: renderEvent(stored, entry.feed) };
       rendered.set(key, fragment);
       fragments.set(key, fragment);

@@ -66,12 +66,18 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     return { status: 'success', summary, failed: report.failed + report.held };
   };
 
-  // 1. The whole listing before any change: a listing that fails half way changes nothing.
-  const records: unknown[] = [];
+  // 1. The whole listing before any change: a listing that fails half way changes nothing. Each record
+  // is kept as JSON text until it is applied: a fraction of the memory of 20,000 parsed records.
+  const records: string[] = [];
+  const listedKeys = new Set<string>();
   try {
     const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
     for await (const page of deps.booking.listPages(filters)) {
-      records.push(...page);
+      for (const raw of page) {
+        const key = appointmentKeyOf(raw);
+        if (key !== undefined) listedKeys.add(key);
+        records.push(JSON.stringify(raw));
+      }
       progress?.(records.length, 0);
     }
   } catch (e) {
@@ -82,9 +88,8 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   report.listed = records.length;
 
   // 2. What the listing missed, and whether that looks like a broken listing.
-  const listedKeys = new Set(records.map(appointmentKeyOf).filter((k): k is string => k !== undefined));
-  const stored = deps.appointments.listInWindow(window.from, window.to + 1).filter((s) => !isCancelled(s.appointment.status));
-  const missing = stored.filter((s) => !listedKeys.has(s.appointment.key));
+  const stored = deps.appointments.keysInWindow(window.from, window.to + 1).filter((s) => !isCancelled(s.status));
+  const missing = stored.filter((s) => !listedKeys.has(s.key)).flatMap((s) => deps.appointments.get(s.key) ?? []);
   // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
   // Already stopped and reported there, they do not count again towards this pass's breaker.
   const heldKeys = new Set(deps.gone.held().map((h) => h.key));
@@ -135,7 +140,9 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   const reread = [...missing, ...heldElsewhere];
   const total = records.length + reread.length;
   let done = 0;
-  for (const raw of records) {
+  for (let i = 0; i < records.length; i++) {
+    const raw: unknown = JSON.parse(records[i]!);
+    records[i] = ''; // applied: its text may go
     const key = appointmentKeyOf(raw);
     const before = key === undefined ? undefined : deps.appointments.get(key);
     tally(applyRecord(deps, raw, startedAt), before);

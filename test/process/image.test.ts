@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readDockerfile, type ImageSpec } from '../cli/dockerfile.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { productionPackages } from '../helpers/production-packages.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const image: ImageSpec = readDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
@@ -29,14 +30,6 @@ function linkTree(from: string, to: string): void {
     else if (e.isSymbolicLink()) cpSync(source, target, { verbatimSymlinks: true });
     else linkSync(source, target);
   }
-}
-
-/** What `npm ci --omit=dev` installs: every package of the lockfile that is not for development only. */
-function productionPackages(): string[] {
-  const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  return Object.entries(lock.packages)
-    .filter(([path, p]) => path.startsWith('node_modules/') && !p.dev && existsSync(join(REPO, path)))
-    .map(([path]) => path);
 }
 
 async function freePort(): Promise<number> {
@@ -69,7 +62,7 @@ beforeAll(() => {
   }
   const install = image.runs.find((r) => r.includes('npm ci'));
   expect(install, 'the runtime stage installs with npm ci --omit=dev').toMatch(/npm ci --omit=dev/);
-  for (const pkg of productionPackages()) linkTree(join(REPO, pkg), inImage(pkg));
+  for (const pkg of productionPackages(REPO)) linkTree(join(REPO, pkg), inImage(pkg));
   const link = / ln -s (\S+) (\S+)/.exec(` ${image.runs.join(' ')}`);
   expect(link, 'the runtime stage links calbridge onto PATH').not.toBeNull();
   mkdirSync(dirname(join(root, link![2]!)), { recursive: true });
