@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSimulator, type Simulator } from '../src/booking/simulator/index.ts';
 import { productionPackages } from '../test/helpers/production-packages.ts';
@@ -75,7 +75,7 @@ database:
 booking:
   base_url: ${sim?.url ?? 'http://127.0.0.1:9'}
   token: ${sim?.token ?? 'unused-token'}
-  page_size: 100
+  page_size: 1000
 webhook:
   secret: footprint-webhook-secret-0123
   register: false
@@ -114,7 +114,9 @@ interface Serving {
 
 /** serve over dir's config: cold start, the start-up poll watched, then optionally one feed GET. */
 async function serveAndMeasure(config: string, getFeed: boolean): Promise<Serving> {
-  const run = await startUntilOk([process.execPath, CALBRIDGE, 'serve', '--config', config], listeningUrl);
+  // As the image's entry runs it: the file itself, its #! line giving node its flags.
+  const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+  const run = await startUntilOk([CALBRIDGE, 'serve', '--config', config], listeningUrl, env);
   const pid = run.child.pid!;
   let peak = rssKb(pid);
   const deadline = Date.now() + 600_000;
@@ -122,6 +124,8 @@ async function serveAndMeasure(config: string, getFeed: boolean): Promise<Servin
     peak = Math.max(peak, rssKb(pid));
     await sleep(50);
   }
+  const poll = /[^\n]*"job":"poll"[^\n]*"msg":"job run"/.exec(run.out())?.[0] ?? 'no poll ran';
+  if (!poll.includes('"outcome":"success"')) throw new Error(`the start-up poll did not succeed: ${poll}`);
   await sleep(2000);
   const settled = rssKb(pid);
   let afterFeed: number | null = null;
@@ -200,7 +204,7 @@ export async function runFootprintBench(): Promise<string> {
 
   for (const size of SIZES) {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-footprint-'));
-    const sim = await startSimulator({ seed: { count: size, random: 7 }, maxPageSize: 100 });
+    const sim = await startSimulator({ seed: { count: size, random: 7 }, maxPageSize: 1000 });
     try {
       const config = writeConfig(dir, sim);
       const fillMs = await fill(config);
@@ -223,8 +227,8 @@ export async function runFootprintBench(): Promise<string> {
   return [
     '## Footprint',
     '',
-    `\`node bin/calbridge.js serve\` (the compiled program, as the image runs it) on Node ${process.version}, booking simulator with`,
-    'the appointments in the poll window, one feed of all of them, Google off. RSS from /proc, read from outside.',
+    `\`bin/calbridge.js serve\` (the compiled program, started as the image's entry starts it) on Node ${process.version}, booking simulator with`,
+    'the appointments in the poll window (pages of 1,000), one feed of all of them, Google off. RSS from /proc, read from outside.',
     `Baseline in the same run: a bare \`node\` HTTP server idles at ${mb(bare.rss)} and answers its first request`,
     `${Math.round(bare.startMs)} ms after spawn; \`node -e 0\` takes ${Math.round(bareMs())} ms.`,
     '',

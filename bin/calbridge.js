@@ -1,4 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1
+// --max-semi-space-size=1 (MB): V8's young generation otherwise grows to 3 x 16 MB under a burst
+// (a poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
+// The image's entry and `npm start` run with it; `node bin/calbridge.js` runs without, the same program.
 // The entry users, service managers and the image run: plain JavaScript compiled from src/ into dist/
 // by `npm install` (prepare → scripts/build.js), so no transpiler runs at start, and SIGTERM reaches
 // calbridge itself, not a wrapper.

@@ -74,7 +74,7 @@ export function simulatorRoutes(app: Hono, d: RouteDeps): void {
   app.get(`${A}/`, (c) => {
     try {
       const test = compileFilters(new URL(c.req.url).searchParams, store.zone);
-      return paginate(c, d, store.all().filter(test), (a) => toWire(a, d.shape(), store.zone));
+      return paginate(c, d, store.inOrder().filter(test), (a) => toWire(a, d.shape(), store.zone));
     } catch (e) {
       if (e instanceof FilterError) return detail(c, 400, e.message);
       throw e;
