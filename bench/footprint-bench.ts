@@ -62,7 +62,7 @@ async function bareNode(): Promise<{ startMs: number; rss: number }> {
   return { startMs: run.startMs, rss };
 }
 
-function writeConfig(dir: string, sim: Simulator | undefined): string {
+function writeConfig(dir: string, sim: Simulator): string {
   const file = join(dir, 'config.yaml');
   writeFileSync(
     file,
@@ -73,8 +73,8 @@ function writeConfig(dir: string, sim: Simulator | undefined): string {
 database:
   path: calbridge.db
 booking:
-  base_url: ${sim?.url ?? 'http://127.0.0.1:9'}
-  token: ${sim?.token ?? 'unused-token'}
+  base_url: ${sim.url}
+  token: ${sim.token}
   page_size: 1000
 webhook:
   secret: footprint-webhook-secret-0123
@@ -194,11 +194,13 @@ export async function runFootprintBench(): Promise<string> {
   const row = (what: string, value: string, goal: string) => rows.push([what, value, goal]);
 
   const emptyDir = mkdtempSync(join(tmpdir(), 'calbridge-footprint-'));
+  const emptySim = await startSimulator();
   try {
-    const empty = await serveAndMeasure(writeConfig(emptyDir, undefined), false);
+    const empty = await serveAndMeasure(writeConfig(emptyDir, emptySim), false);
     row('RSS idle, empty database', mb(empty.settled), '≤ 80 MB');
     row('cold start to /healthz 200, empty', `${Math.round(empty.startMs)} ms`, '≤ 500 ms');
   } finally {
+    await emptySim.close();
     rmSync(emptyDir, { recursive: true, force: true });
   }
 

@@ -180,7 +180,7 @@ export class AppointmentStore {
         )
         .run({ ...columns, revision, changed: nextChangedAt(row.changed_at_ms, now) });
       return { outcome: revived ? 'revived' : 'changed', revision };
-    })();
+    }).immediate();
     if (result.outcome !== 'unchanged') this.changes.emit({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
     return result;
   }
@@ -199,7 +199,7 @@ export class AppointmentStore {
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
         .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
-    })();
+    }).immediate();
     if (revision === null) return false;
     this.changes.emit({ key, revision, ...(before ? { before } : {}) });
     return true;

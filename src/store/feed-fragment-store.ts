@@ -33,7 +33,7 @@ export class FeedFragmentStore {
     );
     this.db.transaction(() => {
       for (const [key, f] of fragments) upsert.run(variant, key, f.revision, f.body);
-    })();
+    }).immediate();
   }
 
   /** Drops fragments no configured feed can use: other variants, and gone appointments. */

@@ -116,7 +116,7 @@ export class RescheduleStore {
         )
         .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now);
       return this.get(Number(lastInsertRowid))!;
-    })();
+    }).immediate();
   }
 
   get(id: number): ReverseActionRow | undefined {
