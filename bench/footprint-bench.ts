@@ -117,27 +117,30 @@ async function serveAndMeasure(config: string, getFeed: boolean): Promise<Servin
   // As the image's entry runs it: the file itself, its #! line giving node its flags.
   const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
   const run = await startUntilOk([CALBRIDGE, 'serve', '--config', config], listeningUrl, env);
-  const pid = run.child.pid!;
-  let peak = rssKb(pid);
-  const deadline = Date.now() + 600_000;
-  while (pollsDone(run.out()) < 1 && Date.now() < deadline) {
-    peak = Math.max(peak, rssKb(pid));
-    await sleep(50);
+  try {
+    const pid = run.child.pid!;
+    let peak = rssKb(pid);
+    const deadline = Date.now() + 600_000;
+    while (pollsDone(run.out()) < 1 && Date.now() < deadline) {
+      peak = Math.max(peak, rssKb(pid));
+      await sleep(50);
+    }
+    const poll = /[^\n]*"job":"poll"[^\n]*"msg":"job run"/.exec(run.out())?.[0] ?? 'no poll ran';
+    if (!poll.includes('"outcome":"success"')) throw new Error(`the start-up poll did not succeed: ${poll}`);
+    await sleep(2000);
+    const settled = rssKb(pid);
+    let afterFeed: number | null = null;
+    let feedBytes = 0;
+    if (getFeed) {
+      const base = listeningUrl(run.out())!.replace(/\/healthz$/, '');
+      feedBytes = (await (await fetch(`${base}/feeds/${FEED_TOKEN}.ics`)).arrayBuffer()).byteLength;
+      await sleep(1000);
+      afterFeed = rssKb(pid);
+    }
+    return { startMs: run.startMs, peakPolling: peak, settled, afterFeed, feedBytes };
+  } finally {
+    await stop(run.child);
   }
-  const poll = /[^\n]*"job":"poll"[^\n]*"msg":"job run"/.exec(run.out())?.[0] ?? 'no poll ran';
-  if (!poll.includes('"outcome":"success"')) throw new Error(`the start-up poll did not succeed: ${poll}`);
-  await sleep(2000);
-  const settled = rssKb(pid);
-  let afterFeed: number | null = null;
-  let feedBytes = 0;
-  if (getFeed) {
-    const base = listeningUrl(run.out())!.replace(/\/healthz$/, '');
-    feedBytes = (await (await fetch(`${base}/feeds/${FEED_TOKEN}.ics`)).arrayBuffer()).byteLength;
-    await sleep(1000);
-    afterFeed = rssKb(pid);
-  }
-  await stop(run.child);
-  return { startMs: run.startMs, peakPolling: peak, settled, afterFeed, feedBytes };
 }
 
 /** Fills dir's database from the simulator with one `calbridge sync`, as a first run would. */

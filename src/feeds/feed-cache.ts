@@ -1,10 +1,12 @@
 // Feed bodies kept ready: which appointments each feed holds (kept current from change notices),
-// their rendered fragments (memory, backed by SQLite), and the assembled body with its ETag.
+// which revision of each is rendered (the rendered fragments themselves stay in SQLite: 100,000 of
+// them would be tens of megabytes held for a body that is already assembled), and the assembled body
+// with its ETag.
 // A request that finds nothing changed costs a clock reading and a map lookup.
 import { gzipSync } from 'node:zlib';
 import type { FeedConfig } from '../config/schema.ts';
 import type { AppointmentStore, FilterRow, StoredAppointment } from '../store/appointment-store.ts';
-import type { FeedFragmentStore, Fragment } from '../store/feed-fragment-store.ts';
+import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
 import { inFeedOrder, placeRow, rowOf, sameMembers, type Members } from './members.ts';
@@ -54,7 +56,8 @@ const EXTERNAL_CHECK_MS = 1000;
 
 export class FeedCache {
   private readonly entries: Entry[];
-  private readonly fragments = new Map<string, Map<string, Fragment>>();
+  /** Per style variant: the revision of each appointment whose fragment is rendered and stored. */
+  private readonly rendered = new Map<string, Map<string, number>>();
   private readonly dirty = new Set<string>();
   private loaded = false;
   private pruned = false;
@@ -141,29 +144,29 @@ export class FeedCache {
     for (const e of this.entries) if (placeRow(e.members, row, e.feed) && track) e.served = undefined;
   }
 
-  private fragmentsOf(variant: string): Map<string, Fragment> {
-    let map = this.fragments.get(variant);
+  private renderedOf(variant: string): Map<string, number> {
+    let map = this.rendered.get(variant);
     if (!map) {
       if (!this.pruned) {
         this.pruned = true;
         this.deps.store.prune(this.entries.map((e) => e.variant));
       }
-      map = this.deps.store.load(variant);
-      this.fragments.set(variant, map);
+      map = this.deps.store.revisions(variant);
+      this.rendered.set(variant, map);
     }
     return map;
   }
 
   private assemble(entry: Entry): CachedFeed {
-    const fragments = this.fragmentsOf(entry.variant);
-    const missing = [...entry.members].filter(([key, m]) => fragments.get(key)?.revision !== m.revision).map(([key]) => key);
-    if (missing.length) this.render(entry, missing, fragments);
+    const revisions = this.renderedOf(entry.variant);
+    const missing = [...entry.members].filter(([key, m]) => revisions.get(key) !== m.revision).map(([key]) => key);
+    const fresh = missing.length ? this.render(entry, missing, revisions) : new Map<string, string>();
 
     const order = inFeedOrder(entry.members);
-    const { body, hash, events } = assembleFeed(
-      entry.header,
-      order.map(([key]) => fragments.get(key)?.body ?? ''),
-    );
+    const bodies = function* (store: FeedFragmentStore) {
+      for (const [key] of order) yield fresh.get(key) ?? store.body(entry.variant, key) ?? '';
+    };
+    const { body, hash, events } = assembleFeed(entry.header, bodies(this.deps.store));
     let maxChange = 0;
     for (const [, m] of order) maxChange = Math.max(maxChange, m.changedAt);
     const lastModified = this.lastModified(entry, hash, maxChange);
@@ -171,18 +174,19 @@ export class FeedCache {
     return { body, hash, lastModified, events, gzipped: () => (gzip ??= gzipSync(body)) };
   }
 
-  private render(entry: Entry, keys: string[], fragments: Map<string, Fragment>): void {
+  /** Renders and stores the given members' fragments; returns their bodies, for the assembly under way. */
+  private render(entry: Entry, keys: string[], revisions: Map<string, number>): Map<string, string> {
     // Many at once: one pass over the table, a row at a time, rather than a query per key.
     const wanted = new Set(keys);
     const source: Iterable<StoredAppointment | undefined> =
       keys.length > BULK ? this.deps.appointments.eachAppointment() : keys.map((key) => this.deps.appointments.get(key));
-    const rendered = new Map<string, Fragment>();
+    const rendered = new Map<string, { revision: number; body: string }>();
     for (const stored of source) {
       if (!stored || !wanted.has(stored.appointment.key)) continue;
       const key = stored.appointment.key;
       const fragment = { revision: stored.revision, body: renderEvent(stored, entry.feed) };
       rendered.set(key, fragment);
-      fragments.set(key, fragment);
+      revisions.set(key, fragment.revision);
       // Written by another process since we placed it: follow the stored state.
       const member = entry.members.get(key);
       if (member && member.revision !== stored.revision) {
@@ -191,6 +195,7 @@ export class FeedCache {
     }
     this.deps.store.save(entry.variant, rendered);
     this.deps.onRendered?.(rendered.size);
+    return new Map([...rendered].map(([key, f]) => [key, f.body]));
   }
 
   private lastModified(entry: Entry, hash: string, maxChange: number): number {
