@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Wake } from '../jobs/job.ts';
 import type { BookingApi } from '../booking/port.ts';
+import type { HeldWrites } from '../sync/dry-run/planned.ts';
 import type { Db } from '../store/db.ts';
 import { AppointmentStore } from '../store/appointment-store.ts';
 import { atomicOf, type Atomic } from '../store/atomic.ts';
@@ -33,6 +34,8 @@ export interface Services {
   booking: BookingApi;
   /** Runs a job now (or right after its current run). */
   wake: Wake;
+  /** Set in a dry run: calendar targets hold their writes back here (see wiring/held-target.ts). */
+  held?: HeldWrites;
   appointments: AppointmentStore;
   deliveries: DeliveryStore;
   rejections: RejectionStore;
@@ -55,6 +58,7 @@ export interface ServiceDeps {
   metrics: Metrics;
   booking: BookingApi;
   wake: Wake;
+  held?: HeldWrites;
   /** The scheduler's leases: built before the scheduler, which the wake above reaches. */
   leases: Leases;
 }
