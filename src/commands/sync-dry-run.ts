@@ -45,11 +45,14 @@ function appointmentLines(p: AppointmentPlan, zone: string): string[] {
   ];
 }
 
+const OP_ORDER: HeldWrite['op'][] = ['create', 'update', 'delete', 'reschedule', 'cancel', 'status', 'webhook'];
+
 /** "2 create, 1 delete" of the held writes to one place. */
 function opCounts(writes: HeldWrite[]): string {
-  const counts = new Map<string, number>();
-  for (const w of writes) counts.set(w.op, (counts.get(w.op) ?? 0) + 1);
-  return [...counts].map(([op, n]) => `${n} ${op}`).join(', ');
+  return OP_ORDER.flatMap((op) => {
+    const n = writes.filter((w) => w.op === op).length;
+    return n ? [`${n} ${op}`] : [];
+  }).join(', ');
 }
 
 function summary(run: DryRun): string {

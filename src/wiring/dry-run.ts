@@ -1,7 +1,7 @@
 // `sync --dry-run`: the same pass as `sync` (the same jobs, planners and mirror rules), run on a
 // scratch copy of the database with every outward write held back. The copy is taken with SQLite's
-// backup API from a read-only connection, so the database itself is never written (not even
-// migrated), and the copy is removed afterwards. Reads (the booking listing, Google's changes) go
+// backup API (store/scratch-copy.ts), so the database itself is never written (not even migrated),
+// and the copy is removed afterwards. Reads (the booking listing, Google's changes) go
 // out as in a real pass; that is what the plan is made from.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import type { Clock } from '../core/clock.ts';
 import type { JobName, JobResult } from '../jobs/job.ts';
 import type { Logger } from '../log.ts';
 import type { BookingApi } from '../booking/port.ts';
-import { backupDatabase } from '../store/backup.ts';
+import { scratchCopy } from '../store/scratch-copy.ts';
 import { planReport, snapshotOf, type PlanReport } from '../sync/dry-run/plan-report.ts';
 import { HeldWrites } from '../sync/dry-run/planned.ts';
 import { buildRuntime, type Runtime } from './runtime.ts';
@@ -45,7 +45,7 @@ export async function dryRunPass(config: Config, options: DryRunOptions): Promis
   try {
     const copy = join(scratch, 'calbridge.db');
     // No database yet: a real pass would start from an empty one, and so does the plan.
-    if (existsSync(config.database.path)) await backupDatabase(config.database.path, copy, { force: false });
+    if (existsSync(config.database.path)) await scratchCopy(config.database.path, copy);
     const held = new HeldWrites();
     const woken = new Set<JobName>();
     const runtime = buildRuntime(
