@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import { overallReadiness, type OverallReadiness } from '../core/readiness.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics } from '../metrics.ts';
+import { packageVersion } from '../version.ts';
 import type { Wake } from '../jobs/job.ts';
 import { Scheduler } from '../jobs/scheduler.ts';
 import type { BookingApi } from '../booking/port.ts';
@@ -87,7 +88,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
   const status = (): Record<string, unknown> => ({
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: packageVersion(),
     now: new Date(clock.now()).toISOString(),
     ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
   });

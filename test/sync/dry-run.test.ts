@@ -3,6 +3,7 @@
 // file: it lists what a sync would do, writes nothing anywhere, and a real sync then does exactly that.
 import { afterEach, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,4 +160,23 @@ it('plans from an empty database when there is none yet, and creates none', asyn
   expect(existsSync(join(env.dir, 'calbridge.db'))).toBe(false);
   expect(dry.out.join('\n')).toMatch(new RegExp(`google\\s+create event ${eventIdFor(a.appointment_key)} in primary: "First"`));
   expect(env.fake.log.filter((r) => WRITES.has(r.kind))).toEqual([]);
+});
+
+it('leaves the database and its WAL as they are while another process has it open and written', async () => {
+  const env = await start();
+  env.sim.create({ start: slot(1), person: { full_name: 'First' } });
+  expect((await env.run('sync')).code).toBe(0);
+  // As a running serve would: the database open, a write still in the WAL (not checkpointed).
+  const serve = new Database(join(env.dir, 'calbridge.db'));
+  cleanups.push(() => serve.close());
+  serve.pragma('wal_autocheckpoint = 0');
+  serve.prepare('INSERT INTO kv (key, value, updated_at_ms) VALUES (?, ?, ?)').run('written-by-serve', '"x"', 1);
+  env.sim.create({ start: slot(2), person: { full_name: 'Second' } });
+  const { ['calbridge.db-shm']: _shm, ...before } = files(env.dir);
+  expect(Object.keys(before)).toContain('calbridge.db-wal');
+
+  const dry = await env.run('sync', '--dry-run');
+  expect(dry.out.join('\n')).toMatch(/google\s+create event \S+ in primary: "Second"/);
+  const { ['calbridge.db-shm']: _shmAfter, ...after } = files(env.dir);
+  expect(after).toEqual(before);
 });
