@@ -61,7 +61,7 @@ function summary(run: DryRun): string {
   const parts: string[] = [];
   if (stored.length) {
     const by = (k: string) => stored.filter((s) => s === k).length;
-    parts.push(`store ${stored.length} appointments (${by('new')} new, ${by('changed')} changed, ${by('gone')} gone${by('back') ? `, ${by('back')} back` : ''})`);
+    parts.push(`store ${stored.length} appointment${stored.length === 1 ? '' : 's'} (${by('new')} new, ${by('changed')} changed, ${by('gone')} gone${by('back') ? `, ${by('back')} back` : ''})`);
   }
   const writes = [...plans.flatMap((p) => p.writes), ...run.other];
   const places = [...new Set(writes.map((w) => (w.kind === 'target' ? w.target : 'booking service')))];
