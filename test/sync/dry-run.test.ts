@@ -4,16 +4,14 @@
 import { afterEach, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
-import { runCli } from '../../src/cli.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
-import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+import type { GoogleSimulator } from '../../src/google/simulator/index.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
-import { startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
-import { CLIENT } from '../google/google-env.ts';
+import { TEST_ZONE } from '../helpers/simulator.ts';
+import { startCliEnv } from '../helpers/cli-env.ts';
 import { CAL, slot } from '../reverse/harness.ts';
 
 const cleanups: (() => unknown)[] = [];
@@ -21,49 +19,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-interface Env {
-  dir: string;
-  file: string;
-  sim: Simulator;
-  fake: GoogleSimulator;
-  run(...args: string[]): Promise<{ code: number; out: string[] }>;
-}
-
-async function start(): Promise<Env> {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-dry-run-test-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const sim = await startTestSimulator();
-  cleanups.push(() => sim.close());
-  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
-  cleanups.push(() => fake.close());
-  const file = join(dir, 'config.yaml');
-  writeFileSync(
-    file,
-    `server: { host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1" }
-database: { path: calbridge.db }
-booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: ${TEST_ZONE} }
-webhook: { secret: dry-run-test-secret-0123456789, register: false }
-google:
-  credentials: { client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token} }
-  api_root: "${fake.rootUrl}"
-  token_url: "${fake.tokenUrl}"
-  title: "{person.full_name}"
-feeds:
-  - { name: Clinic, token: dry-run-feed-token-0123456789 }
-`,
-  );
-  return {
-    dir,
-    file,
-    sim,
-    fake,
-    async run(...args) {
-      const out: string[] = [];
-      const code = await runCli([...args, '--config', file], { out: (l) => void out.push(l), err: () => undefined, isTty: false });
-      return { code, out };
-    },
-  };
-}
+const start = () => startCliEnv(cleanups, { google: ['title: "{person.full_name}"'], extra: 'feeds:\n  - { name: Clinic, token: dry-run-feed-token-0123456789 }\n' });
 
 /** Every file beside the database (the -wal and -shm too) with its bytes. */
 const files = (dir: string) =>
