@@ -2,13 +2,13 @@
 // SIGKILLed mid-stream; after a restart every delivery that was answered 200 ends up applied.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { startTestSimulator } from '../helpers/simulator.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const SECRET = 'crash-test-secret-0123456789';
 const DAY = 86_400_000;
@@ -22,14 +22,6 @@ afterEach(async () => {
   sim = dir = undefined;
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServe(config: string, port: number): Promise<CalbridgeProcess> {
   const serve = calbridge.spawn(['serve', '--config', config]);
