@@ -2,12 +2,11 @@
 // the person pastes the address the browser ended on, or the code alone; the code is exchanged at
 // the fake Google's token endpoint and the refresh token is stored, never printed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
-import { googleAuthCommand } from '../../src/commands/google-auth.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+import { runGoogleAuth } from '../helpers/google-auth.ts';
 import { currentRefreshToken } from '../../src/google/auth.ts';
 import { readConsentAnswer } from '../../src/google/consent-answer.ts';
 import { KvStore } from '../../src/store/kv-store.ts';
@@ -31,35 +30,7 @@ async function headlessAuth() {
   const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close(); // the command opens the database itself, as it does beside a running serve
-  const keyboard = new PassThrough();
-  const printed: string[] = [];
-  let consent!: (url: string) => void;
-  const consentUrl = new Promise<string>((r) => (consent = r));
-  const exit = googleAuthCommand.run({
-    values: { timeout: '20' },
-    positionals: [],
-    verbose: false,
-    io: {
-      out: (line) => {
-        printed.push(line);
-        if (line.includes('redirect_uri=')) consent(line);
-      },
-      err: (line) => printed.push(line),
-      isTty: true,
-      input: keyboard,
-    },
-    loadConfig: () => t!.ctx.config,
-    openRuntime: () => Promise.reject(new Error('not needed')),
-  });
-  const stored = () => {
-    const db = openDatabase(t!.ctx.config.database.path);
-    try {
-      return currentRefreshToken(new KvStore(db, systemClock, 'kv'), t!.ctx.config.google!);
-    } finally {
-      db.close();
-    }
-  };
-  return { keyboard, printed, exit, consentUrl, stored, type: (line: string) => keyboard.write(`${line}\n`) };
+  return runGoogleAuth(t.ctx.config);
 }
 
 describe('google auth on a host without a browser', () => {
