@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { CLIENT } from '../google/google-env.ts';
+import { cli } from './run-cli.ts';
 import { startTestSimulator, TEST_ZONE } from './simulator.ts';
 
 export interface CliEnv {
@@ -52,9 +52,8 @@ ${(options.google ?? []).map((l) => `  ${l}\n`).join('')}${options.extra ?? ''}`
     sim,
     fake,
     async run(...args) {
-      const out: string[] = [];
-      const code = await runCli([...args, '--config', file], { out: (l) => void out.push(l), err: () => undefined, isTty: false });
-      return { code, out };
+      const { code, lines } = await cli(...args, '--config', file);
+      return { code, out: lines };
     },
   };
 }
