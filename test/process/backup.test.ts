@@ -52,12 +52,7 @@ describe('backup', () => {
     const { dir, config } = setup(port);
     const serve = calbridge.spawn(['serve', '--config', config]);
     const base = `http://127.0.0.1:${port}`;
-    let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
-      up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(up, serve.output()).toBe(true);
+    await serve.answering(`${base}`);
 
     // The storm: concurrent senders, each delivery a new appointment key, until told to stop.
     const acknowledged: string[] = [];

@@ -13,6 +13,7 @@ import { KvStore } from '../../src/store/kv-store.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 
@@ -116,13 +117,8 @@ describe('google auth as a process whose stdin is the keyboard (docker compose r
     );
     writeFileSync(join(t.dir, 'client_secret'), 'client-secret-1\n');
     const auth = calbridge.spawn(['google', 'auth', '--config', config], { stdin: true, secrets: ['client-secret-1'] });
-    let consentUrl: string | undefined;
-    for (let i = 0; i < 300 && !consentUrl; i++) {
-      consentUrl = auth.stdout().split('\n').find((l) => l.includes('redirect_uri='));
-      if (!consentUrl) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(consentUrl, auth.output()).toBeDefined();
-    auth.child.stdin!.write(`${fake.authorize(consentUrl!)}\n`);
+    const consentUrl = await waitFor('the consent URL', () => auth.stdout().split('\n').find((l) => l.includes('redirect_uri=')), { process: auth, everyMs: 50 });
+    auth.child.stdin!.write(`${fake.authorize(consentUrl)}\n`);
     expect(await auth.exited, auth.output()).toBe(0);
     const output = auth.output();
     const [issued] = fake.tokens.refreshTokens;

@@ -47,12 +47,7 @@ poll: { schedule: "0 0 1 1 *" }
 `,
     );
     const serve = calbridge.spawn(['serve', '--config', config]);
-    let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
-      up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(up, serve.output()).toBe(true);
+    await serve.answering(`http://127.0.0.1:${port}`);
     // A stored delivery: the WAL and its shared-memory index exist and hold personal data now.
     const res = await fetch(`http://127.0.0.1:${port}/webhooks/${SECRET}/`, {
       method: 'POST',

@@ -56,12 +56,7 @@ describe('serve', () => {
     const port = await freePort();
     const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env });
 
-    let healthy = false;
-    for (let i = 0; i < 100 && !healthy; i++) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (!healthy) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(healthy, serve.output()).toBe(true);
+    await serve.answering(`http://127.0.0.1:${port}`);
     expect(imageHealthcheck(port)).toBe(0);
 
     const sentAt = Date.now();
