@@ -136,3 +136,17 @@ it('leaves the database and its WAL as they are while another process has it ope
   const { ['calbridge.db-shm']: _shmAfter, ...after } = files(env.dir);
   expect(after).toEqual(before);
 });
+
+it('exits 1 and names the step when one cannot be planned (Google refusing the credentials), still writing nothing', async () => {
+  const env = await start();
+  env.sim.create({ start: slot(1), person: { full_name: 'First' } });
+  env.fake.revoke();
+  const dry = await env.run('sync', '--dry-run');
+  expect(dry.code).toBe(1);
+  const text = dry.out.join('\n');
+  expect(text).toMatch(/store\s+new, CONFIRMED/); // what could be planned is listed
+  expect(text).toContain('Some steps could not be planned in full; a sync now would meet the same problems:');
+  expect(text).toMatch(/google-writer\s+failed\s+authorisation failed: invalid_grant/);
+  expect(existsSync(join(env.dir, 'calbridge.db'))).toBe(false);
+  expect(env.fake.log.filter((r) => WRITES.has(r.kind))).toEqual([]);
+});
