@@ -7,16 +7,14 @@ import { commandLogger } from './log.ts';
 import { configuredSecrets } from './http/status-page/redact.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
-import { calbridgeVersion } from './version.ts';
+import { packageVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   config: { type: 'string', short: 'c', description: 'config file (default: $CALBRIDGE_CONFIG, else ./config.yaml)' },
   verbose: { type: 'boolean', short: 'v', description: 'show stack traces with errors' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
+  version: { type: 'boolean', description: "print calbridge's version" },
 };
-
-/** Listed with the global options; answered before any command is looked for. */
-const VERSION_OPTION: Record<string, OptionSpec> = { version: { type: 'boolean', description: 'print the version and exit' } };
 
 const defaultIo: CommandIo = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -88,7 +86,7 @@ export function usage(): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'options for every command:',
-    ...optionLines({ ...GLOBAL_OPTIONS, ...VERSION_OPTION }),
+    ...optionLines(GLOBAL_OPTIONS),
     '',
     'Run `calbridge <command> --help` for the options of one command.',
   ].join('\n');
@@ -114,8 +112,9 @@ export function commandHelp(c: Command): string {
 }
 
 export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
-    io.out(`calbridge ${calbridgeVersion()}`);
+  // Before anything else: a version question needs no config, and `--version` alone is not `serve`.
+  if (argv.includes('--version')) {
+    io.out(packageVersion());
     return 0;
   }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');

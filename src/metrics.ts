@@ -1,6 +1,6 @@
 // One prom-client registry per process (not the global one), so tests can build many apps.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { calbridgeVersion } from './version.ts';
+import { packageVersion } from './version.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -15,7 +15,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     help: 'Always 1; its labels say which calbridge and which Node.js run here',
     labelNames: ['version', 'node'],
     registers,
-  }).set({ version: calbridgeVersion(), node: process.versions.node }, 1);
+  }).set({ version: packageVersion(), node: process.versions.node }, 1);
   return {
     registry,
     counter: <L extends string>(name: string, help: string, labelNames: L[] = []) =>

@@ -1,10 +1,10 @@
-// calbridge's version: package.json's, read once. package.json sits one folder above this file both
-// in a checkout (src/) and in the compiled output (dist/).
+// The one source of calbridge's version: package.json's, read when first asked for. package.json
+// sits beside src/ in a checkout and in the image alike.
 import { readFileSync } from 'node:fs';
 
 let version: string | undefined;
 
-export function calbridgeVersion(): string {
+export function packageVersion(): string {
   version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   return version;
 }

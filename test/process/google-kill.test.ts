@@ -12,6 +12,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 let dir = '';
@@ -65,8 +66,7 @@ google:
       d.close();
     }
   };
-  for (let i = 0; i < 150 && !linked(); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(linked()).toBe(true);
+  await waitFor('the restarted writer to record the event', linked, { process: second });
   second.child.kill('SIGTERM');
   await second.exited;
 
