@@ -5,7 +5,7 @@
 // measured in the same run is the baseline.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSimulator, type Simulator } from '../src/booking/simulator/index.ts';
@@ -232,6 +232,7 @@ export async function runFootprintBench(): Promise<string> {
   return [
     '## Footprint',
     '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, shared), ${Math.round(totalmem() / 2 ** 30)} GiB.`,
     `\`bin/calbridge.js serve\` (the compiled program, started as the image's entry starts it) on Node ${process.version}, booking simulator with`,
     'the appointments in the poll window (pages of 1,000), one feed of all of them, Google off. RSS from /proc, read from outside.',
     `Baseline in the same run: a bare \`node\` HTTP server idles at ${mb(bare.rss)} and answers its first request`,

@@ -5,6 +5,7 @@ import { materialView, type Appointment } from '../core/appointment.ts';
 import type { FilterFacts } from '../core/appointment-filter.ts';
 import { hashOf } from '../core/hash.ts';
 import { Signal } from '../core/signal.ts';
+import { ListingSpool } from './listing-spool.ts';
 
 export interface StoredAppointment {
   appointment: Appointment;
@@ -217,6 +218,11 @@ export class AppointmentStore {
       .prepare('SELECT * FROM appointments WHERE gone_at_ms IS NULL AND start_ms >= ? AND start_ms < ? ORDER BY start_ms')
       .all(fromMs, toMs) as Row[];
     return rows.map(fromRow);
+  }
+
+  /** Somewhere on disk to hold a poll's listing until it is complete. */
+  listingSpool(): ListingSpool {
+    return new ListingSpool(this.db);
   }
 
   /** Keys and statuses of the appointments (not gone) whose start lies in [fromMs, toMs): what a poll compares its listing with, without reading every record. */
