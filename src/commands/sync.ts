@@ -1,9 +1,6 @@
 import type { Command, CommandIo } from './command.ts';
 import type { Config } from '../config/schema.ts';
 import type { Progress } from '../jobs/job.ts';
-import { dryRunText } from './sync-dry-run.ts';
-import { commandLogger } from '../log.ts';
-import { configuredSecrets } from '../http/status-page/redact.ts';
 
 /** How long `sync` waits for a job that `serve` is running at the same moment. */
 const WAIT_FOR_SERVE_MS = 120_000;
@@ -26,6 +23,9 @@ export const syncCommand: Command = {
     'allow-mass-changes': { type: 'boolean', description: 'turn the mass-change breakers off for this one pass' },
   },
   async run({ values, io, verbose, loadConfig, openRuntime }) {
+    const { dryRunText } = await import('./sync-dry-run.ts');
+    const { commandLogger } = await import('../log.ts');
+    const { configuredSecrets } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
     if (values['dry-run']) {
       const { dryRunPass } = await import('../wiring/dry-run.ts'); // loaded only when asked for
