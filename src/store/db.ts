@@ -55,6 +55,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // better-sqlite3 builds SQLite with a 16 MB page cache per connection; 2 MB holds every index
+    // calbridge walks often, and the rest is the operating system's file cache, not our memory.
+    db.pragma('cache_size = -2000');
     migrate(db);
     cachePrepared(db);
     return db;

@@ -10,6 +10,9 @@ export class ListingSpool {
 
   constructor(private readonly db: Db) {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+    // The TEMP database has a page cache of its own (16 MB by default): the listing is written once
+    // and read once in order, so a small one does.
+    db.pragma('temp.cache_size = -1000');
     db.exec('DELETE FROM temp.poll_listing');
   }
 
