@@ -5,7 +5,7 @@
 // A request that finds nothing changed costs a clock reading and a map lookup.
 import { gzipSync } from 'node:zlib';
 import type { FeedConfig } from '../config/schema.ts';
-import type { AppointmentStore, FilterRow, StoredAppointment } from '../store/appointment-store.ts';
+import type { AppointmentStore, FilterRow } from '../store/appointment-store.ts';
 import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
@@ -51,6 +51,8 @@ export interface FeedCacheDeps {
 
 // Past this many pending keys one bulk read beats reading them one by one.
 const BULK = 200;
+// Fragments rendered and stored together, in one transaction.
+const RENDER_BATCH = 500;
 // How often to look for commits by other processes (a one-shot `sync`); our own come as notices.
 const EXTERNAL_CHECK_MS = 1000;
 
@@ -160,11 +162,11 @@ export class FeedCache {
   private assemble(entry: Entry): CachedFeed {
     const revisions = this.renderedOf(entry.variant);
     const missing = [...entry.members].filter(([key, m]) => revisions.get(key) !== m.revision).map(([key]) => key);
-    const fresh = missing.length ? this.render(entry, missing, revisions) : new Map<string, string>();
+    if (missing.length) this.render(entry, missing, revisions);
 
     const order = inFeedOrder(entry.members);
     const bodies = function* (store: FeedFragmentStore) {
-      for (const [key] of order) yield fresh.get(key) ?? store.body(entry.variant, key) ?? '';
+      for (const [key] of order) yield store.body(entry.variant, key) ?? '';
     };
     const { body, hash, events } = assembleFeed(entry.header, bodies(this.deps.store));
     let maxChange = 0;
@@ -174,28 +176,31 @@ export class FeedCache {
     return { body, hash, lastModified, events, gzipped: () => (gzip ??= gzipSync(body)) };
   }
 
-  /** Renders and stores the given members' fragments; returns their bodies, for the assembly under way. */
-  private render(entry: Entry, keys: string[], revisions: Map<string, number>): Map<string, string> {
-    // Many at once: one pass over the table, a row at a time, rather than a query per key.
-    const wanted = new Set(keys);
-    const source: Iterable<StoredAppointment | undefined> =
-      keys.length > BULK ? this.deps.appointments.eachAppointment() : keys.map((key) => this.deps.appointments.get(key));
-    const rendered = new Map<string, { revision: number; body: string }>();
-    for (const stored of source) {
-      if (!stored || !wanted.has(stored.appointment.key)) continue;
-      const key = stored.appointment.key;
+  /**
+   * Renders and stores the given members' fragments, a batch at a time: a first assembly of 100,000
+   * events never holds them all rendered at once (the assembly reads them back in feed order).
+   */
+  private render(entry: Entry, keys: string[], revisions: Map<string, number>): void {
+    let batch = new Map<string, { revision: number; body: string }>();
+    const flush = () => {
+      this.deps.store.save(entry.variant, batch);
+      this.deps.onRendered?.(batch.size);
+      batch = new Map();
+    };
+    for (const key of keys) {
+      const stored = this.deps.appointments.get(key);
+      if (!stored) continue;
       const fragment = { revision: stored.revision, body: renderEvent(stored, entry.feed) };
-      rendered.set(key, fragment);
+      batch.set(key, fragment);
       revisions.set(key, fragment.revision);
       // Written by another process since we placed it: follow the stored state.
       const member = entry.members.get(key);
       if (member && member.revision !== stored.revision) {
         entry.members.set(key, { start: stored.appointment.start, revision: stored.revision, changedAt: stored.changedAt });
       }
+      if (batch.size >= RENDER_BATCH) flush();
     }
-    this.deps.store.save(entry.variant, rendered);
-    this.deps.onRendered?.(rendered.size);
-    return new Map([...rendered].map(([key, f]) => [key, f.body]));
+    flush();
   }
 
   private lastModified(entry: Entry, hash: string, maxChange: number): number {

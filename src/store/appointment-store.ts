@@ -238,12 +238,6 @@ export class AppointmentStore {
     return (this.db.prepare(`SELECT * FROM appointments ${where} ORDER BY start_ms, appointment_key`).all() as Row[]).map(fromRow);
   }
 
-  /** Every stored appointment not gone, one row at a time (never all in memory). Run no other statement until it is done. */
-  *eachAppointment(): IterableIterator<StoredAppointment> {
-    const rows = this.db.prepare('SELECT * FROM appointments WHERE gone_at_ms IS NULL').iterate() as IterableIterator<Row>;
-    for (const row of rows) yield fromRow(row);
-  }
-
   /**
    * Every appointment (gone ones too, so they can leave feeds), with only what filters read, one row
    * at a time: 20,000 of them never sit in memory at once. Run no other statement until it is done.
