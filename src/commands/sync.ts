@@ -51,6 +51,7 @@ export function withoutBreakers(config: Config): Config {
     ...config,
     poll: { ...config.poll, breaker_share: 1, max_gone_per_hour: Number.POSITIVE_INFINITY },
     google: config.google && { ...config.google, breaker_share: 1 },
+    caldav: config.caldav && { ...config.caldav, breaker_share: 1 },
   };
 }
 

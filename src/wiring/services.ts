@@ -38,6 +38,9 @@ export interface Services {
   rejections: RejectionStore;
   links: GoogleLinkStore;
   actions: RescheduleStore;
+  /** The CalDAV target's links and reverse-sync actions: the same stores over its own rows. */
+  caldavLinks: GoogleLinkStore;
+  caldavActions: RescheduleStore;
   channels: ChannelStore;
   fragments: FeedFragmentStore;
   /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
@@ -73,6 +76,8 @@ export function createServices(deps: ServiceDeps): Services {
     rejections: new RejectionStore(db),
     links: new GoogleLinkStore(db, clock),
     actions,
+    caldavLinks: new GoogleLinkStore(db, clock, 'caldav_links'),
+    caldavActions: new RescheduleStore(db, clock, 'caldav'),
     activity,
     channels: new ChannelStore(db, clock),
     fragments: new FeedFragmentStore(db),

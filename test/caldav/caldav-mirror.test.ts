@@ -1,0 +1,56 @@
+// The CalDAV writer against a real Radicale, fed by the booking simulator over HTTP: every
+// appointment becomes exactly one `{key}.ics` with the booking service's times, through injected
+// server failures, and a pass with nothing new writes nothing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
+
+let env: MirrorEnv | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+describe('the CalDAV writer', () => {
+  it('mirrors 200 appointments exactly once through 30% injected 5xx, then writes nothing on a repeat pass', async () => {
+    env = await startMirrorEnv({ proxy: { share: 0.3, seed: 16, when: 'mixed' } });
+    const keys = Array.from({ length: 200 }, (_, i) => env!.sim.create({ start: slot(i % 48) + Math.floor(i / 48) * 86_400_000 }).appointment_key);
+    await env.run('poll');
+    await env.writeAll();
+
+    const objects = env.objects();
+    expect(env.files()).toEqual(keys.map((k) => `${k}.ics`).sort());
+    for (const key of keys) {
+      const e = objects.get(`${key}.ics`)!;
+      expect(e.uid).toBe(`${key}@calbridge`);
+      expect(e.start).toBe(env.sim.get(key)!.start);
+      expect(e.end).toBe(env.sim.get(key)!.end);
+    }
+    // The proxy really failed requests, some after Radicale had applied them.
+    expect(env.proxy!.stats.failedAfter).toBeGreaterThan(10);
+    expect(env.proxy!.stats.failedBefore).toBeGreaterThan(10);
+    expect(env.status()).toMatchObject({ mirrored: 200, pending: 0, failed: 0 });
+
+    const writes = (await env.calls('PUT')) + (await env.calls('DELETE'));
+    await env.settle(2);
+    expect((await env.calls('PUT')) + (await env.calls('DELETE'))).toBe(writes);
+    expect(env.files()).toHaveLength(200);
+  });
+
+  it('writes one request per material change and none for a change the calendar does not show', async () => {
+    env = await startMirrorEnv();
+    const key = env.sim.create({ start: slot(0) }).appointment_key;
+    await env.settle(1);
+    expect(await env.calls('PUT')).toBe(1);
+
+    env.sim.reschedule(key, slot(2));
+    await env.settle(1);
+    expect(await env.calls('PUT')).toBe(2);
+    expect(env.objects().get(`${key}.ics`)?.start).toBe(slot(2));
+
+    env.sim.cancel(key);
+    await env.settle(1);
+    expect(await env.calls('DELETE')).toBe(1);
+    expect(env.files()).toEqual([]);
+    expect(env.status()).toMatchObject({ mirrored: 0, pending: 0 });
+  });
+});
