@@ -63,7 +63,9 @@ export interface MirrorEnv {
 /** An object's DTSTART/DTEND replaced by UTC times, as an app writes an edit (it may drop our TZID). */
 function moved(ics: string, start: number, end: number): string {
   const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
-  return ics
+  // Only the VEVENT's: the VTIMEZONE has DTSTART lines of its own.
+  const at = ics.indexOf('BEGIN:VEVENT');
+  return ics.slice(0, at) + ics.slice(at)
     .replace(/^DTSTART[;:].*$/m, `DTSTART:${utc(start)}`)
     .replace(/^DTEND[;:].*$/m, `DTEND:${utc(end)}`)
     .replace(/^SEQUENCE:(\d+)$/m, (_, n: string) => `SEQUENCE:${Number(n) + 1}`);
