@@ -2,7 +2,10 @@
 // appointment becomes exactly one `{key}.ics` with the booking service's times, through injected
 // server failures, and a pass with nothing new writes nothing.
 import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_ZONE } from '../helpers/simulator.ts';
 import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
+import { PASSWORD, USER } from './setup.ts';
+import { syncedByVdirsyncer } from './vdirsyncer.ts';
 
 let env: MirrorEnv | undefined;
 afterEach(async () => {
@@ -36,7 +39,7 @@ describe('the CalDAV writer', () => {
     expect(env.files()).toHaveLength(200);
   });
 
-  it('writes one request per material change and none for a change the calendar does not show', async () => {
+  it('writes one request per material change: a create, a move, a cancellation', async () => {
     env = await startMirrorEnv();
     const key = env.sim.create({ start: slot(0) }).appointment_key;
     await env.settle(1);
@@ -53,4 +56,28 @@ describe('the CalDAV writer', () => {
     expect(env.files()).toEqual([]);
     expect(env.status()).toMatchObject({ mirrored: 0, pending: 0 });
   });
+
+  it('leaves exactly the mirrored appointments, at the booking service’s times, for vdirsyncer to find', async () => {
+    env = await startMirrorEnv();
+    const keys = Array.from({ length: 12 }, (_, i) => env!.sim.create({ start: slot(i * 2) }).appointment_key);
+    await env.settle(1);
+    env.sim.reschedule(keys[3]!, slot(30));
+    env.sim.cancel(keys[7]!);
+    const personal = await env.app.save(new URL('not-ours.ics', env.calendarUrl).href, otherEvent());
+    expect(personal.status).toBe(201);
+    await env.settle(2);
+
+    const synced = await syncedByVdirsyncer({ serverUrl: env.radicale.url, username: USER, password: PASSWORD, collection: 'clinic', zone: TEST_ZONE });
+    const ours = synced.filter((e) => e.key !== null);
+    const expected = keys.filter((k) => k !== keys[7]).map((k) => ({ key: k, start: env!.sim.get(k)!.start, end: env!.sim.get(k)!.end }));
+    expect(ours.map((e) => ({ key: e.key, start: e.start, end: e.end })).sort((a, b) => a.key!.localeCompare(b.key!))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
+    expect(ours.find((e) => e.key === keys[3])?.start).toBe(slot(30));
+    // A person's own event in the same calendar is left alone.
+    expect(synced.filter((e) => e.key === null).map((e) => e.uid)).toEqual(['lunch@phone']);
+  });
 });
+
+/** An event a person made on the phone in the same calendar: not ours, never touched. */
+function otherEvent(): string {
+  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//phone//EN', 'BEGIN:VEVENT', 'UID:lunch@phone', 'DTSTAMP:20260101T000000Z', 'DTSTART:20300101T120000Z', 'DTEND:20300101T130000Z', 'SUMMARY:Lunch', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+}
