@@ -30,6 +30,7 @@ export interface MirrorEnvOptions {
   proxy?: Omit<FailingProxyOptions, 'target'>;
   caldav?: Record<string, unknown>;
   reverse?: Record<string, unknown>;
+  server?: Record<string, unknown>;
 }
 
 export interface MirrorEnv {
@@ -78,6 +79,7 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
   const proxy = options.proxy ? await startFailingProxy({ target: radicale.url, ...options.proxy }) : undefined;
   const sim = await startTestSimulator();
   const config = testConfig({
+    ...(options.server ? { server: options.server } : {}),
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
     caldav: {
       url: proxy?.url ?? radicale.url,
