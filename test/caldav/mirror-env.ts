@@ -62,7 +62,7 @@ export interface MirrorEnv {
 }
 
 /** An object's DTSTART/DTEND replaced by UTC times, as an app writes an edit (it may drop our TZID). */
-function moved(ics: string, start: number, end: number): string {
+export function movedObject(ics: string, start: number, end: number): string {
   const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
   // Only the VEVENT's: the VTIMEZONE has DTSTART lines of its own.
   const at = ics.indexOf('BEGIN:VEVENT');
@@ -137,7 +137,7 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
       const current = await app.get(url);
       if (current.status !== 200 || !current.etag) throw new Error(`no object for ${key}: ${current.status}`);
       const e = readEvent(current.body, TEST_ZONE);
-      return (await app.save(url, moved(current.body, start, start + (e.end - e.start)), current.etag)).status;
+      return (await app.save(url, movedObject(current.body, start, start + (e.end - e.start)), current.etag)).status;
     },
     async deleteInApp(key) {
       const url = env.objectUrl(key);

@@ -1,0 +1,77 @@
+// The one-shot commands know the CalDAV target, in process through the real CLI and composition
+// root: `sync` writes to Radicale and carries a move made in a calendar app to the booking service,
+// `status --json` has the caldav section, `check-config` warns about a password sent in clear.
+import { afterEach, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli.ts';
+import { readEvent } from '../../src/caldav/event-reader.ts';
+import { startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { CalendarApp } from './calendar-app.ts';
+import { startRadicale } from './radicale.ts';
+import { PASSWORD, USER } from './setup.ts';
+import { movedObject, slot } from './mirror-env.ts';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (l: string) => void out.push(l), err: (l: string) => void err.push(l), isTty: false };
+  return { run: () => runCli(args, io), out, err };
+}
+
+it('sync writes the calendar and sends a move made there; status shows it; check-config knows the section', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'calbridge-caldav-cmd-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const sim = await startTestSimulator();
+  cleanups.push(() => sim.close());
+  const radicale = await startRadicale();
+  cleanups.push(() => radicale.stop());
+  const app = new CalendarApp(radicale.url, USER, PASSWORD);
+  const calendar = await app.makeCalendar(`/${USER}/clinic/`, 'Clinic');
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    `server: { host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1" }
+database: { path: calbridge.db }
+booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: ${TEST_ZONE} }
+webhook: { secret: caldav-cmd-secret-0123456789, register: false }
+caldav:
+  url: "${radicale.url}"
+  username: ${USER}
+  password: ${PASSWORD}
+  calendars: [{ calendar_key: "*", calendar: Clinic }]
+`,
+  );
+  const a = sim.create({ start: slot(1) });
+  const url = new URL(`${a.appointment_key}.ics`, calendar).href;
+
+  const first = cli(['sync', '--config', file]);
+  expect(await first.run()).toBe(0);
+  expect(first.out.some((l) => /^caldav-writer\s+success/.test(l))).toBe(true);
+  expect(first.out.some((l) => /^caldav-reverse-sync\s+success/.test(l))).toBe(true);
+  const written = await app.get(url);
+  expect(readEvent(written.body, TEST_ZONE).start).toBe(slot(1));
+
+  expect((await app.save(url, movedObject(written.body, slot(4), slot(5)), written.etag!)).status).toBeLessThan(300);
+  const second = cli(['sync', '--config', file]);
+  expect(await second.run()).toBe(0);
+  expect(sim.get(a.appointment_key)?.start).toBe(slot(4));
+
+  const status = cli(['status', '--json', '--config', file]);
+  expect(await status.run()).toBe(0);
+  const doc = JSON.parse(status.out.join('\n')) as { caldav: Record<string, any> };
+  expect(doc.caldav).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
+  expect(status.out.join('\n')).not.toContain(PASSWORD);
+
+  // The same file pointing at another host over http://: valid, with a warning about the password.
+  writeFileSync(join(dir, 'remote.yaml'), readFileSync(file, 'utf8').replace(radicale.url, 'http://dav.example.com/'));
+  const check = cli(['check-config', '--config', join(dir, 'remote.yaml')]);
+  expect(await check.run()).toBe(0);
+  expect(check.err.join('\n')).toMatch(/caldav\.url.*in clear text/);
+});
