@@ -10,7 +10,7 @@ import { resourceKeyOf, type CalendarObject } from '../caldav/caldav-target.ts';
 import { desiredObject, mirrorMapping } from '../caldav/desired-object.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
-import { MirrorWriter, type WriterStatus } from '../sync/mirror-writer.ts';
+import { MirrorWriter } from '../sync/mirror-writer.ts';
 import { readinessWindowMs } from '../sync/readiness-window.ts';
 import type { RescheduleDeps } from '../sync/reschedule.ts';
 import { createReverseMetrics } from '../sync/reverse-metrics.ts';
@@ -19,6 +19,7 @@ import { mappedCalendars, type ReverseDeps } from '../sync/reverse-sync.ts';
 import { connectCalDav } from './caldav-connection.ts';
 import type { Part } from './part.ts';
 import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
+import { writerCounting, writerFacts, writerJob } from './writer-job.ts';
 import type { Services } from './services.ts';
 
 // Kept in the database, so a one-shot `status` shows what the daemon's last pass and round did.
@@ -44,13 +45,10 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
   const desire = (a: Appointment, revision: number, gone: boolean) =>
     desiredObject(a, revision, gone, mapping, s.appointments.get(a.key)?.changedAt ?? clock.now());
 
-  const writes = metrics.counter('caldav_writes_total', 'CalDAV object writes by kind and outcome', ['kind', 'outcome']);
-  const pendingGauge = metrics.gauge('caldav_pending', 'Appointments whose CalDAV object differs from what was last written');
-  const failedGauge = metrics.gauge('caldav_failed_items', 'Appointments whose last CalDAV write failed');
+  const counting = writerCounting(metrics, 'caldav', 'CalDAV object');
   const reverseMetrics = createReverseMetrics(metrics, { name: 'a CalDAV calendar', prefix: 'caldav_' });
 
   const startedAt = clock.now();
-  let writesThisPass = 0;
   const writer = new MirrorWriter<CalendarObject>({
     passBudgetMs: 45_000,
     clock,
@@ -63,38 +61,22 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     breakerShare: cfg.breaker_share,
     ...(rs.enabled ? { reverse: { actions, deletions: rs.on_delete !== 'ignore', wake: () => s.wake('caldav-reverse-sync') } } : {}),
     ...(options.itemBackoff ? { itemBackoff: options.itemBackoff } : {}),
-    hooks: {
-      onWrite: (kind, outcome) => {
-        writesThisPass++;
-        writes.inc({ kind, outcome });
-      },
-      onPending: (pending, failed) => {
-        pendingGauge.set(pending);
-        failedGauge.set(failed);
-      },
-    },
+    hooks: counting.hooks,
   });
   const window = readinessWindowMs(s.config.poll.schedule);
 
-  const writerJob: Job = {
+  const writing = writerJob({
     name: 'caldav-writer',
-    schedule: { everyMs: 5_000 },
-    leaseMs: 60_000,
-    async run(progress) {
-      writesThisPass = 0;
-      const result = await writer.pass(progress);
-      let state = writer.status();
-      // Nothing written and no reverse sync asking for a while: one cheap request keeps readiness honest.
+    writer,
+    counting,
+    stateKey: STATE_KEY,
+    cursors: s.cursors,
+    // Without the reverse sync's rounds, nothing asks the server while nothing changes: one cheap request keeps readiness honest.
+    probe: () => {
       const quiet = clock.now() - (caldav.lastSuccessAt() ?? startedAt) > Math.min(window / 2, 60_000);
-      if (result.status !== 'failed' && quiet && !rs.enabled) {
-        await caldav.api.findCalendar(calendars[0]!).catch((e: unknown) => {
-          state = { ...state, lastError: e instanceof Error ? e.message : String(e) };
-        });
-      }
-      s.cursors.set(STATE_KEY, state satisfies WriterStatus);
-      return { ...result, ...(result.status === 'success' && writesThisPass === 0 && !result.more ? { idle: true } : {}) };
+      return quiet && !rs.enabled ? caldav.api.findCalendar(calendars[0]!) : undefined;
     },
-  };
+  });
 
   const reverseDeps = (): ReverseDeps<CalendarObject> => ({
     target: caldav.target,
@@ -140,7 +122,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
 
   return {
     name: 'caldav',
-    jobs: [writerJob, ...reverseJobs],
+    jobs: [writing, ...reverseJobs],
     async start() {
       if (rs.enabled) s.wake('caldav-reverse-sync');
     },
@@ -148,18 +130,13 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
       unsubscribe();
     },
     status() {
-      const counts = links.counts();
-      const own = writer.status();
-      const state: WriterStatus = s.cursors.get<WriterStatus>(STATE_KEY) ?? own;
+      const { state, counts } = writerFacts({ writer, links, cursors: s.cursors, stateKey: STATE_KEY });
       return {
         enabled: true,
         url: cfg.url,
         calendars,
         auth: { ok: state.authError === null, error: state.authError },
-        mirrored: counts.mirrored,
-        pending: own.lastPassAt !== null ? own.pending : writer.plan().length,
-        failed: counts.failed,
-        failures: links.failures(20).map((f) => ({ ...f, nextAttemptAt: new Date(f.nextAttemptMs).toISOString() })),
+        ...counts,
         lastPassAt: iso(state.lastPassAt),
         lastSuccessAt: iso(caldav.lastSuccessAt()),
         lastError: state.lastError,
