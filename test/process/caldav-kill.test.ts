@@ -2,11 +2,9 @@
 // after a restart: the create is If-None-Match: *, so the repeat is a 412, and the restarted daemon
 // reads the object, finds its own write (hash and times) and adopts it.
 import { afterEach, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/db.ts';
-import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { appointment } from '../google/google-env.ts';
@@ -14,6 +12,7 @@ import { CalendarApp } from '../caldav/calendar-app.ts';
 import { startFailingProxy, type FailingProxy } from '../caldav/failing-proxy.ts';
 import { startRadicale, type Radicale } from '../caldav/radicale.ts';
 import { PASSWORD, USER } from '../caldav/setup.ts';
+import { daemonFolder } from '../helpers/daemon-folder.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 
 const calbridge = calbridgeProcesses();
@@ -34,29 +33,19 @@ it('SIGKILL between the PUT and its record, restart: still exactly one resource,
   radicale = await startRadicale();
   await new CalendarApp(radicale.url, USER, PASSWORD).makeCalendar(`/${USER}/clinic/`, 'Clinic');
   proxy = await startFailingProxy({ target: radicale.url, share: 0, seed: 1, hold: { method: 'PUT', path: /\.ics$/ } });
-  dir = mkdtempSync(join(tmpdir(), 'calbridge-ckill-'));
-  const dbPath = join(dir, 'calbridge.db');
   const a = appointment(1);
-  const db = openDatabase(dbPath);
-  new AppointmentStore(db, systemClock).upsert(a);
-  db.close();
-  const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
-    `server: {host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1"}
-database: {path: calbridge.db}
-booking: {base_url: "http://127.0.0.1:9", token: test-token}
-webhook: {secret: kill-test-secret-0123456789, register: false}
-poll: {schedule: "0 0 1 1 *"}
-caldav:
+  const folder = daemonFolder('calbridge-ckill-', a,
+    `caldav:
   url: ${proxy.url}
   username: ${USER}
   password: \${CALDAV_PASSWORD}
   calendars: [{calendar_key: "*", calendar: Clinic}]
 `,
   );
-  const folder = join(radicale.storage, 'collection-root', USER, 'clinic');
-  const files = () => readdirSync(folder).filter((f) => f.endsWith('.ics'));
+  dir = folder.dir;
+  const { dbPath, config } = folder;
+  const stored = join(radicale.storage, 'collection-root', USER, 'clinic');
+  const files = () => readdirSync(stored).filter((f) => f.endsWith('.ics'));
 
   const first = serve(config);
   await proxy.held; // Radicale stored the object; the daemon has not heard back
