@@ -57,6 +57,20 @@ describe('the CalDAV writer', () => {
     expect(env.status()).toMatchObject({ mirrored: 0, pending: 0 });
   });
 
+  it('holds a mass removal at the breaker: nothing deleted, the breaker in status and readiness', async () => {
+    // Jobs run only when the test runs them, so one writer pass meets all the cancellations at once.
+    env = await startMirrorEnv({ wakeJobs: false });
+    const keys = Array.from({ length: 30 }, (_, i) => env!.sim.create({ start: slot(i) }).appointment_key);
+    await env.settle(1);
+    expect(env.files()).toHaveLength(30);
+    for (const key of keys.slice(0, 12)) env.sim.cancel(key);
+    await env.settle(1);
+    expect(env.files()).toHaveLength(30);
+    expect(await env.calls('DELETE')).toBe(0);
+    expect(env.status().breaker).toMatchObject({ deletes: 12, mirrored: 30 });
+    expect(env.t.runtime.readiness().warnings.join('\n')).toMatch(/CalDAV breaker: 12 deletions of 30 mirrored events held/);
+  });
+
   it('leaves exactly the mirrored appointments, at the booking service’s times, for vdirsyncer to find', async () => {
     env = await startMirrorEnv();
     const keys = Array.from({ length: 12 }, (_, i) => env!.sim.create({ start: slot(i * 2) }).appointment_key);

@@ -31,6 +31,8 @@ export interface MirrorEnvOptions {
   caldav?: Record<string, unknown>;
   reverse?: Record<string, unknown>;
   server?: Record<string, unknown>;
+  /** false: a stored change does not run the writer at once (jobs run only when a test runs them). */
+  wakeJobs?: boolean;
 }
 
 export interface MirrorEnv {
@@ -95,7 +97,7 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
     config,
     booking: simulatorClient(sim),
     clock: systemClock,
-    runJobs: true,
+    runJobs: options.wakeJobs ?? true,
     tuning: { caldavRetry: { retries: 3, baseMs: 1, maxMs: 5 }, caldavItemBackoff: { baseMs: 0, maxMs: 0 } },
   });
   const { scheduler } = t.runtime;
