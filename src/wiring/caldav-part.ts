@@ -3,6 +3,7 @@
 // and reverse-sync actions. Jobs: `caldav-writer`, `caldav-reverse-sync`, `caldav-reschedules`.
 import type { CalDavConfig } from '../config/schema.ts';
 import type { Appointment } from '../core/appointment.ts';
+import { madeIn, type ActivityFact } from '../core/activity-words.ts';
 import type { Readiness } from '../core/readiness.ts';
 import type { Job } from '../jobs/job.ts';
 import { AUTH_HELP } from '../caldav/errors.ts';
@@ -46,6 +47,8 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     desiredObject(a, revision, gone, mapping, s.appointments.get(a.key)?.changedAt ?? clock.now());
 
   const counting = writerCounting(metrics, 'caldav', 'CalDAV object');
+  // People's changes made here are told as made in the CalDAV calendar.
+  const activity = { record: (f: ActivityFact) => s.activity.record(madeIn(f, 'caldav')) };
   const reverseMetrics = createReverseMetrics(metrics, { name: 'a CalDAV calendar', prefix: 'caldav_' });
 
   const startedAt = clock.now();
@@ -94,6 +97,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     metrics: reverseMetrics,
     wakeWriter: () => s.wake('caldav-writer'),
     wakeReschedules: () => s.wake('caldav-reschedules'),
+    activity,
   });
   const rescheduleDeps: RescheduleDeps = {
     booking: s.booking,
@@ -108,6 +112,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     // CalDAV has no send_email: a cancellation made in a calendar app is not announced to the client.
     sendEmail: false,
     wakeWriter: () => s.wake('caldav-writer'),
+    activity,
   };
   const round = () => loadRound(s.cursors, ROUND_KEY);
   const reverseJobs: Job[] = rs.enabled

@@ -66,7 +66,10 @@ export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
   const appointments = new AppointmentStore(db, clock);
   const actions = new RescheduleStore(db, clock);
-  const activity = new ActivityStore(db, clock, appointments, actions, configuredSecrets(deps.config));
+  const caldavActions = new RescheduleStore(db, clock, 'caldav');
+  // The booking service's echo of a reschedule sent for either target is not news.
+  const latestOfAny = { latest: (key: string) => [actions.latest(key), caldavActions.latest(key)].reduce((a, b) => (b && (!a || b.id > a.id) ? b : a), undefined) };
+  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
   appointments.changes.subscribe(({ key, before }) => activity.record({ kind: 'booking', key, ...(before ? { before } : {}) }));
   return {
     ...deps,
@@ -77,7 +80,7 @@ export function createServices(deps: ServiceDeps): Services {
     links: new GoogleLinkStore(db, clock),
     actions,
     caldavLinks: new GoogleLinkStore(db, clock, 'caldav_links'),
-    caldavActions: new RescheduleStore(db, clock, 'caldav'),
+    caldavActions,
     activity,
     channels: new ChannelStore(db, clock),
     fragments: new FeedFragmentStore(db),

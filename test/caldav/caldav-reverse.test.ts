@@ -20,6 +20,13 @@ async function booked(e: MirrorEnv, hours: number): Promise<string> {
 }
 
 const startIn = (e: MirrorEnv, key: string) => e.objects().get(`${key}.ics`)?.start;
+/** What the status page's activity says about an appointment, oldest first. */
+const told = (e: MirrorEnv, key: string) =>
+  e.t.ctx.activity
+    .recent(1000)
+    .filter((x) => x.appointmentKey === key)
+    .reverse()
+    .map((x) => `${x.direction}: ${x.summary}`);
 
 describe('a person moves an event in a calendar app', () => {
   it('reschedules the booking exactly once, then stays quiet', async () => {
@@ -41,6 +48,9 @@ describe('a person moves an event in a calendar app', () => {
     expect((await env.calls('PUT')) - putsBefore).toBeLessThanOrEqual(1);
     expect(env.files()).toEqual([`${key}.ics`]);
     expect(env.status().reverse_sync).toMatchObject({ moves_detected: 1, reschedules: { done: 1, reverted: 0, pending: 0 } });
+    // Told once, as made in the CalDAV calendar; the booking service's echo of it is not news.
+    const moves = told(env, key).filter((x) => !x.startsWith('booking-to-targets: booked'));
+    expect(moves).toEqual([expect.stringMatching(/^caldav-to-booking: moved in the CalDAV calendar to .* → rescheduled at the booking service$/)]);
   });
 
   it('moves it back, with no PATCH, when the new slot is taken', async () => {
@@ -86,6 +96,7 @@ describe('a person deletes an event in a calendar app', () => {
     expect(startIn(env, key)).toBe(slot(1));
     expect(env.sim.get(key)?.status).toBe('CONFIRMED');
     expect(env.status().reverse_sync).toMatchObject({ deletions: { recreated: 1, cancelled: 0 } });
+    expect(told(env, key)).toContain('reverted: deleted in the CalDAV calendar → recreated');
   });
 
   it('cancels the booking with on_delete: cancel', async () => {
