@@ -48,6 +48,7 @@ describe('the object we write', () => {
       sequence: 4,
       recurring: false,
       ourHash: '0123456789abcdef0123456789abcdef',
+      summary: 'João Araújo · AB12',
     });
   });
 

@@ -23,6 +23,8 @@ export interface ReadEvent {
   recurring: boolean;
   /** The hash our write put in X-CALBRIDGE-HASH; null when absent (an app may drop X- properties). */
   ourHash: string | null;
+  /** SUMMARY, the title the apps show; null when absent. */
+  summary: string | null;
 }
 
 export class EventReadError extends Error {
@@ -60,6 +62,7 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
   const status = master.getFirstPropertyValue('status');
   const sequence = master.getFirstPropertyValue('sequence');
   const hash = master.getFirstPropertyValue(HASH_PROPERTY.toLowerCase());
+  const summary = master.getFirstPropertyValue('summary');
   return {
     uid,
     key: OUR_UID.exec(uid)?.[1] ?? null,
@@ -70,6 +73,7 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
     sequence: typeof sequence === 'number' && Number.isFinite(sequence) ? sequence : null,
     recurring: master.hasProperty('rrule') || master.hasProperty('rdate') || events.length > 1,
     ourHash: typeof hash === 'string' && hash.trim() ? hash.trim() : null,
+    summary: typeof summary === 'string' ? summary : null,
   };
 }
 

@@ -18,6 +18,7 @@ import { createReverseMetrics } from '../sync/reverse-metrics.ts';
 import { reverseStatus } from '../sync/reverse-status.ts';
 import { mappedCalendars, type ReverseDeps } from '../sync/reverse-sync.ts';
 import { connectCalDav } from './caldav-connection.ts';
+import { caldavForRun } from './held-target.ts';
 import type { Part } from './part.ts';
 import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
 import { writerCounting, writerFacts, writerJob } from './writer-job.ts';
@@ -40,7 +41,8 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
   const { metrics, clock, caldavLinks: links, caldavActions: actions } = s;
   const rs = cfg.reverse_sync;
   const log = s.log.child({ module: 'caldav' });
-  const caldav = connectCalDav({ config: cfg, zone: s.config.booking.timezone, clock, metrics, ...(options.retry ? { retry: options.retry } : {}) });
+  // In a dry run, the same connection with every write held back (wiring/held-target.ts).
+  const caldav = caldavForRun(connectCalDav({ config: cfg, zone: s.config.booking.timezone, clock, metrics, ...(options.retry ? { retry: options.retry } : {}) }), s);
   const mapping = mirrorMapping(cfg);
   const calendars = mappedCalendars(mapping);
   const desire = (a: Appointment, revision: number, gone: boolean) =>

@@ -1,8 +1,9 @@
 // The one-shot commands know the CalDAV target, in process through the real CLI and composition
 // root: `sync` writes to Radicale and carries a move made in a calendar app to the booking service,
+// `sync --dry-run` lists the CalDAV writes a sync would make and makes none,
 // `status --json` has the caldav section, `check-config` warns about a password sent in clear.
 import { afterEach, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli.ts';
@@ -68,6 +69,22 @@ caldav:
   const doc = JSON.parse(status.out.join('\n')) as { caldav: Record<string, any> };
   expect(doc.caldav).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
   expect(status.out.join('\n')).not.toContain(PASSWORD);
+
+  // A dry run lists the CalDAV writes a sync would make, and makes none.
+  const added = sim.create({ start: slot(7) });
+  sim.reschedule(a.appointment_key, slot(2));
+  const folder = join(radicale.storage, 'collection-root', USER, 'clinic');
+  const stored = () => Object.fromEntries(readdirSync(folder).filter((f) => f.endsWith('.ics')).map((f) => [f, readFileSync(join(folder, f), 'utf8')]));
+  const before = stored();
+  const dry = cli(['sync', '--dry-run', '--config', file]);
+  expect(await dry.run()).toBe(0);
+  expect(stored()).toEqual(before);
+  const listed = dry.out.flatMap((l) => /^\s+caldav\s+(create|update|delete) event (\S+) in Clinic/.exec(l)?.slice(1, 3).join(' ') ?? []);
+  expect(listed.sort()).toEqual([`create ${added.appointment_key}`, `update ${a.appointment_key}`].sort());
+  const real = cli(['sync', '--config', file]);
+  expect(await real.run()).toBe(0);
+  expect(Object.keys(stored()).sort()).toEqual([`${a.appointment_key}.ics`, `${added.appointment_key}.ics`].sort());
+  expect(readEvent((await app.get(url)).body, TEST_ZONE).start).toBe(slot(2));
 
   // The same file pointing at another host over http://: valid, with a warning about the password.
   writeFileSync(join(dir, 'remote.yaml'), readFileSync(file, 'utf8').replace(radicale.url, 'http://dav.example.com/'));

@@ -10,6 +10,7 @@ import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
 import { daemonFolder } from '../helpers/daemon-folder.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 let dir = '';
@@ -53,8 +54,7 @@ it('SIGKILL while the insert answer is held, restart: still exactly one event', 
       d.close();
     }
   };
-  for (let i = 0; i < 150 && !linked(); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(linked()).toBe(true);
+  await waitFor('the restarted writer to record the event', linked, { process: second });
   second.child.kill('SIGTERM');
   await second.exited;
 
