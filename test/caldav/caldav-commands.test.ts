@@ -3,12 +3,12 @@
 // `sync --dry-run` lists the CalDAV writes a sync would make and makes none,
 // `status --json` has the caldav section, `check-config` warns about a password sent in clear.
 import { afterEach, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli.ts';
 import { readEvent } from '../../src/caldav/event-reader.ts';
-import { startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { cliFolder } from '../helpers/cli-env.ts';
+import { cli } from '../helpers/run-cli.ts';
+import { TEST_ZONE } from '../helpers/simulator.ts';
 import { CalendarApp } from './calendar-app.ts';
 import { startRadicale } from './radicale.ts';
 import { PASSWORD, USER } from './setup.ts';
@@ -19,30 +19,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { out: (l: string) => void out.push(l), err: (l: string) => void err.push(l), isTty: false };
-  return { run: () => runCli(args, io), out, err };
-}
-
 it('sync writes the calendar and sends a move made there; status shows it; check-config knows the section', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-caldav-cmd-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const sim = await startTestSimulator();
-  cleanups.push(() => sim.close());
   const radicale = await startRadicale();
   cleanups.push(() => radicale.stop());
   const app = new CalendarApp(radicale.url, USER, PASSWORD);
   const calendar = await app.makeCalendar(`/${USER}/clinic/`, 'Clinic');
-  const file = join(dir, 'config.yaml');
-  writeFileSync(
-    file,
-    `server: { host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1" }
-database: { path: calbridge.db }
-booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: ${TEST_ZONE} }
-webhook: { secret: caldav-cmd-secret-0123456789, register: false }
-caldav:
+  const { dir, file, sim } = await cliFolder(
+    cleanups,
+    async () => `caldav:
   url: "${radicale.url}"
   username: ${USER}
   password: ${PASSWORD}
@@ -52,23 +36,22 @@ caldav:
   const a = sim.create({ start: slot(1) });
   const url = new URL(`${a.appointment_key}.ics`, calendar).href;
 
-  const first = cli(['sync', '--config', file]);
-  expect(await first.run()).toBe(0);
-  expect(first.out.some((l) => /^caldav-writer\s+success/.test(l))).toBe(true);
-  expect(first.out.some((l) => /^caldav-reverse-sync\s+success/.test(l))).toBe(true);
+  const first = await cli('sync', '--config', file);
+  expect(first.code).toBe(0);
+  expect(first.lines.some((l) => /^caldav-writer\s+success/.test(l))).toBe(true);
+  expect(first.lines.some((l) => /^caldav-reverse-sync\s+success/.test(l))).toBe(true);
   const written = await app.get(url);
   expect(readEvent(written.body, TEST_ZONE).start).toBe(slot(1));
 
   expect((await app.save(url, movedObject(written.body, slot(4), slot(5)), written.etag!)).status).toBeLessThan(300);
-  const second = cli(['sync', '--config', file]);
-  expect(await second.run()).toBe(0);
+  expect((await cli('sync', '--config', file)).code).toBe(0);
   expect(sim.get(a.appointment_key)?.start).toBe(slot(4));
 
-  const status = cli(['status', '--json', '--config', file]);
-  expect(await status.run()).toBe(0);
-  const doc = JSON.parse(status.out.join('\n')) as { caldav: Record<string, any> };
+  const status = await cli('status', '--json', '--config', file);
+  expect(status.code).toBe(0);
+  const doc = JSON.parse(status.out) as { caldav: Record<string, any> };
   expect(doc.caldav).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
-  expect(status.out.join('\n')).not.toContain(PASSWORD);
+  expect(status.out).not.toContain(PASSWORD);
 
   // A dry run lists the CalDAV writes a sync would make, and makes none.
   const added = sim.create({ start: slot(7) });
@@ -76,19 +59,18 @@ caldav:
   const folder = join(radicale.storage, 'collection-root', USER, 'clinic');
   const stored = () => Object.fromEntries(readdirSync(folder).filter((f) => f.endsWith('.ics')).map((f) => [f, readFileSync(join(folder, f), 'utf8')]));
   const before = stored();
-  const dry = cli(['sync', '--dry-run', '--config', file]);
-  expect(await dry.run()).toBe(0);
+  const dry = await cli('sync', '--dry-run', '--config', file);
+  expect(dry.code).toBe(0);
   expect(stored()).toEqual(before);
-  const listed = dry.out.flatMap((l) => /^\s+caldav\s+(create|update|delete) event (\S+) in Clinic/.exec(l)?.slice(1, 3).join(' ') ?? []);
+  const listed = dry.lines.flatMap((l) => /^\s+caldav\s+(create|update|delete) event (\S+) in Clinic/.exec(l)?.slice(1, 3).join(' ') ?? []);
   expect(listed.sort()).toEqual([`create ${added.appointment_key}`, `update ${a.appointment_key}`].sort());
-  const real = cli(['sync', '--config', file]);
-  expect(await real.run()).toBe(0);
+  expect((await cli('sync', '--config', file)).code).toBe(0);
   expect(Object.keys(stored()).sort()).toEqual([`${a.appointment_key}.ics`, `${added.appointment_key}.ics`].sort());
   expect(readEvent((await app.get(url)).body, TEST_ZONE).start).toBe(slot(2));
 
   // The same file pointing at another host over http://: valid, with a warning about the password.
   writeFileSync(join(dir, 'remote.yaml'), readFileSync(file, 'utf8').replace(radicale.url, 'http://dav.example.com/'));
-  const check = cli(['check-config', '--config', join(dir, 'remote.yaml')]);
-  expect(await check.run()).toBe(0);
-  expect(check.err.join('\n')).toMatch(/caldav\.url.*in clear text/);
+  const check = await cli('check-config', '--config', join(dir, 'remote.yaml'));
+  expect(check.code).toBe(0);
+  expect(check.err).toMatch(/caldav\.url.*in clear text/);
 });
