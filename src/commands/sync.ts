@@ -35,6 +35,8 @@ export const syncCommand: Command = {
     }
     const runtime = await openRuntime(values['allow-mass-changes'] ? withoutBreakers(config) : config);
     let failed = false;
+    // The widest job name sets the column, so every status and summary starts at the same place.
+    const width = Math.max(16, ...runtime.parts.flatMap((p) => (p.jobs ?? []).map((j) => j.name.length)));
     try {
       for (const part of runtime.parts) {
         for (const job of part.jobs ?? []) {
@@ -47,7 +49,7 @@ export const syncCommand: Command = {
           bar.done();
           const bad = result.status === 'failed' || (result.failed ?? 0) > 0;
           failed ||= bad;
-          io.out(`${job.name.padEnd(16)} ${result.status.padEnd(8)} ${result.summary ?? ''}`.trimEnd());
+          io.out(`${job.name.padEnd(width)} ${result.status.padEnd(8)} ${result.summary ?? ''}`.trimEnd());
         }
       }
     } finally {

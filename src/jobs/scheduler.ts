@@ -18,6 +18,8 @@ interface Slot {
   job: Job;
   running: Promise<JobResult> | null;
   again: boolean;
+  /** The last run that did something while nobody waited for it (woken by a change), not yet told to a runNow caller. */
+  unreported: JobResult | null;
   task?: ScheduledTask;
   timer?: NodeJS.Timeout;
 }
@@ -45,7 +47,7 @@ export class Scheduler {
 
   add(job: Job): void {
     if (this.slots.has(job.name)) throw new Error(`two jobs are named ${job.name}`);
-    this.slots.set(job.name, { job, running: null, again: false });
+    this.slots.set(job.name, { job, running: null, again: false, unreported: null });
   }
 
   start(): void {
@@ -83,7 +85,12 @@ export class Scheduler {
     for (;;) {
       // A run that ends may start the next one at once (a wake during it): wait for all of them.
       while (slot.running) await slot.running;
-      const result = await this.execute(slot, options.progress);
+      const result = await this.execute(slot, options.progress, true);
+      // A change stored just before (`sync`'s poll) wakes the job, and the woken run does the work:
+      // this run then finds nothing, and the caller is told what the woken run did instead.
+      const earlier = slot.unreported;
+      slot.unreported = null;
+      if (earlier && result.status === 'success' && result.idle) return earlier;
       if (result.status !== 'skipped' || result.summary !== HELD || Date.now() >= deadline) return result;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -99,7 +106,7 @@ export class Scheduler {
     return this.execute(slot);
   }
 
-  private execute(slot: Slot, progress?: Progress): Promise<JobResult> {
+  private execute(slot: Slot, progress?: Progress, awaited = false): Promise<JobResult> {
     const { job } = slot;
     const run = (async (): Promise<JobResult> => {
       const started = Date.now();
@@ -110,6 +117,7 @@ export class Scheduler {
       } catch (e) {
         result = { status: 'failed', summary: e instanceof Error ? e.message : String(e) };
       }
+      if (!awaited && result.status === 'success' && !result.idle) slot.unreported = result;
       this.runs.inc({ job: job.name, status: result.status });
       if (result.status === 'success') this.lastSuccess.set({ job: job.name }, Date.now() / 1000);
       const level = result.status === 'failed' ? 'warn' : result.status === 'skipped' || result.idle ? 'debug' : 'info';
