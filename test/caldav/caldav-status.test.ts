@@ -72,6 +72,20 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(page.text).not.toContain('not-the-app-password');
   });
 
+  it('a calendar the account does not have: a warning in our words on /readyz, the calendars found in status', async () => {
+    env = await startMirrorEnv({ server, caldav: { calendars: [{ calendar_key: '*', calendar: 'Clinc' }] } });
+    env.t.runtime.lifecycle.set('serving');
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+    const ready = await env.t.runtime.app.request('/readyz');
+    expect(ready.status).toBe(200);
+    const text = await ready.text();
+    expect(text).toContain('CalDAV: the calendar \\"Clinc\\" of caldav.calendars is not one of the account\'s calendars');
+    expect(text).not.toContain(env.radicale.url);
+    expect(env.status().setup_problem).toEqual({ kind: 'calendar_not_found', calendar: 'Clinc', message: expect.stringContaining(`found: "Clinic" (${env.calendarUrl})`) });
+    expect(env.files()).toEqual([]);
+  });
+
   it('a server that is down: still ready, the reverse round’s failure a warning, the details in status only', async () => {
     env = await startMirrorEnv({ server });
     env.t.runtime.lifecycle.set('serving');
