@@ -18,8 +18,8 @@ interface Slot {
   job: Job;
   running: Promise<JobResult> | null;
   again: boolean;
-  /** The last run that did something while nobody waited for it (woken by a change), not yet told to a runNow caller. */
-  unreported: JobResult | null;
+  /** Woken while wakes are held: to run once more at the end (takeWoken). */
+  woken: boolean;
   task?: ScheduledTask;
   timer?: NodeJS.Timeout;
 }
@@ -27,6 +27,7 @@ interface Slot {
 export class Scheduler {
   private readonly slots = new Map<JobName, Slot>();
   private stopped = false;
+  private wakesHeld = false;
   private readonly runs;
   private readonly lastSuccess;
 
@@ -47,7 +48,7 @@ export class Scheduler {
 
   add(job: Job): void {
     if (this.slots.has(job.name)) throw new Error(`two jobs are named ${job.name}`);
-    this.slots.set(job.name, { job, running: null, again: false, unreported: null });
+    this.slots.set(job.name, { job, running: null, again: false, woken: false });
   }
 
   start(): void {
@@ -71,7 +72,25 @@ export class Scheduler {
 
   /** Runs the job now, or once more right after the current run if one is going. */
   wake(name: JobName): void {
-    void this.trigger(name);
+    const slot = this.slots.get(name);
+    if (this.wakesHeld && slot) slot.woken = true;
+    else void this.trigger(name);
+  }
+
+  /**
+   * From now on a wake only marks the job; the caller runs every job itself (`sync`), so a run it
+   * waits for is the one that does the work, and its summary tells that work, not an empty pass
+   * after a run in the background.
+   */
+  holdWakes(): void {
+    this.wakesHeld = true;
+  }
+
+  /** Jobs woken (while held) since they last ran, in the order they were added; marks cleared. */
+  takeWoken(): JobName[] {
+    const woken = [...this.slots.values()].filter((s) => s.woken);
+    for (const s of woken) s.woken = false;
+    return woken.map((s) => s.job.name);
   }
 
   /**
@@ -85,12 +104,8 @@ export class Scheduler {
     for (;;) {
       // A run that ends may start the next one at once (a wake during it): wait for all of them.
       while (slot.running) await slot.running;
-      const result = await this.execute(slot, options.progress, true);
-      // A change stored just before (`sync`'s poll) wakes the job, and the woken run does the work:
-      // this run then finds nothing, and the caller is told what the woken run did instead.
-      const earlier = slot.unreported;
-      slot.unreported = null;
-      if (earlier && result.status === 'success' && result.idle) return earlier;
+      slot.woken = false; // this run does what the wake asked for
+      const result = await this.execute(slot, options.progress);
       if (result.status !== 'skipped' || result.summary !== HELD || Date.now() >= deadline) return result;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -106,7 +121,7 @@ export class Scheduler {
     return this.execute(slot);
   }
 
-  private execute(slot: Slot, progress?: Progress, awaited = false): Promise<JobResult> {
+  private execute(slot: Slot, progress?: Progress): Promise<JobResult> {
     const { job } = slot;
     const run = (async (): Promise<JobResult> => {
       const started = Date.now();
@@ -117,7 +132,6 @@ export class Scheduler {
       } catch (e) {
         result = { status: 'failed', summary: e instanceof Error ? e.message : String(e) };
       }
-      if (!awaited && result.status === 'success' && !result.idle) slot.unreported = result;
       this.runs.inc({ job: job.name, status: result.status });
       if (result.status === 'success') this.lastSuccess.set({ job: job.name }, Date.now() / 1000);
       const level = result.status === 'failed' ? 'warn' : result.status === 'skipped' || result.idle ? 'debug' : 'info';
