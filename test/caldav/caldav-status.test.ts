@@ -43,6 +43,11 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     const page = await get(env, '/status');
     expect(page.text).toContain('3 events in CalDAV');
     expect(page.text).toContain('moves in the CalDAV calendar come back on the schedule');
+    // Where bookings went, and tomorrow's appointments as the CalDAV calendar shows them.
+    expect(page.text).toContain('<span class="badge">booking → CalDAV</span>');
+    expect(page.text).toContain('<th>CalDAV</th>');
+    expect(page.text).toMatch(/and as CalDAV shows it now\./);
+    expect(page.text).toContain('<td data-label="CalDAV" class="shown ok">✓ 09:00</td>');
 
     const metrics = (await get(env, '/metrics')).text;
     expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok"\} 3/);
