@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readDockerfile, type ImageSpec } from '../cli/dockerfile.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { productionPackages } from '../helpers/production-packages.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const image: ImageSpec = readDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
@@ -30,15 +30,6 @@ function linkTree(from: string, to: string): void {
     else if (e.isSymbolicLink()) cpSync(source, target, { verbatimSymlinks: true });
     else linkSync(source, target);
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
 }
 
 /** The image's ENV, its absolute paths moved into the stand-in folder, and its PATH's /usr/local/bin. */
