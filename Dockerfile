@@ -6,7 +6,7 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
-COPY scripts/build.js ./scripts/build.js
+COPY scripts/build.js scripts/modern-node.js ./scripts/
 COPY src ./src
 # prepare (scripts/build.js) compiles src/ into dist/
 RUN npm ci --no-audit --no-fund
@@ -19,7 +19,7 @@ ENV NODE_ENV=production \
     CALBRIDGE_DATABASE_PATH=/data/calbridge.db
 WORKDIR /app
 COPY package.json package-lock.json config.example.yaml ./
-COPY scripts/build.js ./scripts/build.js
+COPY scripts/build.js scripts/modern-node.js ./scripts/
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
 # prepare finds dist/ built and no TypeScript, and leaves it as it is

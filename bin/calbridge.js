@@ -6,20 +6,32 @@
 // by `npm install` (prepare → scripts/build.js), so no transpiler runs at start, and SIGTERM reaches
 // calbridge itself, not a wrapper.
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { modernNode, runOn, thisNodeCanRun } from '../scripts/modern-node.js';
 
 // better-sqlite3 13 is built for Node-API 10, which Node 20 lacks: it would crash on the first
-// database opened. Say so instead (README, "Node.js").
-if (Number(process.versions.node.split('.')[0]) < 22) {
-  process.stderr.write(`calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}.\n`);
-  process.exit(1);
+// database opened. On such a machine `npm install` fetched Node 24 into the checkout; run on that
+// (README, "Node.js"), else say what to do.
+if (!thisNodeCanRun()) {
+  const node = modernNode();
+  if (!node) {
+    process.stderr.write(`calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}. Run npm install in the checkout to fetch Node 24 into it, or install Node 24 LTS.\n`);
+    process.exit(1);
+  }
+  runOn(node, ['--max-semi-space-size=1'], fileURLToPath(import.meta.url), process.argv.slice(2));
+} else {
+  await main();
 }
 
-const cli = new URL('../dist/cli.js', import.meta.url);
-if (!existsSync(cli)) {
-  process.stderr.write('calbridge: the compiled program (dist/) is missing; run `npm install` or `npm run build` in the checkout.\n');
-  process.exit(1);
+async function main() {
+  const cli = new URL('../dist/cli.js', import.meta.url);
+  if (!existsSync(cli)) {
+    process.stderr.write('calbridge: the compiled program (dist/) is missing; run `npm install` or `npm run build` in the checkout.\n');
+    process.exit(1);
+  }
+  const { runCli } = await import(cli.href);
+  const code = await runCli(process.argv.slice(2));
+  // Exit now: a finished command must not linger on an idle timer or socket (stdout/stderr are synchronous here).
+  process.exit(code);
 }
-const { runCli } = await import(cli.href);
-const code = await runCli(process.argv.slice(2));
-// Exit now: a finished command must not linger on an idle timer or socket (stdout/stderr are synchronous here).
-process.exit(code);

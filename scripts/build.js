@@ -12,6 +12,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { fetchModernNode } from './modern-node.js';
+
+// A machine whose own Node is too old to run calbridge gets Node 24 into the checkout first.
+fetchModernNode();
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
