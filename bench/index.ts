@@ -5,15 +5,19 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
+import { runCalDavBench } from './caldav-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
 import { runDaemonBench } from './daemon-bench.ts';
+import { runFootprintBench } from './footprint-bench.ts';
 
 const sections: [string, () => Promise<string>][] = [
   ['whole daemon', runDaemonBench],
   ['webhook acknowledgement', runWebhookBench],
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],
+  ['CalDAV writes', runCalDavBench],
   ['readyz flood', runReadyzFloodBench],
+  ['footprint', runFootprintBench],
 ];
 
 const only = process.argv.slice(2);

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { loadConfigFile } from '../../src/config/load.ts';
 import { configuredSecrets } from '../../src/http/status-page/redact.ts';
+import { healthy, PATIENCE_MS, waitFor } from './wait-for.ts';
 
 /** The entry users and the image run; a test never starts calbridge any other way. */
 export const CALBRIDGE = join(import.meta.dirname, '..', '..', 'bin', 'calbridge.js');
@@ -20,6 +21,14 @@ export interface CalbridgeOptions {
   printsOnStdout?: string[];
   /** A pipe to write to the process's standard input (a pasted answer); otherwise it has none. */
   stdin?: boolean;
+  /** What starts calbridge, when not `node bin/calbridge.js`: the container image's ENTRYPOINT (found on env.PATH). */
+  entry?: string[];
+}
+
+/** The program and the arguments before the command's own. */
+function entryOf(options: CalbridgeOptions): [string, string[]] {
+  const [program, ...rest] = options.entry ?? [process.execPath, CALBRIDGE];
+  return [program!, rest];
 }
 
 export interface CalbridgeProcess {
@@ -31,8 +40,10 @@ export interface CalbridgeProcess {
   hasExited(): boolean;
   /** Resolves with the exit code (null after a signal) once the process and its output have ended. */
   exited: Promise<number | null>;
-  /** `serve`: the URL from its "calbridge listening" line, once it listens (up to 15 s). */
+  /** `serve`: the URL from its "calbridge listening" line, once it listens. */
   listening(): Promise<string>;
+  /** Once the daemon answers /healthz at `base` (http://127.0.0.1:port). */
+  answering(base: string): Promise<void>;
   /** One more secret to look for, learnt while it runs (the demo makes up its own). */
   addSecret(secret: string, options?: { printedOnStdout?: boolean }): void;
 }
@@ -105,7 +116,8 @@ export function calbridgeProcesses() {
     /** A long-running command (serve, demo, a sync against a slow fake). */
     spawn(args: string[], options: CalbridgeOptions = {}): CalbridgeProcess {
       const env = environment(options.env);
-      const child = spawn(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+      const [program, before] = entryOf(options);
+      const child = spawn(program, [...before, ...args], { env, cwd: options.cwd, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -120,15 +132,8 @@ export function calbridgeProcesses() {
         output: () => `${out}${err}`,
         hasExited: () => child.exitCode !== null || child.signalCode !== null,
         exited,
-        async listening() {
-          for (let i = 0; i < 300; i++) {
-            const url = /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1];
-            if (url) return url;
-            if (process_.hasExited()) break;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-          throw new Error(`calbridge ${args.join(' ')} did not start listening:\n${out}${err}`);
-        },
+        listening: () => waitFor('it listens', () => /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1], { process: process_, everyMs: 50 }),
+        answering: async (base) => void (await waitFor(`${base}/healthz to answer`, () => healthy(base), { process: process_ })),
         addSecret(secret, { printedOnStdout = false } = {}) {
           scanned.secrets.push(secret);
           if (printedOnStdout) scanned.printsOnStdout.push(secret);
@@ -141,7 +146,8 @@ export function calbridgeProcesses() {
     /** A one-shot command, to its end. */
     run(args: string[], options: CalbridgeOptions = {}): SpawnSyncReturns<string> {
       const env = environment(options.env);
-      const result = spawnSync(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: 30_000 });
+      const [program, before] = entryOf(options);
+      const result = spawnSync(program, [...before, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: PATIENCE_MS });
       started.push({ label: `calbridge ${args.join(' ')}`, stdout: () => result.stdout, stderr: () => result.stderr, secrets: secretsOf(args, options, env), printsOnStdout: options.printsOnStdout ?? [] });
       return result;
     },

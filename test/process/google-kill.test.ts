@@ -1,17 +1,16 @@
 // A daemon killed while Google holds its insert's answer leaves no duplicate after a restart:
 // the derived id makes the repeated insert a 409, which the restarted daemon adopts.
 import { afterEach, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { openDatabase } from '../../src/store/db.ts';
-import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
+import { daemonFolder } from '../helpers/daemon-folder.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 let dir = '';
@@ -27,26 +26,16 @@ function serve(config: string): CalbridgeProcess {
 
 it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
   fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
-  dir = mkdtempSync(join(tmpdir(), 'calbridge-gkill-'));
-  const dbPath = join(dir, 'calbridge.db');
   const a = appointment(1);
-  const db = openDatabase(dbPath);
-  new AppointmentStore(db, systemClock).upsert(a);
-  db.close();
-  const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
-    `server: {host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1"}
-database: {path: calbridge.db}
-booking: {base_url: "http://127.0.0.1:9", token: test-token}
-webhook: {secret: kill-test-secret-0123456789, register: false}
-poll: {schedule: "0 0 1 1 *"}
-google:
+  const folder = daemonFolder('calbridge-gkill-', a,
+    `google:
   credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}
   api_root: ${fake.rootUrl}
   token_url: ${fake.tokenUrl}
 `,
   );
+  dir = folder.dir;
+  const { dbPath, config } = folder;
 
   const hold = fake.holdNext({ kind: 'insert' });
   const first = serve(config);
@@ -65,8 +54,7 @@ google:
       d.close();
     }
   };
-  for (let i = 0; i < 150 && !linked(); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(linked()).toBe(true);
+  await waitFor('the restarted writer to record the event', linked, { process: second });
   second.child.kill('SIGTERM');
   await second.exited;
 

@@ -100,11 +100,11 @@ export class SimStore {
 
   /** In start order, as a listing returns them. */
   all(): SimAppointment[] {
-    return this.listed().map((a) => structuredClone(a));
+    return this.inOrder().map((a) => structuredClone(a));
   }
 
-  /** In start order, the stored objects themselves: for reading only (a listing converts what it sends). */
-  listed(): SimAppointment[] {
+  /** The stored objects themselves in start order, for reading only (a listing copies just its page). */
+  inOrder(): readonly SimAppointment[] {
     return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1));
   }
 

@@ -26,6 +26,8 @@ export interface PageInput {
   agenda: AgendaDay[];
   feeds: (FeedUrls & { qrSvg: string })[];
   links: PageLink[];
+  /** Where the booking service's changes go (activity's badge, the agenda's sentence). */
+  outputs?: readonly string[];
   /** booking.timezone: every time on the page is shown there. */
   zone: string;
   now: number;
@@ -58,6 +60,10 @@ function facts(status: Record<string, unknown>, feeds: number, now: number): str
   const mirrored = num(google.mirrored);
   if (google.enabled === true && mirrored !== undefined) out.push(`${mirrored} events in Google${num(google.pending) ? `, ${String(google.pending)} to write` : ''}`);
   if (reverse.enabled === true) out.push(obj(reverse.push).enabled === true ? 'moves in Google come back at once (push)' : 'moves in Google come back on the schedule');
+  const caldav = obj(status.caldav);
+  const inCalDav = num(caldav.mirrored);
+  if (caldav.enabled === true && inCalDav !== undefined) out.push(`${inCalDav} events in CalDAV${num(caldav.pending) ? `, ${String(caldav.pending)} to write` : ''}`);
+  if (caldav.enabled === true && obj(caldav.reverse_sync).enabled === true) out.push('moves in the CalDAV calendar come back on the schedule');
   out.push(feeds === 1 ? '1 feed' : `${feeds} feeds`);
   return out;
 }
@@ -117,8 +123,8 @@ export function renderStatusPage(input: PageInput): string {
 <body><main>
 <header><h1>calbridge</h1><span class="muted">Times in ${input.zone}</span>${input.links.map((l) => html`<a class="link" href="${l.href}">${l.label}</a>`)}</header>
 ${health(input)}
-${activityList(status.activity, now, input.zone)}
-${agendaSection(input.agenda)}
+${activityList(status.activity, now, input.zone, input.outputs)}
+${agendaSection(input.agenda, input.outputs)}
 ${feedCards(input.feeds)}
 ${details(status, { now, zone: input.zone })}
 <p class="muted">This page refreshes every ${input.refreshSeconds} seconds.</p>
