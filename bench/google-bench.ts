@@ -1,6 +1,7 @@
 // Google write economy and backfill time, counted by the fake Google (real googleapis client).
 import { appointment, createGoogleEnv, type GoogleEnv } from '../test/google/google-env.ts';
 import { backfill as quotaBackfill } from './backfill-bench.ts';
+import { defaultBurst, WINDOW_MS } from '../src/net/pacer.ts';
 
 const writes = (e: GoogleEnv) => {
   const c = e.fake.counts();
@@ -61,7 +62,7 @@ export async function runGoogleBench(): Promise<string> {
     ...rows,
     '',
     `Backfill of 2,000 appointments at requests_per_minute 10000 (the schema's maximum): ${(fastMs / 1000).toFixed(1)} s ` +
-      `(pacer floor ${(2000 / 10_000) * 60} s).`,
+      `(pacer floor ${(((2000 - defaultBurst(10_000)) / (10_001 - defaultBurst(10_000))) * (WINDOW_MS / 1000)).toFixed(1)} s: the burst, then the refill).`,
     '',
     `Backfill of ${paced.count} appointments at requests_per_minute ${paced.rpm} against a fake Google that allows 600 calls in any rolling minute ` +
       `and answers 403 rateLimitExceeded past it: ${paced.calls} calls in ${(paced.ms / 1000).toFixed(1)} s, ` +
