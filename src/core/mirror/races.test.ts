@@ -99,9 +99,23 @@ describe('updates and removals', () => {
   });
 
   it('a create whose answer was lost, then the appointment cancelled: its event is deleted, not left for good', () => {
-    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1 };
+    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1, writeInFlight: false };
     expect(planWrite('k-1', null, failedCreate)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
     expect(planWrite('k-1', null, { ...failedCreate, attempts: 0 })).toEqual({ kind: 'none' });
+  });
+
+  it('killed while an insert\'s answer was held, then the appointment removed: the event is deleted, not left in the calendar', () => {
+    const cutOff = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 0, writeInFlight: true };
+    expect(planWrite('k-1', null, cutOff)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
+  });
+
+  it.each([
+    ['failed', { attempts: 1, writeInFlight: false }],
+    ['cut off by a crash', { attempts: 0, writeInFlight: true }],
+  ])('a delete that was %s, then the appointment active again as before: the event is read (create if absent), not taken as still there', (_how, unsure) => {
+    const deleting = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: OURS.hash, etag: '"ours"', ...unsure };
+    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, deleting)).toEqual({ kind: 'insert', calendarId: 'primary', eventId: 'evt1', generation: 0 });
+    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { ...deleting, attempts: 0, writeInFlight: false }), 'every write answered: nothing to do').toEqual({ kind: 'none' });
   });
 
   it('stale failures: a failed write the appointment no longer needs leaves status', () => {
@@ -136,12 +150,13 @@ describe('the reverse sync decides on a change it listed', () => {
   });
 
   it("a person's move of our create that landed unseen (its answer lost, a failure recorded) is a move", () => {
-    const failedCreate = { present: false, etag: null, writtenStart: null, attempts: 1 };
+    const failedCreate = { present: false, etag: null, writtenStart: null, attempts: 1, writeInFlight: false };
     const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
     const link = weighedLink(failedCreate, moved, OURS);
     expect(decideReverse({ ...base, event: moved, link })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
     expect(weighedLink({ ...failedCreate, attempts: 0 }, moved, OURS), 'no failed create: not taken as ours').toMatchObject({ present: false });
     expect(weighedLink(failedCreate, { ...moved, ourHash: 'other' }, OURS), 'another hash: not ours').toMatchObject({ present: false });
+    expect(weighedLink({ ...failedCreate, attempts: 0, writeInFlight: true }, moved, OURS), 'a create cut off by a crash: ours too').toMatchObject({ present: true, writtenStart: T0 });
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {

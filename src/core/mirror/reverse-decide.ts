@@ -2,6 +2,7 @@
 // booking service, and when an observation is too old to act on. Pure: stored state and the
 // observed event in, one action out. No I/O here.
 import type { LinkState } from './link.ts';
+import { outcomeUnknown, type Unsure } from './write-plan.ts';
 import { isEcho } from './ours.ts';
 import type { TargetEvent } from './target.ts';
 
@@ -80,15 +81,15 @@ type WeighedLink = Pick<LinkState, 'present' | 'etag' | 'writtenStart'>;
 
 /**
  * The link as the reverse sync weighs an event. A live event that carries exactly the hash of what
- * the writer wants, for an appointment whose create failed, is our create that landed with its
- * answer lost: ours, written at the wanted time (so a person's move of it is a move like any other).
+ * the writer wants, for an appointment whose create failed or was cut off by a crash, is our create
+ * that landed with its answer lost: ours, written at the wanted time (so a person's move of it is a move like any other).
  */
 export function weighedLink(
-  link: WeighedLink & { attempts: number },
+  link: WeighedLink & Unsure,
   event: TargetEvent,
   wanted: { hash: string; start: number } | undefined,
 ): WeighedLink {
-  const landed = !link.present && link.attempts > 0 && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
+  const landed = !link.present && outcomeUnknown(link) && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
   return landed ? { present: true, etag: null, writtenStart: wanted.start } : link;
 }
 
