@@ -11,6 +11,8 @@ import { quietPeriod, settle } from './settle.ts';
 import { agreement, noRewrites, personMoves, reschedules } from './properties.ts';
 
 export const MAX_STEPS = 100;
+/** Histories CI plays (seeds 1 to CI_RUNS): enough for every planted bug (plants.ts), within ~3 minutes. */
+export const CI_RUNS = 60;
 
 const steps = fc.commands([fc.oneof(...bookingSteps, ...googleSteps, ...daemonSteps)], { maxCommands: MAX_STEPS, size: 'max' });
 
