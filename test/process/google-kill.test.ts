@@ -1,5 +1,7 @@
 // A daemon killed while Google holds its insert's answer leaves no duplicate after a restart:
-// the derived id makes the repeated insert a 409, which the restarted daemon adopts.
+// the derived id makes the repeated insert a 409, which the restarted daemon adopts. And it leaves
+// no orphan: the write was recorded as started before it was sent, so when the appointment is gone
+// by the restart, the event that may have landed is deleted.
 import { afterEach, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +27,10 @@ function serve(config: string): CalbridgeProcess {
   return calbridge.spawn(['serve', '--config', config], { env: { CALBRIDGE_LOG_LEVEL: 'warn' } });
 }
 
-it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
-  fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+/** One appointment stored, not yet in Google; the config of a daemon that mirrors it into the fake. */
+async function mirroredOne(): Promise<{ google: GoogleSimulator; a: ReturnType<typeof appointment>; dbPath: string; config: string }> {
+  const google = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  fake = google;
   dir = mkdtempSync(join(tmpdir(), 'calbridge-gkill-'));
   const dbPath = join(dir, 'calbridge.db');
   const a = appointment(1);
@@ -43,11 +47,16 @@ webhook: {secret: kill-test-secret-0123456789, register: false}
 poll: {schedule: "0 0 1 1 *"}
 google:
   credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}
-  api_root: ${fake.rootUrl}
-  token_url: ${fake.tokenUrl}
+  api_root: ${google.rootUrl}
+  token_url: ${google.tokenUrl}
 `,
   );
 
+  return { google, a, dbPath, config };
+}
+
+it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
+  const { google: fake, a, dbPath, config } = await mirroredOne();
   const hold = fake.holdNext({ kind: 'insert' });
   const first = serve(config);
   await hold.arrived; // Google has the event; the daemon has not heard back
@@ -73,4 +82,24 @@ google:
   const events = fake.events('primary', { includeDeleted: true });
   expect(events.map((e) => e.id)).toEqual([eventIdFor(a.key)]);
   expect(fake.log.filter((r) => r.kind === 'insert').map((r) => r.status)).toEqual([200, 409]);
+});
+
+it('SIGKILL while the insert answer is held, then the appointment removed at the booking service: the restart deletes the event', async () => {
+  const { google: fake, a, dbPath, config } = await mirroredOne();
+  const hold = fake.holdNext({ kind: 'insert' });
+  const first = serve(config);
+  await hold.arrived; // Google has the event; the daemon has not heard back, and stored no link yet
+  first.child.kill('SIGKILL');
+  await first.exited;
+  hold.release();
+  expect(fake.events('primary')).toHaveLength(1);
+  const db = openDatabase(dbPath);
+  new AppointmentStore(db, systemClock).markGone(a.key, 'not found at the booking service'); // what the next poll would find
+  db.close();
+
+  const second = serve(config);
+  for (let i = 0; i < 150 && fake.events('primary').length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  second.child.kill('SIGTERM');
+  await second.exited;
+  expect(fake.events('primary'), 'the event of a removed appointment is left in Google').toEqual([]);
 });
