@@ -159,6 +159,14 @@ describe('the reverse sync decides on a change it listed', () => {
     expect(weighedLink({ ...failedCreate, attempts: 0, writeInFlight: true }, moved, OURS), 'a create cut off by a crash: ours too').toMatchObject({ present: true, writtenStart: T0 });
   });
 
+  it("a person's move of our update that landed unseen (its answer lost) is a move, not a booking-side change against the link's older time", () => {
+    // We wrote T0 over an event the link still records at T0 - H; the answer was lost. A person moved it to T1.
+    const failedUpdate = { present: true, etag: '"before"', writtenStart: T0 - H, attempts: 1, writeInFlight: false };
+    const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
+    expect(decideReverse({ ...base, event: moved, link: weighedLink(failedUpdate, moved, OURS) })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
+    expect(weighedLink({ ...failedUpdate, attempts: 0 }, moved, OURS), 'every write answered: the link as it is').toEqual({ ...failedUpdate, attempts: 0 });
+  });
+
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {
     expect(decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } })).toEqual({ kind: 'recheck' });
   });

@@ -81,16 +81,17 @@ type WeighedLink = Pick<LinkState, 'present' | 'etag' | 'writtenStart'>;
 
 /**
  * The link as the reverse sync weighs an event. A live event that carries exactly the hash of what
- * the writer wants, for an appointment whose create failed or was cut off by a crash, is our create
- * that landed with its answer lost: ours, written at the wanted time (so a person's move of it is a move like any other).
+ * the writer wants, for an appointment whose last write failed or was cut off by a crash, is that
+ * write, landed with its answer lost: ours, written at the wanted time. So a person's move of it is
+ * a move like any other, not taken for a booking-side change against the older time the link holds.
  */
 export function weighedLink(
   link: WeighedLink & Unsure,
   event: TargetEvent,
   wanted: { hash: string; start: number } | undefined,
 ): WeighedLink {
-  const landed = !link.present && outcomeUnknown(link) && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
-  return landed ? { present: true, etag: null, writtenStart: wanted.start } : link;
+  const landed = outcomeUnknown(link) && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
+  return landed ? { present: true, etag: link.present ? link.etag : null, writtenStart: wanted.start } : link;
 }
 
 /**
