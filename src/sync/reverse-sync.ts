@@ -81,6 +81,7 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     },
     handledEtag: latest?.eventId === event.id ? latest.observedEtag : null,
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
+    pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
     onDelete: deps.onDelete,
   });
   return { key: link.appointmentKey, event, action, at: deps.clock.now() };

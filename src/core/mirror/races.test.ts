@@ -143,6 +143,7 @@ describe('the reverse sync decides on a change it listed', () => {
     ['an observation already acted on is not news when listed again', { handledEtag: '"person-1"' }, { kind: 'none', reason: 'handled' }],
     ["a person's move stays a move when the booking service changed only another field", {}, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
     ['the booking start where our own reschedule put it is not a booking-side change: a second move is a move', { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
+    ["killed after our reschedule went through and before its answer came: the booking start it set is not a booking-side change, a person's next move is a move", { appointment: { start: T1, end: T1 + H, mirrored: true }, pendingRescheduleTo: [T1], ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
     ['the booking service moved it too since our write: it wins, the event is put back', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } }, { kind: 'restore', reason: 'booking-changed' }],
     ['deleted by a person while the booking service moved it: put back, not cancelled', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } }, { kind: 'recreate', reason: 'booking-changed' }],
   ])('%s', (_race, over, expected) => {

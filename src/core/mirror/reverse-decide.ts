@@ -30,6 +30,8 @@ export interface DecideInput {
   handledEtag?: string | null;
   /** Where our last completed reschedule put the appointment: its start is then our doing, not news. */
   lastRescheduledTo?: number | null;
+  /** Where reschedules recorded and not yet settled would put it: one may have been sent, its answer lost to a crash. */
+  pendingRescheduleTo?: readonly number[];
   onDelete: OnDelete;
 }
 
@@ -49,10 +51,10 @@ export type ReverseAction =
 
 const none = (reason: NoneReason): ReverseAction => ({ kind: 'none', reason });
 
-/** The booking side moved the appointment since we last wrote it (our own reschedule excepted). */
-function bookingMoved(link: Pick<LinkState, 'writtenStart'>, a: AppointmentState, lastRescheduledTo: number | null | undefined): boolean {
+/** The booking side moved the appointment since we last wrote it (our own reschedules, done or perhaps in flight, excepted). */
+function bookingMoved(link: Pick<LinkState, 'writtenStart'>, a: AppointmentState, input: DecideInput): boolean {
   if (link.writtenStart === null) return false;
-  return a.start !== link.writtenStart && a.start !== lastRescheduledTo;
+  return a.start !== link.writtenStart && a.start !== input.lastRescheduledTo && !(input.pendingRescheduleTo ?? []).includes(a.start);
 }
 
 export function decideReverse(input: DecideInput): ReverseAction {
@@ -64,7 +66,7 @@ export function decideReverse(input: DecideInput): ReverseAction {
 
   if (event.deleted) {
     if (event.source === 'missing') return { kind: 'recheck' };
-    if (bookingMoved(link, a, input.lastRescheduledTo)) return { kind: 'recreate', reason: 'booking-changed' };
+    if (bookingMoved(link, a, input)) return { kind: 'recreate', reason: 'booking-changed' };
     if (input.onDelete === 'recreate') return { kind: 'recreate', reason: 'policy' };
     return input.onDelete === 'cancel' ? { kind: 'cancel' } : { kind: 'ignore' };
   }
@@ -72,7 +74,7 @@ export function decideReverse(input: DecideInput): ReverseAction {
   if (event.start === null) return { kind: 'restore', reason: 'not-a-time' };
   if (event.start === a.start) return none('agrees');
   if (event.start === link.writtenStart) return none('other-edit');
-  if (bookingMoved(link, a, input.lastRescheduledTo)) return { kind: 'restore', reason: 'booking-changed' };
+  if (bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
