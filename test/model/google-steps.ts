@@ -45,6 +45,7 @@ export class PersonMove extends Step {
       to,
       fromCurrent: booked !== undefined && booked.start === from && booked.end === from + length,
       mirrored: a.inScope && !a.removed && !isCancelled(a.status),
+      backToOurs: w.writtenStarts.get(a.key) === to,
       contested: holders.length > 0 || crossing.length > 0,
     });
     const onto = holders.length ? `taken by ${holders.map((h) => h.search_code).join(', ')}` : crossing.length ? 'wanted by another move' : 'free';

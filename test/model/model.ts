@@ -49,6 +49,12 @@ export interface PersonMove {
   /** The appointment was in scope, active and mirrored then. */
   mirrored: boolean;
   /**
+   * The move put the event back at the time calbridge last wrote it. Google lists only an event's
+   * latest state, so unless a round saw the state in between, this looks like an edit of another
+   * field (a title): the booking service's own move may win over it.
+   */
+  backToOurs: boolean;
+  /**
    * Another appointment of the same booking calendar overlapped the new slot at some point from the
    * move on, or some person moved one there: whether the move may land depends on timing.
    */
