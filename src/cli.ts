@@ -7,11 +7,13 @@ import { commandLogger } from './log.ts';
 import { configuredSecrets } from './http/status-page/redact.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
+import { packageVersion } from './version.ts';
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   config: { type: 'string', short: 'c', description: 'config file (default: $CALBRIDGE_CONFIG, else ./config.yaml)' },
   verbose: { type: 'boolean', short: 'v', description: 'show stack traces with errors' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
+  version: { type: 'boolean', description: "print calbridge's version" },
 };
 
 const defaultIo: CommandIo = {
@@ -110,6 +112,11 @@ export function commandHelp(c: Command): string {
 }
 
 export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise<number> {
+  // Before anything else: a version question needs no config, and `--version` alone is not `serve`.
+  if (argv.includes('--version')) {
+    io.out(packageVersion());
+    return 0;
+  }
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
   if (argv[0] === 'help') {
     io.out(groupHelp(argv[1]) ?? usage());

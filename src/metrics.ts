@@ -1,13 +1,6 @@
 // One prom-client registry per process (not the global one), so tests can build many apps.
-import { readFileSync } from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-
-let version: string | undefined;
-/** package.json's version: beside src/ in a checkout and beside the compiled folder in the image. */
-function packageVersion(): string {
-  version ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return version;
-}
+import { packageVersion } from './version.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 

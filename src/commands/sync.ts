@@ -1,6 +1,9 @@
 import type { Command, CommandIo } from './command.ts';
 import type { Config } from '../config/schema.ts';
 import type { Progress } from '../jobs/job.ts';
+import { dryRunText } from './sync-dry-run.ts';
+import { commandLogger } from '../log.ts';
+import { configuredSecrets } from '../http/status-page/redact.ts';
 
 /** How long `sync` waits for a job that `serve` is running at the same moment. */
 const WAIT_FOR_SERVE_MS = 120_000;
@@ -14,12 +17,22 @@ export const syncCommand: Command = {
     'A pass that would remove more than a breaker share (poll.breaker_share, google.breaker_share) of',
     'the appointments or events stops and reports instead, and more than poll.max_gone_per_hour',
     'appointments becoming gone in an hour are held; --allow-mass-changes lets this one pass through.',
+    '--dry-run lists what the pass would do (booking changes to store, calendar writes, reschedules,',
+    'feeds that change) and writes nothing anywhere: not the database, not Google, not the booking',
+    'service. It reads them as a pass does. Exit status: 0, or 1 when a step could not be planned.',
   ].join('\n'),
   options: {
+    'dry-run': { type: 'boolean', description: 'list what the pass would do; write nothing anywhere' },
     'allow-mass-changes': { type: 'boolean', description: 'turn the mass-change breakers off for this one pass' },
   },
-  async run({ values, io, loadConfig, openRuntime }) {
+  async run({ values, io, verbose, loadConfig, openRuntime }) {
     const config = loadConfig();
+    if (values['dry-run']) {
+      const { dryRunPass } = await import('../wiring/dry-run.ts'); // loaded only when asked for
+      const run = await dryRunPass(values['allow-mass-changes'] ? withoutBreakers(config) : config, { log: commandLogger(verbose, configuredSecrets(config)) });
+      for (const line of dryRunText(run, config)) io.out(line);
+      return run.steps.some((s) => s.result.status === 'failed') ? 1 : 0;
+    }
     const runtime = await openRuntime(values['allow-mass-changes'] ? withoutBreakers(config) : config);
     let failed = false;
     try {

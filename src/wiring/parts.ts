@@ -6,6 +6,7 @@ import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { GoneBreaker } from '../sync/gone-breaker.ts';
 import { connectGoogle } from './google-connection.ts';
+import { googleForRun } from './held-target.ts';
 import { createFeedsPart } from './feeds-part.ts';
 import { createGooglePart } from './google-part.ts';
 import { createIngestPart } from './ingest-part.ts';
@@ -40,7 +41,8 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
     }),
   };
   const g = s.config.google?.enabled ? s.config.google : undefined;
-  const google = g && connectGoogle({ config: g, kv: s.kv, clock: s.clock, metrics: s.metrics, ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}) });
+  const connection = g && connectGoogle({ config: g, kv: s.kv, clock: s.clock, metrics: s.metrics, ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}) });
+  const google = connection && googleForRun(connection, s);
   const parts: (Part | undefined)[] = [
     createIngestPart(s, apply),
     createWebhookRegistrationPart(s),

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../core/clock.ts';
 import { overallReadiness, type OverallReadiness } from '../core/readiness.ts';
 import type { Logger } from '../log.ts';
 import { createMetrics } from '../metrics.ts';
+import { packageVersion } from '../version.ts';
 import type { Wake } from '../jobs/job.ts';
 import { Scheduler } from '../jobs/scheduler.ts';
 import type { BookingApi } from '../booking/port.ts';
@@ -25,6 +26,9 @@ import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import type { Part } from './part.ts';
 import { createParts, type Tuning } from './parts.ts';
 import { createServices, type Services } from './services.ts';
+import { captureBooking } from '../sync/dry-run/capture-booking.ts';
+import type { HeldWrites } from '../sync/dry-run/planned.ts';
+import { readerOptions } from '../core/reader.ts';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -36,6 +40,11 @@ export interface RuntimeOptions {
   /** Process metrics are collected once per process; off for runtimes built inside tests. */
   processMetrics?: boolean;
   tuning?: Tuning;
+  /**
+   * A dry run: every write to the booking service and to calendar targets is held back here instead
+   * of sent (reads still go out). Only `sync --dry-run` sets it, on a scratch copy of the database.
+   */
+  held?: HeldWrites;
   /** Pages only the demo serves (its simulated Google calendar), and the status page's links to them. */
   demoPages?: { routes: Hono; links: PageLink[] };
 }
@@ -62,6 +71,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   const metrics = createMetrics({ processMetrics: options.processMetrics ?? true });
   const leases = new Leases(db, clock, leaseOwner(randomUUID().slice(0, 8)));
   const scheduler = new Scheduler(leases, log, metrics, { timezone: config.booking.timezone });
+  const booking = options.booking ?? bookingClientFromConfig(config.booking, log);
   const services = createServices({
     config,
     db,
@@ -69,7 +79,8 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     log,
     metrics,
     leases,
-    booking: options.booking ?? bookingClientFromConfig(config.booking, log),
+    booking: options.held ? captureBooking(booking, readerOptions(config.booking), options.held) : booking,
+    ...(options.held ? { held: options.held } : {}),
     wake: options.wake ?? ((job) => scheduler.wake(job)),
   });
   const lifecycle = createLifecycle();
@@ -77,7 +88,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
   const status = (): Record<string, unknown> => ({
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: packageVersion(),
     now: new Date(clock.now()).toISOString(),
     ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
   });

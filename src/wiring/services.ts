@@ -7,6 +7,7 @@ import type { Logger } from '../log.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Wake } from '../jobs/job.ts';
 import type { BookingApi } from '../booking/port.ts';
+import type { HeldWrites } from '../sync/dry-run/planned.ts';
 import type { Db } from '../store/db.ts';
 import { AppointmentStore } from '../store/appointment-store.ts';
 import { atomicOf, type Atomic } from '../store/atomic.ts';
@@ -21,18 +22,26 @@ import { RescheduleStore } from '../store/reschedule-store.ts';
 import { ActivityStore } from '../store/activity-store.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 
-export interface Services {
+/** What buildRuntime hands in; the services add the stores over its database. */
+export interface ServiceDeps {
   config: Config;
   /** The database handle: for the stores below and WAL checkpoints; no use case gets it. */
   db: Db;
-  /** Runs a few store calls as one transaction, for a use case that must commit them together. */
-  atomic: Atomic;
   clock: Clock;
   log: Logger;
   metrics: Metrics;
   booking: BookingApi;
   /** Runs a job now (or right after its current run). */
   wake: Wake;
+  /** Set in a dry run: calendar targets hold their writes back here (see wiring/held-target.ts). */
+  held?: HeldWrites;
+  /** The scheduler's leases: built before the scheduler, which the wake reaches. */
+  leases: Leases;
+}
+
+export interface Services extends ServiceDeps {
+  /** Runs a few store calls as one transaction, for a use case that must commit them together. */
+  atomic: Atomic;
   appointments: AppointmentStore;
   deliveries: DeliveryStore;
   rejections: RejectionStore;
@@ -42,21 +51,8 @@ export interface Services {
   fragments: FeedFragmentStore;
   /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
   activity: ActivityStore;
-  leases: Leases;
   kv: KvStore;
   cursors: KvStore;
-}
-
-export interface ServiceDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  metrics: Metrics;
-  booking: BookingApi;
-  wake: Wake;
-  /** The scheduler's leases: built before the scheduler, which the wake above reaches. */
-  leases: Leases;
 }
 
 export function createServices(deps: ServiceDeps): Services {

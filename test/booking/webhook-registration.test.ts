@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWebhook } from '../../src/booking/webhook-registration.ts';
 import { UserError } from '../../src/core/errors.ts';
-import { runCli } from '../../src/cli.ts';
+import { cli } from '../helpers/run-cli.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { clientFor, onCleanup, simulator } from './helpers.ts';
 
@@ -76,13 +76,6 @@ function configFor(sim: Simulator, publicUrl = PUBLIC): string {
     ].join('\n'),
   );
   return file;
-}
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l), isTty: false });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 describe('webhooks commands', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli.ts';
+import { cli } from '../helpers/run-cli.ts';
 import { feedUrls } from '../../src/feeds/feed-urls.ts';
 import { testConfig } from '../helpers/context.ts';
 
@@ -31,12 +31,6 @@ function configFile(publicUrl: string, feeds: string): string {
   return file;
 }
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (l) => out.push(l), err: (l) => err.push(l), isTty: false });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('feeds command', () => {
   it("prints each feed's https:// and webcal:// URL", async () => {
@@ -44,7 +38,7 @@ describe('feeds command', () => {
       'https://cal.example.com/base/',
       ['feeds:', '  - name: Clinic', '    token: clinic-token-0123456789', '  - name: Front desk', '    token: desk-token-0123456789+/'].join('\n'),
     );
-    const { code, out, err } = await run(['feeds', '--config', file]);
+    const { code, out, err } = await cli('feeds', '--config', file);
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toBe(
@@ -62,12 +56,12 @@ describe('feeds command', () => {
 
   it('says so when there are no feeds, and warns about a public URL that is not https', async () => {
     const file = configFile('http://192.168.1.5:8080', '');
-    const { code, out } = await run(['feeds', '--config', file]);
+    const { code, out } = await cli('feeds', '--config', file);
     expect(code).toBe(0);
     expect(out).toMatch(/No feeds are configured/);
 
     const withFeed = configFile('http://192.168.1.5:8080', 'feeds:\n  - name: A\n    token: a-token-0123456789abc');
-    const result = await run(['feeds', '--config', withFeed]);
+    const result = await cli('feeds', '--config', withFeed);
     expect(result.out).toContain('webcal://192.168.1.5:8080/feeds/a-token-0123456789abc.ics');
     expect(result.err).toMatch(/not https/);
   });

@@ -6,15 +6,14 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { startGoogleSimulator, type GoogleSimulator, type GoogleSimulatorOptions } from '../../src/google/simulator/index.ts';
 import { loadConfigFile } from '../../src/config/load.ts';
 import { fileProblems, googleCalendarWarnings } from '../../src/config/files.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
-import { googleAuthCommand } from '../../src/commands/google-auth.ts';
 import { silentLogger } from '../../src/log.ts';
 import { unreachableBooking } from '../helpers/context.ts';
+import { runGoogleAuth } from '../helpers/google-auth.ts';
 import { appointment } from './google-env.ts';
 
 const guide = readFileSync('docs/google-setup.md', 'utf8');
@@ -158,29 +157,12 @@ describe('docs/google-setup.md, way 2: an OAuth client', () => {
     expect(googleCalendarWarnings(config)).toEqual([]);
 
     // `calbridge google auth` as on a server: the address the browser ends on is pasted back.
-    const keyboard = new PassThrough();
-    const printed: string[] = [];
-    const done = googleAuthCommand.run({
-      values: { timeout: '20' },
-      positionals: [],
-      verbose: false,
-      io: {
-        out: (line) => {
-          printed.push(line);
-          if (line.includes('redirect_uri=')) {
-            expect(new URL(line).searchParams.get('scope')).toBe('https://www.googleapis.com/auth/calendar.events');
-            keyboard.write(`${fake!.authorize(line)}\n`);
-          }
-        },
-        err: (line) => printed.push(line),
-        isTty: true,
-        input: keyboard,
-      },
-      loadConfig: () => config,
-      openRuntime: () => Promise.reject(new Error('not needed')),
-    });
-    expect(await done).toBe(0);
-    expect(printed.join('\n')).not.toContain(fake!.tokens.refreshTokens[0]);
+    const auth = runGoogleAuth(config);
+    const url = await auth.consentUrl;
+    expect(new URL(url).searchParams.get('scope')).toBe('https://www.googleapis.com/auth/calendar.events');
+    auth.type(fake!.authorize(url));
+    expect(await auth.exit).toBe(0);
+    expect(auth.printed.join('\n')).not.toContain(fake!.tokens.refreshTokens[0]);
     return config;
   }
 

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { loadConfigFile } from '../../src/config/load.ts';
 import { configuredSecrets } from '../../src/http/status-page/redact.ts';
+import { healthy, PATIENCE_MS, waitFor } from './wait-for.ts';
 
 /** The entry users and the image run; a test never starts calbridge any other way. */
 export const CALBRIDGE = join(import.meta.dirname, '..', '..', 'bin', 'calbridge.js');
@@ -31,8 +32,10 @@ export interface CalbridgeProcess {
   hasExited(): boolean;
   /** Resolves with the exit code (null after a signal) once the process and its output have ended. */
   exited: Promise<number | null>;
-  /** `serve`: the URL from its "calbridge listening" line, once it listens (up to 15 s). */
+  /** `serve`: the URL from its "calbridge listening" line, once it listens. */
   listening(): Promise<string>;
+  /** Once the daemon answers /healthz at `base` (http://127.0.0.1:port). */
+  answering(base: string): Promise<void>;
   /** One more secret to look for, learnt while it runs (the demo makes up its own). */
   addSecret(secret: string, options?: { printedOnStdout?: boolean }): void;
 }
@@ -120,15 +123,8 @@ export function calbridgeProcesses() {
         output: () => `${out}${err}`,
         hasExited: () => child.exitCode !== null || child.signalCode !== null,
         exited,
-        async listening() {
-          for (let i = 0; i < 300; i++) {
-            const url = /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1];
-            if (url) return url;
-            if (process_.hasExited()) break;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-          throw new Error(`calbridge ${args.join(' ')} did not start listening:\n${out}${err}`);
-        },
+        listening: () => waitFor('it listens', () => /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1], { process: process_, everyMs: 50 }),
+        answering: async (base) => void (await waitFor(`${base}/healthz to answer`, () => healthy(base), { process: process_ })),
         addSecret(secret, { printedOnStdout = false } = {}) {
           scanned.secrets.push(secret);
           if (printedOnStdout) scanned.printsOnStdout.push(secret);
@@ -141,7 +137,7 @@ export function calbridgeProcesses() {
     /** A one-shot command, to its end. */
     run(args: string[], options: CalbridgeOptions = {}): SpawnSyncReturns<string> {
       const env = environment(options.env);
-      const result = spawnSync(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: 30_000 });
+      const result = spawnSync(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: PATIENCE_MS });
       started.push({ label: `calbridge ${args.join(' ')}`, stdout: () => result.stdout, stderr: () => result.stderr, secrets: secretsOf(args, options, env), printsOnStdout: options.printsOnStdout ?? [] });
       return result;
     },

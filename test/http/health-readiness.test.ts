@@ -45,15 +45,21 @@ async function daemonWithGoogle() {
   };
 }
 
+/** A serving daemon whose Google has answered 500 to everything, for longer than the readiness window. */
+async function googleDownForAWhile() {
+  const d = await daemonWithGoogle();
+  d.lifecycle.set('serving');
+  fake!.setFaults({ rate: 1, kinds: [500] });
+  t!.ctx.appointments.upsert(appointment(1));
+  await d.runWriter();
+  await d.runReverse();
+  d.clock.advance(16 * 60_000); // past the window: three poll periods of */5
+  return d;
+}
+
 describe('/readyz', () => {
   it('stays 200 with Google answering 500 for everything; its body names the warning', async () => {
-    const d = await daemonWithGoogle();
-    d.lifecycle.set('serving');
-    fake!.setFaults({ rate: 1, kinds: [500] });
-    t!.ctx.appointments.upsert(appointment(1));
-    await d.runWriter();
-    await d.runReverse();
-    d.clock.advance(16 * 60_000); // past the window: three poll periods of */5
+    const d = await googleDownForAWhile();
     const r = await d.readyz();
     expect(r.status).toBe(200);
     const body = JSON.parse(r.text) as { ready: boolean; reasons: string[]; warnings: string[] };
@@ -64,13 +70,7 @@ describe('/readyz', () => {
   });
 
   it('carries no upstream error text: it stays behind the admin token in /api/status', async () => {
-    const d = await daemonWithGoogle();
-    d.lifecycle.set('serving');
-    fake!.setFaults({ rate: 1, kinds: [500] });
-    t!.ctx.appointments.upsert(appointment(1));
-    await d.runWriter();
-    await d.runReverse();
-    d.clock.advance(16 * 60_000);
+    const d = await googleDownForAWhile();
     const details = await d.apiStatus();
     expect(details).toContain('Backend Error'); // Google's text, where an administrator looks
     expect(details).toContain(CALENDAR);

@@ -2,13 +2,13 @@
 // restores to a database calbridge opens, with every delivery acknowledged before the backup began.
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/db.ts';
 import { runCli } from '../../src/cli.ts';
 import type { CommandIo } from '../../src/commands/command.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const SECRET = 'backup-test-secret-0123456789';
 const calbridge = calbridgeProcesses();
@@ -17,14 +17,6 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function setup(port = 0): { dir: string; config: string; database: string } {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-backup-'));
@@ -60,12 +52,7 @@ describe('backup', () => {
     const { dir, config } = setup(port);
     const serve = calbridge.spawn(['serve', '--config', config]);
     const base = `http://127.0.0.1:${port}`;
-    let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
-      up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(up, serve.output()).toBe(true);
+    await serve.answering(`${base}`);
 
     // The storm: concurrent senders, each delivery a new appointment key, until told to stop.
     const acknowledged: string[] = [];

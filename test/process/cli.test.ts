@@ -45,6 +45,16 @@ describe('CLI', () => {
     expect(io.stdout.join('\n')).toContain(`usage: calbridge ${name}`);
   });
 
+  it("--version prints package.json's version and exits 0, with or without a command and a config", () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['status', '--version', '--config', '/nonexistent/config.yaml']]) {
+      const result = run(args);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+      expect(result.stderr).toBe('');
+    }
+  });
+
   it('lists the commands for --help and refuses an unknown one with exit 2', async () => {
     const help = captured();
     expect(await runCli(['--help'], help)).toBe(0);

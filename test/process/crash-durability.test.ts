@@ -2,13 +2,14 @@
 // SIGKILLed mid-stream; after a restart every delivery that was answered 200 ends up applied.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { startTestSimulator } from '../helpers/simulator.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const SECRET = 'crash-test-secret-0123456789';
 const DAY = 86_400_000;
@@ -22,23 +23,11 @@ afterEach(async () => {
   sim = dir = undefined;
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServe(config: string, port: number): Promise<CalbridgeProcess> {
   const serve = calbridge.spawn(['serve', '--config', config]);
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return serve;
-    if (serve.hasExited()) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`serve did not come up: ${serve.stderr()}`);
+  await serve.answering(`http://127.0.0.1:${port}`);
+  return serve;
 }
 
 describe('crash durability', () => {
@@ -94,13 +83,13 @@ describe('crash durability', () => {
     sim.setFaults({});
     child = await startServe(config, port);
     let missing = [...acknowledged];
-    for (let i = 0; i < 200 && missing.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    await waitFor('every acknowledged delivery applied after the restart', () => {
       const db = new Database(dbPath, { readonly: true });
       const applied = new Set((db.prepare('SELECT appointment_key FROM appointments WHERE gone_at_ms IS NULL').all() as { appointment_key: string }[]).map((r) => r.appointment_key));
       db.close();
       missing = missing.filter((k) => !applied.has(k));
-    }
+      return missing.length === 0;
+    }, { process: child }).catch(() => undefined); // what is missing is the assertion below
     expect(missing).toEqual([]);
     child.child.kill('SIGTERM');
     await child.exited;

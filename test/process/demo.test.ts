@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 
 const calbridge = calbridgeProcesses();
@@ -18,16 +19,6 @@ afterEach(async () => {
   await google?.close();
   cwd = google = undefined;
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface DemoStatus {
   ingest: { appointments: { total: number }; deliveries: { applied: number } };
@@ -42,7 +33,7 @@ describe('demo', () => {
     cwd = mkdtempSync(join(tmpdir(), 'calbridge-demo-cwd-'));
     const demo = calbridge.spawn(['demo', '--port', '0', '--interval', '300', '--appointments', '12', '--people-interval', '0'], { cwd, env: { CALBRIDGE_CONFIG: '' } });
 
-    await until('the banner', () => (demo.stdout().includes('Stop with Ctrl-C') ? true : undefined));
+    await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const out = demo.stdout();
     const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];
     expect(base).toBeDefined();
@@ -58,16 +49,17 @@ describe('demo', () => {
     expect(dbDir && existsSync(dbDir)).toBe(true);
 
     // Changes keep arriving through the simulator's webhooks, and reach the simulated Google, whose push channel is open.
-    const status = await until('webhook deliveries applied and events in Google', async () => {
+    const status = await waitFor('webhook deliveries applied and events in Google', async () => {
       const s = (await (await fetch(`${base}/api/status`)).json()) as DemoStatus;
-      return s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && s.reverse_sync.push.channels_active > 0 ? s : undefined;
-    });
+      // The activity keeps the latest entries only: an event added to Google is looked for while it shows.
+      const added = s.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'));
+      return s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && s.reverse_sync.push.channels_active > 0 && added && s;
+    }, { process: demo });
     expect(status.ingest.appointments.total).toBeGreaterThanOrEqual(12);
     expect(status.google).toMatchObject({ enabled: true, auth: { ok: true } });
     expect(status.reverse_sync.push.enabled).toBe(true);
-    expect(status.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'))).toBe(true);
-    // The terminal tells the same, one line per change.
-    expect(demo.stdout()).toMatch(/\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/);
+    // The terminal tells the same, one line per change (written as the activity is recorded, so look for it).
+    await waitFor('a change told on the terminal', () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/.test(demo.stdout()), { process: demo });
     const view = await fetch(`${base}/demo/google`);
     expect(view.status).toBe(200);
     expect(await view.text()).toContain('Google Calendar <span class="muted">(simulated)</span>');
@@ -99,7 +91,7 @@ describe('demo', () => {
       ].join('\n'),
     );
     const demo = calbridge.spawn(['demo', '--config', file, '--port', '0', '--appointments', '6', '--interval', '60000', '--people-interval', '300'], { cwd });
-    await until('the banner', () => (demo.stdout().includes('Stop with Ctrl-C') ? true : undefined));
+    await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(demo.stdout())?.[1];
     const feedToken = /feed +http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics/.exec(demo.stdout())?.[1];
     demo.addSecret(feedToken!, { printedOnStdout: true });
@@ -108,10 +100,10 @@ describe('demo', () => {
 
     // The seeded appointments are random (a past one may be cancelled): wait until calbridge has
     // nothing left to write, then every event it counts as mirrored is in the file's calendar.
-    const settled = await until('every appointment written to the file’s calendar', async () => {
+    const settled = await waitFor('every appointment written to the file’s calendar', async () => {
       const s = (await (await fetch(`${base}/api/status`)).json()) as DemoStatus & { google: { pending?: number } };
-      return s.ingest.appointments.total >= 6 && s.google.mirrored >= 3 && s.google.pending === 0 ? s : undefined;
-    });
+      return s.ingest.appointments.total >= 6 && s.google.mirrored >= 3 && s.google.pending === 0 && s;
+    }, { process: demo });
     expect(google.events('clinic@group.calendar.google.com')).toHaveLength(settled.google.mirrored);
     await new Promise((r) => setTimeout(r, 1000));
     // Nobody but calbridge touched the file's calendar: every write came with calbridge's own token.

@@ -2,18 +2,18 @@
 // the person pastes the address the browser ended on, or the code alone; the code is exchanged at
 // the fake Google's token endpoint and the refresh token is stored, never printed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
-import { googleAuthCommand } from '../../src/commands/google-auth.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+import { runGoogleAuth } from '../helpers/google-auth.ts';
 import { currentRefreshToken } from '../../src/google/auth.ts';
 import { readConsentAnswer } from '../../src/google/consent-answer.ts';
 import { KvStore } from '../../src/store/kv-store.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 
@@ -31,35 +31,7 @@ async function headlessAuth() {
   const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close(); // the command opens the database itself, as it does beside a running serve
-  const keyboard = new PassThrough();
-  const printed: string[] = [];
-  let consent!: (url: string) => void;
-  const consentUrl = new Promise<string>((r) => (consent = r));
-  const exit = googleAuthCommand.run({
-    values: { timeout: '20' },
-    positionals: [],
-    verbose: false,
-    io: {
-      out: (line) => {
-        printed.push(line);
-        if (line.includes('redirect_uri=')) consent(line);
-      },
-      err: (line) => printed.push(line),
-      isTty: true,
-      input: keyboard,
-    },
-    loadConfig: () => t!.ctx.config,
-    openRuntime: () => Promise.reject(new Error('not needed')),
-  });
-  const stored = () => {
-    const db = openDatabase(t!.ctx.config.database.path);
-    try {
-      return currentRefreshToken(new KvStore(db, systemClock, 'kv'), t!.ctx.config.google!);
-    } finally {
-      db.close();
-    }
-  };
-  return { keyboard, printed, exit, consentUrl, stored, type: (line: string) => keyboard.write(`${line}\n`) };
+  return runGoogleAuth(t.ctx.config);
 }
 
 describe('google auth on a host without a browser', () => {
@@ -145,13 +117,8 @@ describe('google auth as a process whose stdin is the keyboard (docker compose r
     );
     writeFileSync(join(t.dir, 'client_secret'), 'client-secret-1\n');
     const auth = calbridge.spawn(['google', 'auth', '--config', config], { stdin: true, secrets: ['client-secret-1'] });
-    let consentUrl: string | undefined;
-    for (let i = 0; i < 300 && !consentUrl; i++) {
-      consentUrl = auth.stdout().split('\n').find((l) => l.includes('redirect_uri='));
-      if (!consentUrl) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(consentUrl, auth.output()).toBeDefined();
-    auth.child.stdin!.write(`${fake.authorize(consentUrl!)}\n`);
+    const consentUrl = await waitFor('the consent URL', () => auth.stdout().split('\n').find((l) => l.includes('redirect_uri=')), { process: auth, everyMs: 50 });
+    auth.child.stdin!.write(`${fake.authorize(consentUrl)}\n`);
     expect(await auth.exited, auth.output()).toBe(0);
     const output = auth.output();
     const [issued] = fake.tokens.refreshTokens;

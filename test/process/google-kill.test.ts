@@ -14,6 +14,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 let dir = '';
@@ -74,8 +75,7 @@ it('SIGKILL while the insert answer is held, restart: still exactly one event', 
       d.close();
     }
   };
-  for (let i = 0; i < 150 && !linked(); i++) await new Promise((r) => setTimeout(r, 100));
-  expect(linked()).toBe(true);
+  await waitFor('the restarted writer to record the event', linked, { process: second });
   second.child.kill('SIGTERM');
   await second.exited;
 

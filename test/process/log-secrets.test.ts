@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
+import { waitFor } from '../helpers/wait-for.ts';
 import { calbridgeProcesses, leakedSecrets } from '../helpers/calbridge-process.ts';
 import { createLogger } from '../../src/log.ts';
 
@@ -89,8 +90,8 @@ describe('no secret in any log line or printout', () => {
     const db = new Database(join(dir, 'calbridge.db'));
     db.exec('ALTER TABLE appointments RENAME TO appointments_elsewhere');
     db.close();
-    await new Promise((r) => setTimeout(r, 1100)); // the feed cache looks at the database once a second
-    expect((await fetch(`${base}/feeds/${SECRETS.FEED_TOKEN}.ics`)).status).toBe(500);
+    // The feed cache looks at the database again within a second: ask until it has.
+    await waitFor('the feed to fail', async () => (await fetch(`${base}/feeds/${SECRETS.FEED_TOKEN}.ics`)).status === 500, { process: serve, everyMs: 250 });
 
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);

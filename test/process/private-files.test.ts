@@ -4,7 +4,6 @@
 // database can be read by everyone.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,6 +13,7 @@ import { worldReadableWarning } from '../../src/store/private-files.ts';
 import { startDaemon } from '../../src/main.ts';
 import { testConfig, unreachableBooking } from '../helpers/context.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const calbridge = calbridgeProcesses();
 const dirs: string[] = [];
@@ -29,14 +29,6 @@ function tempDir(): string {
 
 const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const SECRET = 'files-test-webhook-secret-0123456789';
 
@@ -55,12 +47,7 @@ poll: { schedule: "0 0 1 1 *" }
 `,
     );
     const serve = calbridge.spawn(['serve', '--config', config]);
-    let up = false;
-    for (let i = 0; i < 100 && !up; i++) {
-      up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(up, serve.output()).toBe(true);
+    await serve.answering(`http://127.0.0.1:${port}`);
     // A stored delivery: the WAL and its shared-memory index exist and hold personal data now.
     const res = await fetch(`http://127.0.0.1:${port}/webhooks/${SECRET}/`, {
       method: 'POST',

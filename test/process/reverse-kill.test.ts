@@ -16,6 +16,7 @@ import { CAL, googleStart, slot } from '../reverse/harness.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { DateTime } from 'luxon';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 
@@ -55,14 +56,6 @@ function serve(configFile: string): CalbridgeProcess {
   return calbridge.spawn(['serve', '--config', configFile]);
 }
 
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const patches = (sim: Simulator) => sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/')).length;
 
 it('SIGKILL between detecting a move and the PATCH: after a restart it is rescheduled exactly once', async () => {
@@ -94,15 +87,15 @@ google:
   const eventId = eventIdFor(a.appointment_key);
 
   const first = serve(configFile);
-  await until('the event in Google', () => googleStart(fake.events(CAL).find((e) => e.id === eventId)) === slot(0));
+  await waitFor('the event in Google', () => googleStart(fake.events(CAL).find((e) => e.id === eventId)) === slot(0));
   // Let a reverse round see the event as ours before the person moves it.
-  await until('a reverse round after the write', () => fake.log.filter((r) => r.kind === 'list').length >= 2);
+  await waitFor('a reverse round after the write', () => fake.log.filter((r) => r.kind === 'list').length >= 2);
   const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: 'America/Sao_Paulo' }).toISO()!, timeZone: 'America/Sao_Paulo' });
   fake.state.userEdit(CAL, eventId, { start: at(slot(2)), end: at(slot(3)) });
 
   let patchSeen = false;
   void proxy.held.then(() => (patchSeen = true));
-  await until('the PATCH to reach the proxy', () => patchSeen);
+  await waitFor('the PATCH to reach the proxy', () => patchSeen);
   first.child.kill('SIGKILL');
   await first.exited;
   expect(patches(sim)).toBe(0);
@@ -113,9 +106,11 @@ google:
 
   proxy.holding = false;
   const second = serve(configFile);
-  await until('the reschedule', () => sim.get(a.appointment_key)?.start === slot(2));
-  // Several more reverse rounds (one a second) and writer passes: still exactly one PATCH.
-  await new Promise((r) => setTimeout(r, 4000));
+  await waitFor('the reschedule', () => sim.get(a.appointment_key)?.start === slot(2), { process: second });
+  // Several more reverse rounds (each lists the calendar) and writer passes: still exactly one PATCH.
+  const rounds = () => fake.log.filter((r) => r.kind === 'list').length;
+  const seen = rounds();
+  await waitFor('three more reverse rounds', () => rounds() >= seen + 3, { process: second });
   expect(patches(sim)).toBe(1);
   expect(googleStart(fake.events(CAL).find((e) => e.id === eventId))).toBe(slot(2));
   expect(fake.events(CAL)).toHaveLength(1);

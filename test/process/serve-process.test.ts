@@ -2,11 +2,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, schemaVersion } from '../../src/store/db.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const calbridge = calbridgeProcesses();
 const dirs: string[] = [];
@@ -14,14 +14,6 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function writeConfig(dir: string, port: number): string {
   const file = join(dir, 'config.yaml');
@@ -64,12 +56,7 @@ describe('serve', () => {
     const port = await freePort();
     const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env });
 
-    let healthy = false;
-    for (let i = 0; i < 100 && !healthy; i++) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
-      if (!healthy) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(healthy, serve.output()).toBe(true);
+    await serve.answering(`http://127.0.0.1:${port}`);
     expect(imageHealthcheck(port)).toBe(0);
 
     const sentAt = Date.now();

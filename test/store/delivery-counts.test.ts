@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { loadMigrations, migrate, openDatabase, type Db } from '../../src/store/db.ts';
 import { DeliveryStore, type DeliveryCounts } from '../../src/store/delivery-store.ts';
+import { testDelivery as delivery } from '../helpers/delivery.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
@@ -18,13 +19,6 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const delivery = (n: number, key: string, receivedAt: number) => ({
-  dedupeKey: `d${n}`,
-  appointmentKey: key,
-  event: 'appointment.updated',
-  body: `{"n":${n}}`,
-  receivedAt,
-});
 
 /** The counts as a pass over the table gives them (what the counters replace). */
 function counted(db: Db): Omit<DeliveryCounts, 'oldestPendingAt'> & { oldestPendingAt: number | null } {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { testDelivery as delivery } from '../helpers/delivery.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 
@@ -8,13 +9,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-const delivery = (n: number, key: string, receivedAt: number) => ({
-  dedupeKey: `d${n}`,
-  appointmentKey: key,
-  event: 'appointment.updated',
-  body: `{"n":${n}}`,
-  receivedAt,
-});
 
 describe('delivery store: was an appointment announced by a webhook?', () => {
   it('yes while a delivery is pending, whenever it arrived', () => {

@@ -6,6 +6,7 @@ import { RETENTION_MS } from '../../src/wiring/retention-part.ts';
 import type { Job } from '../../src/jobs/job.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { RescheduleStore, type NewAction } from '../../src/store/reschedule-store.ts';
+import { testDelivery as delivery } from '../helpers/delivery.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { appointment } from '../google/google-env.ts';
 
@@ -24,13 +25,6 @@ function setup() {
   return { t, clock, part, job, deliveries: new DeliveryStore(t.ctx.db), actions: new RescheduleStore(t.ctx.db, clock) };
 }
 
-const delivery = (n: number, key: string, receivedAt: number) => ({
-  dedupeKey: `d${n}`,
-  appointmentKey: key,
-  event: 'appointment.updated',
-  body: `{"n":${n}}`,
-  receivedAt,
-});
 
 const rows = (t: TestContext, sql: string) => t.ctx.db.prepare(sql).all();
 

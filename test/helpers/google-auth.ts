@@ -1,0 +1,58 @@
+// `calbridge google auth` run in process on a config: what it prints, a keyboard the test types on
+// (stdin), the consent URL once printed, and the refresh token it stored in the database.
+import { PassThrough } from 'node:stream';
+import type { Config } from '../../src/config/schema.ts';
+import { googleAuthCommand } from '../../src/commands/google-auth.ts';
+import { currentRefreshToken } from '../../src/google/auth.ts';
+import { KvStore } from '../../src/store/kv-store.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { systemClock } from '../../src/core/clock.ts';
+
+export interface GoogleAuthRun {
+  /** Every line it printed, stdout and stderr. */
+  printed: string[];
+  /** Its exit status (or its failure). */
+  exit: Promise<number>;
+  consentUrl: Promise<string>;
+  /** Types a line on its stdin. */
+  type(line: string): void;
+  /** The refresh token stored in the database now. */
+  stored(): string | undefined;
+}
+
+export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isTty?: boolean } = {}): GoogleAuthRun {
+  const keyboard = new PassThrough();
+  const printed: string[] = [];
+  let consent!: (url: string) => void;
+  const consentUrl = new Promise<string>((r) => (consent = r));
+  const exit = googleAuthCommand.run({
+    values: { timeout: '20' },
+    positionals: [],
+    verbose: false,
+    io: {
+      out: (line) => {
+        printed.push(line);
+        if (line.includes('redirect_uri=')) consent(line);
+      },
+      err: (line) => printed.push(line),
+      isTty: options.isTty ?? true,
+      ...(options.keyboard === false ? {} : { input: keyboard }),
+    },
+    loadConfig: () => config,
+    openRuntime: () => Promise.reject(new Error('not needed')),
+  });
+  return {
+    printed,
+    exit,
+    consentUrl,
+    type: (line) => void keyboard.write(`${line}\n`),
+    stored() {
+      const db = openDatabase(config.database.path);
+      try {
+        return currentRefreshToken(new KvStore(db, systemClock, 'kv'), config.google!);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
