@@ -6,6 +6,7 @@ import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
+import { benchmarksFile, soakSection } from './soak-section.ts';
 
 const sections: [string, () => Promise<string>][] = [
   ['webhook acknowledgement', runWebhookBench],
@@ -29,6 +30,8 @@ for (const [name, run] of sections) {
   process.stderr.write(`bench: ${name}...\n`);
   out.push(await run(), '');
 }
+const soak = soakSection(benchmarksFile());
+if (soak) out.push(soak, '');
 writeFileSync('BENCHMARKS.md', `${out.join('\n').trimEnd()}\n`);
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(0);

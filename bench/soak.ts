@@ -1,9 +1,10 @@
 // `npm run soak -- --runs 1000`: that many random histories of the model test (test/model), one
 // seed each, one after the other; a failing one is shrunk and its report printed. Ends with a
 // summary: runs, steps played, failures and their seeds. `npm run soak -- --help` lists the options.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { runHistory } from '../test/model/history.ts';
+import { benchmarksFile, SOAK_HEADING, withSoakSection } from './soak-section.ts';
 
 const HELP = `npm run soak -- [options]
   --runs N             histories to play, one seed each (default 1)
@@ -63,18 +64,14 @@ process.stdout.write(`\nsoak: ${summary[0]}\n`);
 
 if (process.argv.includes('--write')) {
   const section = [
-    '## Convergence soak',
+    SOAK_HEADING,
     '',
     'Written by `npm run soak -- --runs N --write`: random histories of the model test (test/model/README.md), each played against',
-    'the booking simulator, the fake Google and the daemon, then settled and checked (agreement, quiet for 20 s of schedule,',
-    'reschedules, people\'s moves).',
+    'the booking simulator, the fake Google and the daemon, then settled and checked (agreement, reschedules, people\'s moves, no',
+    'wasted write, then quiet for 20 s of schedule). A failing history counts once; its seed replays it (`npm run soak -- --seed N`).',
     '',
     ...summary,
   ].join('\n');
-  const text = readFileSync('BENCHMARKS.md', 'utf8');
-  const at = text.indexOf('## Convergence soak');
-  const next = at < 0 ? -1 : text.indexOf('\n## ', at + 1);
-  const updated = at < 0 ? `${text.trimEnd()}\n\n${section}\n` : `${text.slice(0, at)}${section}\n${next < 0 ? '' : text.slice(next)}`;
-  writeFileSync('BENCHMARKS.md', updated);
+  writeFileSync('BENCHMARKS.md', withSoakSection(benchmarksFile(), section));
 }
 process.exit(failures.length ? 1 : 0);
