@@ -3,7 +3,7 @@
 // an event twice, or made one side wait on the other forever; removing its rule fails its row.
 import { describe, expect, it } from 'vitest';
 import { adoptAfterReschedule, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
-import { advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
+import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
 import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, type ExistingFacts, type ReadFacts } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
@@ -166,6 +166,19 @@ describe('the reverse sync decides on a change it listed', () => {
     const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
     expect(decideReverse({ ...base, event: moved, link: weighedLink(failedUpdate, moved, OURS) })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
     expect(weighedLink({ ...failedUpdate, attempts: 0 }, moved, OURS), 'every write answered: the link as it is').toEqual({ ...failedUpdate, attempts: 0 });
+  });
+
+  it("a person moved the event where the booking service moved it too: the link takes that state, so the person's next move is a move", () => {
+    const both = { ...event({ start: T1, end: T1 + H }), source: 'change' as const };
+    const agrees = decideReverse({ ...base, event: both, appointment: { start: T1, end: T1 + H, mirrored: true } });
+    expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
+    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both);
+    expect(adopted).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
+    const next = { ...event({ etag: '"person-2"', start: T1 + H, end: T1 + 2 * H }), source: 'change' as const };
+    const link = { present: true, etag: adopted!.etag, writtenStart: adopted!.start };
+    expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({ kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 });
+    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both), 'the link already holds that time: nothing to take').toBeNull();
+    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both), 'our own echo: nothing to take').toBeNull();
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {

@@ -79,6 +79,22 @@ export function decideReverse(input: DecideInput): ReverseAction {
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
 
+/**
+ * A person moved the event to where the booking service has it too (both moved it alike, or one
+ * followed the other): nothing to send, but the link takes the event's state, so that a later move
+ * of it is weighed against the time it shows rather than our older write (which would make it look
+ * like a booking-side change, and set the person's move back).
+ */
+export function adoptsAgreement(
+  action: ReverseAction,
+  link: Pick<LinkState, 'writtenStart'> | undefined,
+  event: TargetEvent,
+): { etag: string; start: number; end: number } | null {
+  if (action.kind !== 'none' || action.reason !== 'agrees' || !link) return null;
+  if (event.etag === null || event.start === null || event.end === null || event.start === link.writtenStart) return null;
+  return { etag: event.etag, start: event.start, end: event.end };
+}
+
 type WeighedLink = Pick<LinkState, 'present' | 'etag' | 'writtenStart'>;
 
 /**
