@@ -44,8 +44,14 @@ export interface PersonMove {
   step: number;
   key: string;
   to: number;
-  /** Google showed the booking service's times when the person moved it (not an older state). */
+  /**
+   * Google showed the booking service's times when the person moved it (not an older state), and
+   * that state was not the person's own earlier edit made on an older state, nor one the booking
+   * service moved after (calbridge may never have seen it: Google lists only the latest state).
+   */
   fromCurrent: boolean;
+  /** calbridge's writes to this appointment's event so far (a later one means the event was written since). */
+  writes: number;
   /** The appointment was in scope, active and mirrored then. */
   mirrored: boolean;
   /**

@@ -54,8 +54,9 @@ export class World {
   readonly takenSlotReschedules: string[] = [];
   /** Successful Google writes that left the event as it was (our hash, times, title, status): wasted calls. */
   readonly rewrites: string[] = [];
-  /** Per appointment, the start of the last event calbridge wrote to Google (not a person's edit). */
+  /** Per appointment, the start of the last event calbridge wrote to Google (not a person's edit), and how many it wrote. */
   readonly writtenStarts = new Map<string, number>();
+  readonly writeCounts = new Map<string, number>();
   private readonly delivered = new Set<number>();
   private readonly lost = new Set<number>();
   private gates: { google: GoogleGate; booking: BookingGate } | undefined;
@@ -149,6 +150,7 @@ export class World {
   private noteWrite(event: SimulatedEvent): SimulatedEvent {
     const key = event.extendedProperties?.private?.appointment_key;
     const start = Date.parse(event.start?.dateTime ?? '');
+    if (key) this.writeCounts.set(key, (this.writeCounts.get(key) ?? 0) + 1);
     if (key && event.status !== 'cancelled' && Number.isFinite(start)) this.writtenStarts.set(key, start);
     return event;
   }
