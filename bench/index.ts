@@ -5,6 +5,7 @@ import { cpus, totalmem, platform, release } from 'node:os';
 import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
+import { runCalDavBench } from './caldav-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
 import { benchmarksFile, soakSection } from './soak-section.ts';
 
@@ -12,6 +13,7 @@ const sections: [string, () => Promise<string>][] = [
   ['webhook acknowledgement', runWebhookBench],
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],
+  ['CalDAV writes', runCalDavBench],
   ['readyz flood', runReadyzFloodBench],
 ];
 

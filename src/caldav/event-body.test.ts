@@ -11,7 +11,7 @@ const START = Date.UTC(2026, 5, 15, 13, 0); // 10:00 in São Paulo, 09:00 in New
 
 describe('the object we write', () => {
   const appointment = testAppointment({ key: 'k-1', start: START, end: START + 45 * 60_000 });
-  const ics = renderCalendarObject({ appointment, revision: 4, changedAt: Date.UTC(2026, 5, 1, 8, 30) }, TEMPLATES);
+  const ics = renderCalendarObject({ appointment, revision: 4, changedAt: Date.UTC(2026, 5, 1, 8, 30) }, TEMPLATES, '0123456789abcdef0123456789abcdef');
 
   it('holds one VEVENT with UID {key}@calbridge, SEQUENCE, LAST-MODIFIED and local times with TZID', () => {
     expect(ics.endsWith('END:VCALENDAR\r\n')).toBe(true);
@@ -47,7 +47,14 @@ describe('the object we write', () => {
       status: 'CONFIRMED',
       sequence: 4,
       recurring: false,
+      ourHash: '0123456789abcdef0123456789abcdef',
+      summary: 'João Araújo · AB12',
     });
+  });
+
+  it('carries the writer’s hash in X-CALBRIDGE-HASH inside the VEVENT, and an app that drops it leaves none', () => {
+    expect(unfold(ics)).toMatch(/\r\nX-CALBRIDGE-HASH:0123456789abcdef0123456789abcdef\r\nEND:VEVENT\r\n/);
+    expect(readEvent(ics.replace(/X-CALBRIDGE-HASH:.*\r\n/, ''), 'UTC').ourHash).toBeNull();
   });
 
   it('keeps exact instants across daylight saving changes, through its own VTIMEZONE', () => {

@@ -14,8 +14,17 @@ export interface CalDavTemplates {
 const HEADER = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//calbridge//calbridge CalDAV//EN', 'CALSCALE:GREGORIAN'].join('\r\n') + '\r\n';
 const FOOTER = 'END:VCALENDAR\r\n';
 
-export function renderCalendarObject(input: RenderInput, templates: CalDavTemplates): string {
+/**
+ * Our private property: the hash of what the writer wanted (core/mirror/desired-event.ts). Read back,
+ * it tells our own write (whose answer was lost) from a person's edit; apps that drop X- properties
+ * only cost that shortcut, the ETag still tells our echo apart.
+ */
+export const HASH_PROPERTY = 'X-CALBRIDGE-HASH';
+
+/** `hash`: written as X-CALBRIDGE-HASH (the writer's objects carry it; a body for other uses may not). */
+export function renderCalendarObject(input: RenderInput, templates: CalDavTemplates, hash?: string): string {
   const a = input.appointment;
-  const event = renderEvent(input, { privacy: 'full', title: templates.title, description: templates.description, zoned: true });
+  let event = renderEvent(input, { privacy: 'full', title: templates.title, description: templates.description, zoned: true });
+  if (hash !== undefined) event = event.replace(/END:VEVENT\r\n$/, `${HASH_PROPERTY}:${hash}\r\nEND:VEVENT\r\n`);
   return HEADER + renderVTimezone(a.timezone, a.start, a.end) + event + FOOTER;
 }

@@ -5,6 +5,7 @@
 // floating time or an all-day date in the booking time zone.
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
+import { HASH_PROPERTY } from './event-body.ts';
 
 export interface ReadEvent {
   uid: string;
@@ -20,6 +21,10 @@ export interface ReadEvent {
   sequence: number | null;
   /** RRULE/RDATE or overridden instances: a person made it repeat. */
   recurring: boolean;
+  /** The hash our write put in X-CALBRIDGE-HASH; null when absent (an app may drop X- properties). */
+  ourHash: string | null;
+  /** SUMMARY, the title the apps show; null when absent. */
+  summary: string | null;
 }
 
 export class EventReadError extends Error {
@@ -56,6 +61,8 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
 
   const status = master.getFirstPropertyValue('status');
   const sequence = master.getFirstPropertyValue('sequence');
+  const hash = master.getFirstPropertyValue(HASH_PROPERTY.toLowerCase());
+  const summary = master.getFirstPropertyValue('summary');
   return {
     uid,
     key: OUR_UID.exec(uid)?.[1] ?? null,
@@ -65,6 +72,8 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
     status: typeof status === 'string' && status.trim() ? status.trim().toUpperCase() : null,
     sequence: typeof sequence === 'number' && Number.isFinite(sequence) ? sequence : null,
     recurring: master.hasProperty('rrule') || master.hasProperty('rdate') || events.length > 1,
+    ourHash: typeof hash === 'string' && hash.trim() ? hash.trim() : null,
+    summary: typeof summary === 'string' ? summary : null,
   };
 }
 

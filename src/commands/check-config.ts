@@ -9,7 +9,7 @@ import type { Command } from './command.ts';
 export const checkConfigCommand: Command = {
   name: 'check-config',
   summary: 'validate the config and print every problem with its YAML path',
-  help: 'Also warns when a Google service account key file is missing or is not one, when booking.base_url, google.token_url or google.api_root would send tokens over plain http:// to another machine, and when every user of this machine can read the database. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
+  help: 'Also warns when a Google service account key file is missing or is not one, when booking.base_url, google.token_url or google.api_root would send tokens over plain http:// to another machine, and when every user of this machine can read the database; for `caldav`, about an http:// URL to another host (the password in clear), a web page copied instead of the CalDAV server address, and calendar entries that a "*" entry before them hides. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
   options: { print: { type: 'boolean', description: 'print the resolved config (secrets masked)' } },
   async run({ values, io }) {
     const file = configPath(values.config as string | undefined);

@@ -55,6 +55,7 @@ function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config
 const DIRECTIONS: Record<string, string> = {
   'booking-to-targets': 'booking → Google/feeds',
   'google-to-booking': 'Google → booking',
+  'caldav-to-booking': 'CalDAV → booking',
   reverted: 'reverted',
   refused: 'refused',
 };

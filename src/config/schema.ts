@@ -235,6 +235,8 @@ const caldav = z
     description: template.default('{calendar.name}\n{person.email}'),
     /** Pacer shared by every request to the server; hosted servers throttle bursts. */
     requests_per_minute: num(z.number().int().positive().max(10_000)).default(300),
+    /** Breaker: a pass that would delete more than this share of the mirrored objects stops and reports (as for google). */
+    breaker_share: share.default(0.3),
     reverse_sync: caldavReverseSync.prefault({}),
   })
   .superRefine((c, ctx) => {

@@ -5,8 +5,11 @@ import { DateTime } from 'luxon';
 import { isCancelled } from './appointment.ts';
 import { maskLongNumbers } from './mask-numbers.ts';
 
-/** booking → Google/feeds, Google → booking, put back in Google, refused by the booking service. */
-export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'reverted' | 'refused';
+/** booking → Google/feeds, Google (or CalDAV) → booking, put back, refused by the booking service. */
+export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'reverted' | 'refused';
+
+/** Where a person made the change: Google unless said (a CalDAV calendar). */
+export type ActivityTarget = 'google' | 'caldav';
 
 /** What the sync code knows at the moment something happened. */
 export type ActivityFact =
@@ -15,7 +18,7 @@ export type ActivityFact =
   /** The writer wrote the appointment's event to Google. */
   | { kind: 'google-write'; key: string; action: string }
   /** The reverse sync decided on a change a person made in Google (moves and cancellations are told when settled). */
-  | { kind: 'reverse'; key: string; action: { kind: string; reason?: string }; movedTo: number | null }
+  | { kind: 'reverse'; key: string; action: { kind: string; reason?: string }; movedTo: number | null; target?: ActivityTarget }
   /** A move or deletion made in Google, carried to the booking service (or not), and why. */
   | {
       kind: 'settled';
@@ -28,7 +31,13 @@ export type ActivityFact =
       to: number;
       /** The appointments already in that slot (search codes). */
       taken?: string[];
+      target?: ActivityTarget;
     };
+
+/** A fact of a person's change, told as made in `target` (facts of other kinds stay as they are). */
+export function madeIn(fact: ActivityFact, target: ActivityTarget): ActivityFact {
+  return fact.kind === 'reverse' || fact.kind === 'settled' ? { ...fact, target } : fact;
+}
 
 /** The appointment the words are about, as stored now. */
 export interface ActivitySubject {
@@ -88,46 +97,53 @@ function bookingWords(before: { start: number; status: string; gone: boolean } |
 
 const WRITES: Record<string, string> = { insert: 'added to Google', update: 'updated in Google', delete: 'removed from Google', move: 'moved to another Google calendar' };
 
-function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject): ActivityWords | null {
+/** How a target is named in a sentence, and the direction of what a person did there. */
+function placeOf(target: ActivityTarget = 'google') {
+  return { target, place: target === 'caldav' ? 'the CalDAV calendar' : 'Google', dir: `${target}-to-booking` as ActivityDirection };
+}
+
+function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject, where: ActivityTarget | undefined): ActivityWords | null {
+  const { target, place, dir } = placeOf(where);
   const to = movedTo === null ? '' : ` to ${when(movedTo, s.zone)}`;
   const wins = 'the booking service wins';
-  if (action.kind === 'restore' && action.reason === 'not-a-time') return entry('reverted', 'reverted', 'made all-day in Google → moved back', 'an appointment needs a time');
-  if (action.kind === 'restore') return entry('reverted', 'reverted', `moved in Google${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
-  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', 'deleted in Google, but the booking service changed it meanwhile → recreated', wins, s.start);
-  if (action.kind === 'recreate') return entry('recreated', 'reverted', 'deleted in Google → recreated', 'it is still booked at the booking service; on_delete: recreate', s.start);
-  if (action.kind === 'ignore') return entry('deleted-in-google', 'google-to-booking', 'deleted in Google → left deleted', 'the booking service keeps it; on_delete: ignore');
+  if (action.kind === 'restore' && action.reason === 'not-a-time') return entry('reverted', 'reverted', `made all-day in ${place} → moved back`, 'an appointment needs a time');
+  if (action.kind === 'restore') return entry('reverted', 'reverted', `moved in ${place}${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
+  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', `deleted in ${place}, but the booking service changed it meanwhile → recreated`, wins, s.start);
+  if (action.kind === 'recreate') return entry('recreated', 'reverted', `deleted in ${place} → recreated`, 'it is still booked at the booking service; on_delete: recreate', s.start);
+  if (action.kind === 'ignore') return entry(`deleted-in-${target}`, dir, `deleted in ${place} → left deleted`, 'the booking service keeps it; on_delete: ignore');
   return null;
 }
 
 function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: ActivitySubject): ActivityWords | null {
+  const { target, place, dir } = placeOf(f.target);
   const to = when(f.to, s.zone);
   const detail = f.detail;
   const wins = 'the booking service wins';
   if (f.action === 'cancel') {
     if (f.state === 'done') {
       return f.reason === 'already-cancelled'
-        ? entry('cancelled-from-google', 'google-to-booking', 'deleted in Google; it was already cancelled at the booking service')
-        : entry('cancelled-from-google', 'google-to-booking', 'deleted in Google → cancelled at the booking service', 'on_delete: cancel');
+        ? entry(`cancelled-from-${target}`, dir, `deleted in ${place}; it was already cancelled at the booking service`)
+        : entry(`cancelled-from-${target}`, dir, `deleted in ${place} → cancelled at the booking service`, 'on_delete: cancel');
     }
-    if (f.state === 'dropped') return entry('dropped', 'google-to-booking', 'deleted in Google; it is gone at the booking service too');
-    if (f.reason === 'refused') return entry('refused', 'refused', 'deleted in Google → the booking service refused to cancel it → recreated', detail ?? 'refused');
-    if (f.reason === 'booking-changed') return entry('recreated', 'reverted', 'deleted in Google, but the booking service changed it meanwhile → recreated', wins);
-    return entry('recreated', 'reverted', 'deleted in Google → the booking service did not take the cancellation → recreated', detail);
+    if (f.state === 'dropped') return entry('dropped', dir, `deleted in ${place}; it is gone at the booking service too`);
+    if (f.reason === 'refused') return entry('refused', 'refused', `deleted in ${place} → the booking service refused to cancel it → recreated`, detail ?? 'refused');
+    if (f.reason === 'booking-changed') return entry('recreated', 'reverted', `deleted in ${place}, but the booking service changed it meanwhile → recreated`, wins);
+    return entry('recreated', 'reverted', `deleted in ${place} → the booking service did not take the cancellation → recreated`, detail);
   }
   if (f.action !== 'reschedule') return null;
   if (f.state === 'done') {
     return f.reason === 'already-there'
-      ? entry('rescheduled', 'google-to-booking', `moved in Google to ${to}; the booking service already had that time`, null, f.to)
-      : entry('rescheduled', 'google-to-booking', `moved in Google to ${to} → rescheduled at the booking service`, null, f.to);
+      ? entry('rescheduled', dir, `moved in ${place} to ${to}; the booking service already had that time`, null, f.to)
+      : entry('rescheduled', dir, `moved in ${place} to ${to} → rescheduled at the booking service`, null, f.to);
   }
-  if (f.state === 'dropped') return entry('dropped', 'google-to-booking', `moved in Google to ${to}, but it is ${f.reason === 'cancelled' ? 'cancelled' : 'gone'} at the booking service → nothing sent`);
+  if (f.state === 'dropped') return entry('dropped', dir, `moved in ${place} to ${to}, but it is ${f.reason === 'cancelled' ? 'cancelled' : 'gone'} at the booking service → nothing sent`);
   if (f.reason === 'conflict') {
-    const taken = f.taken?.length ? `moved onto ${f.taken.join(' and ')}'s slot (${to})` : `moved in Google to ${to}, a taken slot`;
+    const taken = f.taken?.length ? `moved onto ${f.taken.join(' and ')}'s slot (${to})` : `moved in ${place} to ${to}, a taken slot`;
     return entry('reverted', 'reverted', `${taken} → moved back`, 'the slot is taken at the booking service; on_conflict: revert', s.start);
   }
-  if (f.reason === 'booking-changed') return entry('reverted', 'reverted', `moved in Google to ${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
-  if (f.reason === 'refused') return entry('refused', 'refused', `moved in Google to ${to} → refused by the booking service → moved back`, detail ?? 'refused', s.start);
-  return entry('reverted', 'reverted', `moved in Google to ${to} → the booking service did not take it → moved back`, detail, s.start);
+  if (f.reason === 'booking-changed') return entry('reverted', 'reverted', `moved in ${place} to ${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
+  if (f.reason === 'refused') return entry('refused', 'refused', `moved in ${place} to ${to} → refused by the booking service → moved back`, detail ?? 'refused', s.start);
+  return entry('reverted', 'reverted', `moved in ${place} to ${to} → the booking service did not take it → moved back`, detail, s.start);
 }
 
 export function activityWords(fact: ActivityFact, subject: ActivitySubject): ActivityWords | null {
@@ -140,7 +156,7 @@ export function activityWords(fact: ActivityFact, subject: ActivitySubject): Act
       return entry('google-write', 'booking-to-targets', timed ? `${what}, ${when(subject.start, subject.zone)}` : what, null, subject.start);
     }
     case 'reverse':
-      return reverseWords(fact.action, fact.movedTo, subject);
+      return reverseWords(fact.action, fact.movedTo, subject, fact.target);
     case 'settled':
       return settledWords(fact, subject);
   }

@@ -1,7 +1,17 @@
 // A job: named, scheduled, never overlapping itself (in this process or, through a lease, any other).
 
 /** Every job calbridge runs. Waking or running a name not listed here does not compile. */
-export type JobName = 'poll' | 'deliveries' | 'google-writer' | 'reverse-sync' | 'reschedules' | 'google-channels' | 'retention';
+export type JobName =
+  | 'poll'
+  | 'deliveries'
+  | 'google-writer'
+  | 'reverse-sync'
+  | 'reschedules'
+  | 'google-channels'
+  | 'caldav-writer'
+  | 'caldav-reverse-sync'
+  | 'caldav-reschedules'
+  | 'retention';
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
 export type Wake = (job: JobName) => void;

@@ -55,7 +55,8 @@ export class ActivityStore {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly appointments: AppointmentStore,
-    private readonly reverseActions: RescheduleStore,
+    /** Every target's reverse-sync actions: the latest of an appointment's, whichever target it came from. */
+    private readonly reverseActions: Pick<RescheduleStore, 'latest'>,
     /** Configured secrets, masked in what other services said (a reason), as everywhere else. */
     private readonly secrets: readonly string[] = [],
   ) {}

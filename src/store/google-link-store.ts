@@ -1,4 +1,5 @@
-// google_links: what we last wrote to Google per appointment, and the retry state of failed writes.
+// google_links and caldav_links: what we last wrote to a calendar target per appointment, and the
+// retry state of failed writes. One table per target, the same columns, this one class.
 // Each write's outcome is recorded in one statement, so the link never disagrees with itself.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
@@ -85,14 +86,18 @@ const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
   l.deferred_etag, l.deferred_since_ms, l.write_started_ms`;
 
+/** The link table of each calendar target. */
+export type LinkTable = 'google_links' | 'caldav_links';
+
 export class GoogleLinkStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly table: LinkTable = 'google_links',
   ) {}
 
   get(key: string): GoogleLink | undefined {
-    const row = this.db.prepare('SELECT * FROM google_links WHERE appointment_key = ?').get(key) as Row | undefined;
+    const row = this.db.prepare(`SELECT * FROM ${this.table} WHERE appointment_key = ?`).get(key) as Row | undefined;
     return row && fromRow(row);
   }
 
@@ -101,7 +106,7 @@ export class GoogleLinkStore {
     const rows = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
-         FROM appointments AS a LEFT JOIN google_links AS l ON l.appointment_key = a.appointment_key`,
+         FROM appointments AS a LEFT JOIN ${this.table} AS l ON l.appointment_key = a.appointment_key`,
       )
       .all() as (Row & { key: string; revision: number; gone_at_ms: number | null })[];
     return rows.map((r) => ({ key: r.key, revision: r.revision, gone: r.gone_at_ms !== null, link: r.appointment_key === null ? undefined : fromRow(r) }));
@@ -109,7 +114,7 @@ export class GoogleLinkStore {
 
   /** The link of one of our events (reverse sync: which appointment is this event?). */
   byEvent(calendarId: string, eventId: string): GoogleLink | undefined {
-    const row = this.db.prepare('SELECT * FROM google_links WHERE calendar_id = ? AND event_id = ?').get(calendarId, eventId) as Row | undefined;
+    const row = this.db.prepare(`SELECT * FROM ${this.table} WHERE calendar_id = ? AND event_id = ?`).get(calendarId, eventId) as Row | undefined;
     return row && fromRow(row);
   }
 
@@ -121,7 +126,7 @@ export class GoogleLinkStore {
   recordIntent(key: string, target: { calendarId: string; eventId: string; generation: number }): void {
     this.db
       .prepare(
-        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, write_started_ms, updated_at_ms)
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, write_started_ms, updated_at_ms)
          VALUES (?, ?, ?, ?, 0, ?, ?)
          ON CONFLICT (appointment_key) DO UPDATE SET write_started_ms = excluded.write_started_ms, updated_at_ms = excluded.updated_at_ms`,
       )
@@ -132,7 +137,7 @@ export class GoogleLinkStore {
   recordWrite(key: string, w: WrittenEvent): void {
     this.db
       .prepare(
-        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, written_hash, etag,
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, written_hash, etag,
            written_start_ms, written_end_ms, written_revision, attempts, next_attempt_ms, last_error, updated_at_ms)
          VALUES (@key, @calendarId, @eventId, @generation, @present, @hash, @etag, @start, @end, @revision, 0, 0, NULL, @now)
          ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
@@ -147,13 +152,13 @@ export class GoogleLinkStore {
   /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
     this.db
-      .prepare('UPDATE google_links SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0 WHERE appointment_key = ?')
+      .prepare(`UPDATE ${this.table} SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0 WHERE appointment_key = ?`)
       .run(revision, key);
   }
 
   /** The recorded failure no longer matters (a different write is planned); attempts and next attempt stay. */
   forgetError(key: string): void {
-    this.db.prepare('UPDATE google_links SET last_error = NULL WHERE appointment_key = ?').run(key);
+    this.db.prepare(`UPDATE ${this.table} SET last_error = NULL WHERE appointment_key = ?`).run(key);
   }
 
   /**
@@ -162,7 +167,7 @@ export class GoogleLinkStore {
    */
   leaveToReverse(key: string, deferral: Deferral, lookAgainAt: number): void {
     this.db
-      .prepare('UPDATE google_links SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ? WHERE appointment_key = ?')
+      .prepare(`UPDATE ${this.table} SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ? WHERE appointment_key = ?`)
       .run(deferral.etag, deferral.since, lookAgainAt, key);
   }
 
@@ -173,7 +178,7 @@ export class GoogleLinkStore {
   recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number): void {
     this.db
       .prepare(
-        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, updated_at_ms)
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, updated_at_ms)
          VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?)
          ON CONFLICT (appointment_key) DO UPDATE SET attempts = attempts + 1, next_attempt_ms = excluded.next_attempt_ms,
            last_error = excluded.last_error, updated_at_ms = excluded.updated_at_ms`,
@@ -185,7 +190,7 @@ export class GoogleLinkStore {
   bumpGeneration(key: string, calendarId: string, eventId: string, generation: number): void {
     this.db
       .prepare(
-        `INSERT INTO google_links (appointment_key, calendar_id, event_id, generation, present, updated_at_ms) VALUES (?, ?, ?, ?, 0, ?)
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, updated_at_ms) VALUES (?, ?, ?, ?, 0, ?)
          ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
            generation = excluded.generation, present = 0, updated_at_ms = excluded.updated_at_ms`,
       )
@@ -198,7 +203,7 @@ export class GoogleLinkStore {
   /** Our events that should exist in a calendar (a full re-list compares against these). */
   mirroredIn(calendarId: string): { appointmentKey: string; eventId: string }[] {
     return this.db
-      .prepare('SELECT appointment_key AS appointmentKey, event_id AS eventId FROM google_links WHERE calendar_id = ? AND present = 1')
+      .prepare(`SELECT appointment_key AS appointmentKey, event_id AS eventId FROM ${this.table} WHERE calendar_id = ? AND present = 1`)
       .all(calendarId) as { appointmentKey: string; eventId: string }[];
   }
 
@@ -209,7 +214,7 @@ export class GoogleLinkStore {
   requestRewrite(key: string, observedEtag: string | null): void {
     this.db
       .prepare(
-        `UPDATE google_links SET written_hash = NULL, etag = COALESCE(?, etag), next_attempt_ms = 0, updated_at_ms = ?
+        `UPDATE ${this.table} SET written_hash = NULL, etag = COALESCE(?, etag), next_attempt_ms = 0, updated_at_ms = ?
          WHERE appointment_key = ? AND present = 1`,
       )
       .run(observedEtag, this.clock.now(), key);
@@ -218,7 +223,7 @@ export class GoogleLinkStore {
   /** The event was deleted in Google: the writer inserts it again (409 on the tombstone, revived). */
   requestRecreate(key: string): void {
     this.db
-      .prepare('UPDATE google_links SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE appointment_key = ?')
+      .prepare(`UPDATE ${this.table} SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE appointment_key = ?`)
       .run(this.clock.now(), key);
   }
 
@@ -229,7 +234,7 @@ export class GoogleLinkStore {
   adoptEdit(key: string, edit: { etag: string; start: number; end: number }, unchangedSince: number): void {
     this.db
       .prepare(
-        `UPDATE google_links SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
+        `UPDATE ${this.table} SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
          WHERE appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
       )
       .run(edit.etag, edit.start, edit.end, key, unchangedSince);
@@ -237,14 +242,14 @@ export class GoogleLinkStore {
 
   counts(): { mirrored: number; failed: number } {
     const r = this.db
-      .prepare('SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM google_links')
+      .prepare(`SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM ${this.table}`)
       .get() as { mirrored: number; failed: number };
     return r;
   }
 
   failures(limit = 20): LinkFailure[] {
     const rows = this.db
-      .prepare('SELECT * FROM google_links WHERE last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?')
+      .prepare(`SELECT * FROM ${this.table} WHERE last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?`)
       .all(limit) as Row[];
     return rows.map((r) => ({ appointmentKey: r.appointment_key, eventId: r.event_id, attempts: r.attempts, nextAttemptMs: r.next_attempt_ms, lastError: r.last_error ?? '' }));
   }

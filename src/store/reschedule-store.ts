@@ -1,5 +1,5 @@
-// Reverse-sync actions (table reschedules): a person's move or deletion in Google and what came of
-// it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
+// Reverse-sync actions (table reschedules): a person's move or deletion in a calendar target (Google,
+// CalDAV; column target) and what came of it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ReverseDecision } from '../core/mirror/write-decide.ts';
@@ -95,10 +95,14 @@ export interface ActionCounts {
   restored: number;
 }
 
+/** The calendar target an action came from; each target's reverse sync sees only its own. */
+export type ActionTarget = 'google' | 'caldav';
+
 export class RescheduleStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly target: ActionTarget = 'google',
   ) {}
 
   /** Stores an action; a newer move of the same appointment supersedes a pending one. */
@@ -106,15 +110,15 @@ export class RescheduleStore {
     const now = this.clock.now();
     return this.db.transaction(() => {
       this.db
-        .prepare(`UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND state = 'pending'`)
-        .run(now, a.appointmentKey);
+        .prepare(`UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND target = ? AND state = 'pending'`)
+        .run(now, a.appointmentKey, this.target);
       const { lastInsertRowid } = this.db
         .prepare(
           `INSERT INTO reschedules (appointment_key, kind, new_start_ms, new_end_ms, from_start_ms, observed_etag, calendar_id, event_id,
-             state, reason, created_at_ms, updated_at_ms)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             state, reason, created_at_ms, updated_at_ms, target)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now);
+        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target);
       return this.get(Number(lastInsertRowid))!;
     })();
   }
@@ -126,31 +130,31 @@ export class RescheduleStore {
 
   /** The latest action for an appointment, whatever its state. */
   latest(appointmentKey: string): ReverseActionRow | undefined {
-    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1').get(appointmentKey) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1').get(appointmentKey, this.target) as Row | undefined;
     return row && fromRow(row);
   }
 
   /** The latest decision as the writer weighs it: the state of the event it was made on, and whether it is carried out. */
   latestDecision(appointmentKey: string): ReverseDecision | undefined {
     const row = this.db
-      .prepare('SELECT observed_etag, state FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1')
-      .get(appointmentKey) as Pick<Row, 'observed_etag' | 'state'> | undefined;
+      .prepare('SELECT observed_etag, state FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
+      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state'> | undefined;
     return row && { etag: row.observed_etag, settled: row.state !== 'pending' };
   }
 
   /** Where the latest completed reschedule of this appointment put it. */
   lastRescheduledTo(appointmentKey: string): number | null {
     const row = this.db
-      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
-      .get(appointmentKey) as { new_start_ms: number } | undefined;
+      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
+      .get(appointmentKey, this.target) as { new_start_ms: number } | undefined;
     return row?.new_start_ms ?? null;
   }
 
   /** Where the reschedules of this appointment still pending would put it (one may have been sent before a crash). */
   pendingTargets(appointmentKey: string): number[] {
     const rows = this.db
-      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 5`)
-      .all(appointmentKey) as { new_start_ms: number }[];
+      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 5`)
+      .all(appointmentKey, this.target) as { new_start_ms: number }[];
     return rows.map((r) => r.new_start_ms);
   }
 
@@ -158,18 +162,18 @@ export class RescheduleStore {
   earlierTargets(appointmentKey: string, beforeId: number): number[] {
     const rows = this.db
       .prepare(
-        `SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND id < ? AND kind = 'reschedule' AND state IN ('done', 'superseded')
+        `SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND id < ? AND kind = 'reschedule' AND state IN ('done', 'superseded')
          ORDER BY id DESC LIMIT 5`,
       )
-      .all(appointmentKey, beforeId) as { new_start_ms: number }[];
+      .all(appointmentKey, this.target, beforeId) as { new_start_ms: number }[];
     return rows.map((r) => r.new_start_ms);
   }
 
   /** Pending actions whose time has come, oldest first. */
   due(limit = 50): ReverseActionRow[] {
     const rows = this.db
-      .prepare(`SELECT * FROM reschedules WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY id LIMIT ?`)
-      .all(this.clock.now(), limit) as Row[];
+      .prepare(`SELECT * FROM reschedules WHERE state = 'pending' AND target = ? AND next_attempt_ms <= ? ORDER BY id LIMIT ?`)
+      .all(this.target, this.clock.now(), limit) as Row[];
     return rows.map(fromRow);
   }
 
@@ -189,8 +193,8 @@ export class RescheduleStore {
 
   counts(): ActionCounts {
     const rows = this.db
-      .prepare('SELECT kind, state, reason, COUNT(*) AS n FROM reschedules GROUP BY kind, state, reason')
-      .all() as { kind: ActionKind; state: ActionState; reason: string | null; n: number }[];
+      .prepare('SELECT kind, state, reason, COUNT(*) AS n FROM reschedules WHERE target = ? GROUP BY kind, state, reason')
+      .all(this.target) as { kind: ActionKind; state: ActionState; reason: string | null; n: number }[];
     const sum = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).reduce((t, r) => t + r.n, 0);
     return {
       movesDetected: sum((r) => r.kind === 'reschedule'),
@@ -209,11 +213,11 @@ export class RescheduleStore {
 
   /** Actions given up on; an indexed count (readiness asks it on every call). */
   failedCount(): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM reschedules WHERE state = 'failed'`).get() as { n: number }).n;
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM reschedules WHERE state = 'failed' AND target = ?`).get(this.target) as { n: number }).n;
   }
 
   /**
-   * Forgets up to `limit` settled actions last changed before `before`. Pending ones are never
+   * Forgets up to `limit` settled actions (of every target) last changed before `before`. Pending ones are never
    * forgotten, nor an appointment's latest action or its latest completed reschedule: the reverse
    * sync compares what it sees in Google with those (`latest`, `lastRescheduledTo`), however old.
    */
@@ -222,9 +226,9 @@ export class RescheduleStore {
       .prepare(
         `DELETE FROM reschedules WHERE id IN (
            SELECT id FROM reschedules AS r WHERE state != 'pending' AND updated_at_ms < ?
-             AND id < (SELECT MAX(id) FROM reschedules WHERE appointment_key = r.appointment_key)
+             AND id < (SELECT MAX(id) FROM reschedules WHERE appointment_key = r.appointment_key AND target = r.target)
              AND id IS NOT (SELECT MAX(id) FROM reschedules
-                            WHERE appointment_key = r.appointment_key AND kind = 'reschedule' AND state = 'done')
+                            WHERE appointment_key = r.appointment_key AND target = r.target AND kind = 'reschedule' AND state = 'done')
            ORDER BY updated_at_ms LIMIT ?)`,
       )
       .run(before, limit).changes;
@@ -234,10 +238,10 @@ export class RescheduleStore {
   recentProblems(limit = 10): ReverseActionRow[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM reschedules WHERE state IN ('reverted', 'failed') OR (state = 'pending' AND last_error IS NOT NULL)
+        `SELECT * FROM reschedules WHERE target = ? AND (state IN ('reverted', 'failed') OR (state = 'pending' AND last_error IS NOT NULL))
          ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
       )
-      .all(limit) as Row[];
+      .all(this.target, limit) as Row[];
     return rows.map(fromRow);
   }
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import { eventIdFor } from '../core/event-id.ts';
 import type { DesiredEvent } from '../core/mirror/desired-event.ts';
 import type { CalendarTarget, Precondition, TargetErrorKind } from '../core/mirror/target.ts';
-import { outcomeUnknown, type WriteAction } from '../core/mirror/write-plan.ts';
+import { outcomeUnknown, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import {
   afterCreate,
   afterOverwrite,
@@ -29,6 +29,8 @@ export interface WriteDeps<B> {
   /** What the reverse sync takes over (null when it is off), and its latest decision per appointment. */
   reverse: LeftToReverse | null;
   decision(key: string): ReverseDecision | undefined;
+  /** The target's event id of an appointment (Google's derived id unless given). */
+  idOf?: EventIdOf;
 }
 
 export interface WriteInput<B> {
@@ -50,6 +52,7 @@ const ifEtag = (etag: string | null): Precondition => (etag === null ? { kind: '
 export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): Promise<WriteOutcome> {
   const { target, links } = deps;
   const { key, revision, action } = input;
+  const idOf = deps.idOf ?? eventIdFor;
   // Whether an earlier write's outcome is unknown, read before this write records its own intent.
   const before = links.get(key);
   const unsureBefore = before !== undefined && outcomeUnknown(before);
@@ -74,7 +77,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
 
   async function create(calendarId: string, generation: number, d: DesiredEvent<B>): Promise<WriteOutcome> {
     for (let g = generation; g <= generation + MAX_GENERATION_STEPS; g++) {
-      const eventId = eventIdFor(key, g);
+      const eventId = idOf(key, g);
       const created = afterCreate(await target.put(calendarId, eventId, d.body, { kind: 'absent' }));
       if (created.kind === 'written') return record(calendarId, eventId, g, created.etag, d);
       if (created.kind === 'fail') return { kind: 'failed', error: created.error, message: created.message };
@@ -88,7 +91,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
       if (over.kind === 'written') return record(calendarId, eventId, g, over.etag, d);
       if (over.kind === 'fail') return { kind: 'failed', error: over.error, message: over.message };
       // The target will not revive this deleted id: remember the next generation before using it.
-      links.bumpGeneration(key, calendarId, eventIdFor(key, g + 1), g + 1);
+      links.bumpGeneration(key, calendarId, idOf(key, g + 1), g + 1);
     }
     return { kind: 'failed', error: 'forbidden', message: `the calendar refused ${MAX_GENERATION_STEPS} revivals of this appointment's event` };
   }
@@ -113,7 +116,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
         const over = afterOverwrite(await target.put(calendarId, eventId, d.body, ifEtag(decided.etag)), decided.tombstone);
         if (over.kind === 'written') return record(calendarId, eventId, generation, over.etag, d);
         if (over.kind === 'fail') return { kind: 'failed', error: over.error, message: over.message };
-        links.bumpGeneration(key, calendarId, eventIdFor(key, generation + 1), generation + 1);
+        links.bumpGeneration(key, calendarId, idOf(key, generation + 1), generation + 1);
         return create(calendarId, generation + 1, d);
       }
     }

@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import { breakerTrips } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired, type DesiredEvent } from '../core/mirror/desired-event.ts';
 import { asTargetError, provesAccess, type CalendarTarget, type TargetErrorKind } from '../core/mirror/target.ts';
-import { failureSuperseded, notesRevision, planWrite, type WriteAction } from '../core/mirror/write-plan.ts';
+import { failureSuperseded, notesRevision, planWrite, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import type { JobResult, Progress } from '../jobs/job.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
@@ -31,6 +31,8 @@ export interface MirrorWriterDeps<B> {
   target: () => CalendarTarget<B>;
   /** The event an appointment should have in this target, or why none. */
   desire: (a: Appointment, revision: number, gone: boolean) => Desired<B>;
+  /** The target's event id of an appointment (Google's derived id unless given). */
+  idOf?: EventIdOf;
   breakerShare: number;
   concurrency?: number;
   /** A pass stops taking new items after this long (the job's lease must outlast it); the rest waits for the next pass. */
@@ -113,7 +115,7 @@ export class MirrorWriter<B> {
         this.memo.set(row.key, memo);
       }
       const desired = isDesired(memo.desired) ? memo.desired : null;
-      const action = planWrite(row.key, desired, row.link);
+      const action = planWrite(row.key, desired, row.link, this.deps.idOf);
       if (action.kind === 'none') {
         // Nothing the target shows changed (or an old failure no longer matters): note it, no call.
         if (notesRevision(row.link, row.revision)) links.recordRevision(row.key, row.revision);
@@ -153,6 +155,7 @@ export class MirrorWriter<B> {
       clock,
       reverse: reverse ? { moves: true, deletions: reverse.deletions } : null,
       decision: (key) => reverse?.actions.latestDecision(key),
+      ...(this.deps.idOf ? { idOf: this.deps.idOf } : {}),
     };
 
     let done = 0;

@@ -32,7 +32,7 @@ export interface RescheduleDeps {
   wakeWriter(): void;
   /** The draw of the retry backoff (tests pass their own). */
   random?: () => number;
-  activity?: ActivityStore;
+  activity?: Pick<ActivityStore, 'record'>;
 }
 
 /** Wide enough that any appointment overlapping the new slot starts inside it. */

@@ -18,13 +18,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export function reverseStatus(s: {
   round: RoundState;
   actions: RescheduleStore;
-  channels: ChannelStore;
-  push: boolean;
-  pushUrl: string;
+  /** Google's push channels; a target without push (CalDAV) has none. */
+  push?: { on: boolean; url: string; channels: ChannelStore; configured: boolean };
   calendars: string[];
-  config: GoogleConfig['reverse_sync'];
+  config: Pick<GoogleConfig['reverse_sync'], 'on_conflict' | 'on_delete'>;
   clock: Clock;
 }): Record<string, unknown> {
+  const push = s.push;
   const c = s.actions.counts();
   return {
     enabled: true,
@@ -49,8 +49,12 @@ export function reverseStatus(s: {
       at: iso(p.updatedAt),
       ...(p.state === 'pending' ? { attempts: p.attempts, next_attempt_at: iso(p.nextAttemptAt) } : {}),
     })),
-    push: s.push
-      ? { enabled: true, address: s.pushUrl, channels_active: s.channels.activeCount() }
-      : { enabled: false, why: s.config.push_notifications ? 'public_url is not https' : 'push_notifications is off' },
+    ...(push
+      ? {
+          push: push.on
+            ? { enabled: true, address: push.url, channels_active: push.channels.activeCount() }
+            : { enabled: false, why: push.configured ? 'public_url is not https' : 'push_notifications is off' },
+        }
+      : {}),
   };
 }

@@ -36,7 +36,7 @@ export interface ReverseDeps<B> {
   /** Wake the writer of this target (an event to put back) and the reschedules job (a move to send). */
   wakeWriter(): void;
   wakeReschedules(): void;
-  activity?: ActivityStore;
+  activity?: Pick<ActivityStore, 'record'>;
 }
 
 export interface CalendarRound {

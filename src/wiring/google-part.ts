@@ -3,13 +3,13 @@
 import type { GoogleConfig } from '../config/schema.ts';
 import { desiredEvent } from '../core/mirror/desired-event.ts';
 import type { Readiness } from '../core/readiness.ts';
-import type { Job } from '../jobs/job.ts';
 import { AUTH_HELP } from '../google/errors.ts';
-import { MirrorWriter, type WriterStatus } from '../sync/mirror-writer.ts';
+import { MirrorWriter } from '../sync/mirror-writer.ts';
 import { readinessWindowMs } from '../sync/readiness-window.ts';
 import type { GoogleConnection } from './google-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
+import { writerCounting, writerFacts, writerJob } from './writer-job.ts';
 
 const STATE_KEY = 'google.writer';
 
@@ -20,12 +20,9 @@ export interface GooglePartOptions {
 
 export function createGooglePart(s: Services, google: GoogleConnection, cfg: GoogleConfig, options: GooglePartOptions = {}): Part {
   const { metrics, clock, links, actions } = s;
-  const writes = metrics.counter('google_writes_total', 'Google event writes by kind and outcome', ['kind', 'outcome']);
-  const pendingGauge = metrics.gauge('google_pending', 'Appointments whose Google event differs from what was last written');
-  const failedGauge = metrics.gauge('google_failed_items', 'Appointments whose last Google write failed');
+  const counting = writerCounting(metrics, 'google', 'Google event', (kind, key) => s.activity.record({ kind: 'google-write', key, action: kind }));
 
   const startedAt = clock.now();
-  let writesThisPass = 0;
   const writer = new MirrorWriter({
     passBudgetMs: 45_000,
     clock,
@@ -39,44 +36,22 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
       ? { reverse: { actions, deletions: cfg.reverse_sync.on_delete !== 'ignore', wake: () => s.wake('reverse-sync') } }
       : {}),
     ...(options.itemBackoff ? { itemBackoff: options.itemBackoff } : {}),
-    hooks: {
-      onWrite: (kind, outcome, key) => {
-        writesThisPass++;
-        writes.inc({ kind, outcome });
-        if (outcome === 'ok') s.activity.record({ kind: 'google-write', key, action: kind });
-      },
-      onPending: (pending, failed) => {
-        pendingGauge.set(pending);
-        failedGauge.set(failed);
-      },
-    },
+    hooks: counting.hooks,
   });
   const window = readinessWindowMs(s.config.poll.schedule);
 
-  const job: Job = {
+  const job = writerJob({
     name: 'google-writer',
-    schedule: { everyMs: 5_000 },
-    // Short, so a killed process blocks the next one briefly; a pass stops taking new items well before.
-    leaseMs: 60_000,
-    async run(progress) {
-      writesThisPass = 0;
-      const result = await writer.pass(progress);
-      let state = writer.status();
-      // Nothing to write for a while: one cheap read keeps readiness honest about Google.
+    writer,
+    counting,
+    stateKey: STATE_KEY,
+    cursors: s.cursors,
+    // Nothing to write for a while: one cheap read keeps readiness honest about Google.
+    probe: () => {
       const quiet = clock.now() - (google.lastSuccessAt() ?? startedAt) > Math.min(window / 2, 60_000);
-      if (result.status !== 'failed' && quiet && google.connected()) {
-        await google
-          .api()
-          .list(cfg.calendars[0]!.calendar_id, { maxResults: 1 })
-          .catch((e: unknown) => {
-            state = { ...state, lastError: e instanceof Error ? e.message : String(e) };
-          });
-      }
-      // `status` runs in another process: it reads the writer's state from here.
-      s.cursors.set(STATE_KEY, state satisfies WriterStatus);
-      return { ...result, ...(result.status === 'success' && writesThisPass === 0 && !result.more ? { idle: true } : {}) };
+      return quiet && google.connected() ? google.api().list(cfg.calendars[0]!.calendar_id, { maxResults: 1 }) : undefined;
     },
-  };
+  });
 
   // The store's change signal is how a new or changed appointment reaches the writer.
   const unsubscribe = s.appointments.changes.subscribe(() => s.wake('google-writer'));
@@ -88,18 +63,12 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
       unsubscribe();
     },
     status() {
-      const counts = links.counts();
-      // As the last pass (maybe of `serve`) saved it, or this process's writer before its first pass.
-      const own = writer.status();
-      const state: WriterStatus = s.cursors.get<WriterStatus>(STATE_KEY) ?? own;
+      const { state, counts } = writerFacts({ writer, links, cursors: s.cursors, stateKey: STATE_KEY });
       const lastSuccessAt = google.lastSuccessAt();
       return {
         enabled: true,
         auth: { mode: google.mode(), ok: state.authError === null, error: state.authError },
-        mirrored: counts.mirrored,
-        pending: own.lastPassAt !== null ? own.pending : writer.plan().length,
-        failed: counts.failed,
-        failures: links.failures(20).map((f) => ({ ...f, nextAttemptAt: new Date(f.nextAttemptMs).toISOString() })),
+        ...counts,
         lastPassAt: state.lastPassAt && new Date(state.lastPassAt).toISOString(),
         lastSuccessAt: lastSuccessAt && new Date(lastSuccessAt).toISOString(),
         lastError: state.lastError,

@@ -1,5 +1,5 @@
 // The daemon's parts, in the order `sync` runs their jobs: ingest first (state from the booking
-// service), then outputs (feeds, Google), then what flows back (reverse sync); retention is not
+// service), then outputs (feeds, Google, CalDAV), then what flows back (reverse sync); retention is not
 // part of a pass. Google's writer and reverse sync share one connection (one auth, one quota).
 import { readerOptions } from '../core/reader.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
@@ -13,6 +13,7 @@ import { createIngestPart } from './ingest-part.ts';
 import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
+import { createCalDavPart } from './caldav-part.ts';
 import { createReverseSyncPart } from './reverse-sync-part.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
@@ -23,6 +24,10 @@ export interface Tuning {
   googleRetry?: RetryPolicy;
   /** Backoff of an appointment whose Google write failed. */
   googleItemBackoff?: { baseMs: number; maxMs: number };
+  /** Retries of one CalDAV request. */
+  caldavRetry?: RetryPolicy;
+  /** Backoff of an appointment whose CalDAV write failed. */
+  caldavItemBackoff?: { baseMs: number; maxMs: number };
 }
 
 export function createParts(s: Services, tuning: Tuning = {}): Part[] {
@@ -49,6 +54,12 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
     s.config.feeds.length ? createFeedsPart(s) : undefined,
     g && google && createGooglePart(s, google, g, tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}),
     g && google && g.reverse_sync.enabled ? createReverseSyncPart(s, google, g, apply) : undefined,
+    s.config.caldav?.enabled
+      ? createCalDavPart(s, s.config.caldav, apply, {
+          ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
+          ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
+        })
+      : undefined,
     createRetentionPart(s),
     createActivityPart(s),
   ];

@@ -4,16 +4,16 @@
 // round recorded), `google-channels` (push channels, only with an https public_url).
 import type { GoogleConfig } from '../config/schema.ts';
 import type { Readiness } from '../core/readiness.ts';
-import { errorMessage } from '../core/errors.ts';
 import type { Job, JobResult } from '../jobs/job.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { maintainChannels } from '../google/reverse/channels.ts';
 import { googleNotificationRoutes } from '../http/google-notification-routes.ts';
 import { desiredEvent, type EventBody } from '../core/mirror/desired-event.ts';
-import { calendarRound, mappedCalendars, syncTokenKey, type CalendarRound, type ReverseDeps } from '../sync/reverse-sync.ts';
-import { processDue, type ProcessResult, type RescheduleDeps } from '../sync/reschedule.ts';
+import { mappedCalendars, syncTokenKey, type ReverseDeps } from '../sync/reverse-sync.ts';
+import type { RescheduleDeps } from '../sync/reschedule.ts';
 import { createReverseMetrics } from '../sync/reverse-metrics.ts';
-import { reverseStatus, type RoundState } from '../sync/reverse-status.ts';
+import { reverseStatus } from '../sync/reverse-status.ts';
+import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
 import type { GoogleConnection } from './google-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
@@ -29,7 +29,7 @@ export function createReverseSyncPart(s: Services, google: GoogleConnection, g: 
   const pushUrl = rs.push_url ?? new URL('google/notifications', s.config.server.public_url.replace(/\/?$/, '/')).toString();
   const push = rs.push_notifications && pushUrl.startsWith('https://');
   const calendars = mappedCalendars(g);
-  const loadRound = (): RoundState => s.cursors.get<RoundState>(ROUND_KEY) ?? { lastAt: null, lastOkAt: null, lastError: null, calendars: [] };
+  const round = () => loadRound(s.cursors, ROUND_KEY);
 
   const reverseDeps = (): ReverseDeps<EventBody> => ({
     target: google.target(),
@@ -51,57 +51,8 @@ export function createReverseSyncPart(s: Services, google: GoogleConnection, g: 
     activity: s.activity,
   };
 
-  const reverseJob: Job = {
-    name: 'reverse-sync',
-    schedule: rs.schedule,
-    async run(): Promise<JobResult> {
-      const round = loadRound();
-      round.lastAt = clock.now();
-      const results: CalendarRound[] = [];
-      const errors: string[] = [];
-      for (const calendarId of calendars) {
-        try {
-          results.push(await calendarRound(reverseDeps(), calendarId));
-        } catch (e) {
-          errors.push(`${calendarId}: ${errorMessage(e)}`);
-        }
-      }
-      round.calendars = results;
-      round.lastError = errors.length ? errors.join('; ') : null;
-      if (!errors.length) round.lastOkAt = clock.now();
-      s.cursors.set(ROUND_KEY, round);
-      metrics.pending.set(actions.counts().pending);
-      const changes = results.reduce((n, r) => n + r.changes, 0);
-      const moves = results.reduce((n, r) => n + (r.acted.reschedule ?? 0), 0);
-      const held = results.reduce((n, r) => n + r.held, 0);
-      const summary = `${changes} changes read, ${moves} moves found${held ? `, ${held} deletions held by the breaker` : ''}${errors.length ? `; ${round.lastError}` : ''}`;
-      if (errors.length === calendars.length && calendars.length > 0) return { status: 'failed', summary };
-      return { status: 'success', summary, failed: errors.length + held, ...(changes === 0 && !errors.length ? { idle: true } : {}) };
-    },
-  };
-
-  // A round wakes this job at once, so an explicit run right after it (`sync`) may find nothing
-  // left to send: it then reports what the woken run did.
-  let unreported: ProcessResult | null = null;
-  const reschedulesJob: Job = {
-    name: 'reschedules',
-    schedule: { everyMs: 10_000 },
-    async run(): Promise<JobResult> {
-      let r = await processDue(rescheduleDeps);
-      metrics.pending.set(actions.counts().pending);
-      if (r.done + r.reverted + r.dropped + r.failed + r.retrying === 0) {
-        if (!unreported) return { status: 'skipped', summary: 'nothing to send' };
-        [r, unreported] = [unreported, null];
-      } else {
-        unreported = r;
-      }
-      return {
-        status: 'success',
-        summary: `${r.done} done, ${r.reverted} put back, ${r.dropped} dropped, ${r.failed} given up, ${r.retrying} to retry`,
-        failed: r.failed + r.retrying,
-      };
-    },
-  };
+  const reverseJob = reverseRoundJob({ name: 'reverse-sync', schedule: rs.schedule, calendars, deps: reverseDeps, roundKey: ROUND_KEY, cursors: s.cursors, actions, metrics, clock });
+  const reschedules = reschedulesJob({ name: 'reschedules', deps: rescheduleDeps, actions, metrics });
 
   const channelsJob: Job = {
     name: 'google-channels',
@@ -117,7 +68,7 @@ export function createReverseSyncPart(s: Services, google: GoogleConnection, g: 
 
   return {
     name: 'reverse_sync',
-    jobs: push ? [reverseJob, reschedulesJob, channelsJob] : [reverseJob, reschedulesJob],
+    jobs: push ? [reverseJob, reschedules, channelsJob] : [reverseJob, reschedules],
     routes: googleNotificationRoutes({
       liveChannelToken: (id) => {
         const channel = channels.get(id);
@@ -130,18 +81,18 @@ export function createReverseSyncPart(s: Services, google: GoogleConnection, g: 
       if (push) s.wake('google-channels');
       s.wake('reverse-sync');
     },
-    status: () => reverseStatus({ round: loadRound(), actions, channels, push, pushUrl, calendars, config: rs, clock }),
+    status: () => reverseStatus({ round: round(), actions, push: { on: push, url: pushUrl, channels, configured: rs.push_notifications }, calendars, config: rs, clock }),
     // Only warnings, in our own words: a round's error names calendars (often e-mail addresses) and
     // carries Google's text, so it stays in status (reverse_sync).
     readiness(): Readiness {
-      const round = loadRound();
+      const last = round();
       const warnings: string[] = [];
-      const held = round.calendars.reduce((n, r) => n + r.held, 0);
+      const held = last.calendars.reduce((n, r) => n + r.held, 0);
       if (held) warnings.push(`reverse sync: ${held} deletions in Google held by the breaker; nothing was cancelled at the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once`);
       if (push && channels.activeCount() === 0) warnings.push('reverse sync: no Google push channel is open; changes are picked up on the schedule only');
       const failed = actions.failedCount();
       if (failed) warnings.push(`reverse sync: ${failed} moves could not be sent to the booking service (see status)`);
-      if (round.lastError) warnings.push('reverse sync: the last round failed for at least one calendar (details in status: reverse_sync)');
+      if (last.lastError) warnings.push('reverse sync: the last round failed for at least one calendar (details in status: reverse_sync)');
       return { reasons: [], warnings };
     },
   };

@@ -47,6 +47,9 @@ export interface Services extends ServiceDeps {
   rejections: RejectionStore;
   links: GoogleLinkStore;
   actions: RescheduleStore;
+  /** The CalDAV target's links and reverse-sync actions: the same stores over its own rows. */
+  caldavLinks: GoogleLinkStore;
+  caldavActions: RescheduleStore;
   channels: ChannelStore;
   fragments: FeedFragmentStore;
   /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
@@ -59,7 +62,10 @@ export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
   const appointments = new AppointmentStore(db, clock);
   const actions = new RescheduleStore(db, clock);
-  const activity = new ActivityStore(db, clock, appointments, actions, configuredSecrets(deps.config));
+  const caldavActions = new RescheduleStore(db, clock, 'caldav');
+  // The booking service's echo of a reschedule sent for either target is not news.
+  const latestOfAny = { latest: (key: string) => [actions.latest(key), caldavActions.latest(key)].reduce((a, b) => (b && (!a || b.id > a.id) ? b : a), undefined) };
+  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
   appointments.changes.subscribe(({ key, before }) => activity.record({ kind: 'booking', key, ...(before ? { before } : {}) }));
   return {
     ...deps,
@@ -69,6 +75,8 @@ export function createServices(deps: ServiceDeps): Services {
     rejections: new RejectionStore(db),
     links: new GoogleLinkStore(db, clock),
     actions,
+    caldavLinks: new GoogleLinkStore(db, clock, 'caldav_links'),
+    caldavActions,
     activity,
     channels: new ChannelStore(db, clock),
     fragments: new FeedFragmentStore(db),

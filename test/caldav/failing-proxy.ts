@@ -17,11 +17,17 @@ export interface FailingProxyOptions {
   statuses?: number[];
   /** Headers on a failure, e.g. retry-after. */
   headers?: Record<string, string>;
+  /** The first request of this method whose path matches is forwarded (and applied), its answer never sent: `held` resolves then. */
+  hold?: { method: string; path: RegExp };
 }
 
 export interface FailingProxy {
   url: string;
   stats: { requests: number; failedBefore: number; failedAfter: number };
+  /** Every request forwarded, with the server's status (the held one included). */
+  log: { method: string; path: string; status: number }[];
+  /** Resolves once the request to hold has been applied by the server (its answer withheld). */
+  held: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,9 +66,20 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
   const target = new URL(o.target);
   const statuses = o.statuses ?? [500, 502, 503, 504];
   const stats = { requests: 0, failedBefore: 0, failedAfter: 0 };
+  const log: FailingProxy['log'] = [];
+  let hold = o.hold;
+  let markHeld = () => {};
+  const held = new Promise<void>((r) => (markHeld = r));
   const server = createServer(async (req, res) => {
     stats.requests++;
     const body = await bodyOf(req);
+    if (hold && req.method === hold.method && hold.path.test(req.url ?? '')) {
+      hold = undefined;
+      const answer = await forward(target, req, body);
+      log.push({ method: req.method ?? '', path: req.url ?? '', status: answer.status });
+      markHeld();
+      return; // the client never hears back
+    }
     const fail = random() < o.share;
     const after = o.when === 'after' || (o.when === 'mixed' && random() < 0.5);
     const status = statuses[Math.floor(random() * statuses.length)] ?? 503;
@@ -73,6 +90,7 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
     }
     try {
       const answer = await forward(target, req, body);
+      log.push({ method: req.method ?? '', path: req.url ?? '', status: answer.status });
       if (fail) {
         stats.failedAfter++;
         return injected();
@@ -89,6 +107,12 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
   return {
     url: `http://127.0.0.1:${port}/`,
     stats,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
+    log,
+    held,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

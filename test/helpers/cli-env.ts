@@ -26,13 +26,15 @@ export interface CliEnvOptions {
   extra?: string;
 }
 
-export async function startCliEnv(cleanups: (() => unknown)[], options: CliEnvOptions = {}): Promise<CliEnv> {
+/**
+ * A temp dir (removed by `cleanups`) with the booking simulator and a config file pointing at it,
+ * followed by `sections` (YAML: a calendar target's section and anything else).
+ */
+export async function cliFolder(cleanups: (() => unknown)[], sections: (sim: Simulator) => Promise<string>): Promise<{ dir: string; file: string; sim: Simulator }> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-env-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const sim = await startTestSimulator();
   cleanups.push(() => sim.close());
-  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
-  cleanups.push(() => fake.close());
   const file = join(dir, 'config.yaml');
   writeFileSync(
     file,
@@ -40,12 +42,22 @@ export async function startCliEnv(cleanups: (() => unknown)[], options: CliEnvOp
 database: { path: calbridge.db }
 booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: ${TEST_ZONE} }
 webhook: { secret: cli-env-webhook-secret-0123456789, register: false }
-google:
+${await sections(sim)}`,
+  );
+  return { dir, file, sim };
+}
+
+export async function startCliEnv(cleanups: (() => unknown)[], options: CliEnvOptions = {}): Promise<CliEnv> {
+  let fake!: GoogleSimulator;
+  const { dir, file, sim } = await cliFolder(cleanups, async () => {
+    fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+    cleanups.push(() => fake.close());
+    return `google:
   credentials: { client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token} }
   api_root: "${fake.rootUrl}"
   token_url: "${fake.tokenUrl}"
-${(options.google ?? []).map((l) => `  ${l}\n`).join('')}${options.extra ?? ''}`,
-  );
+${(options.google ?? []).map((l) => `  ${l}\n`).join('')}${options.extra ?? ''}`;
+  });
   return {
     dir,
     file,

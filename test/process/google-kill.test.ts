@@ -3,9 +3,7 @@
 // no orphan: the write was recorded as started before it was sent, so when the appointment is gone
 // by the restart, the event that may have landed is deleted.
 import { afterEach, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
@@ -13,6 +11,7 @@ import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
+import { daemonFolder } from '../helpers/daemon-folder.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -28,44 +27,33 @@ function serve(config: string): CalbridgeProcess {
   return calbridge.spawn(['serve', '--config', config], { env: { CALBRIDGE_LOG_LEVEL: 'warn' } });
 }
 
-/** One appointment stored, not yet in Google; the config of a daemon that mirrors it into the fake. */
-async function mirroredOne(): Promise<{ google: GoogleSimulator; a: ReturnType<typeof appointment>; dbPath: string; config: string }> {
+/** One appointment stored, not yet in Google, and a daemon's folder that mirrors it into the fake; the first life killed while Google holds its insert's answer. */
+async function killedWhileInserting(): Promise<{ google: GoogleSimulator; a: ReturnType<typeof appointment>; dbPath: string; config: string }> {
   const google = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   fake = google;
-  dir = mkdtempSync(join(tmpdir(), 'calbridge-gkill-'));
-  const dbPath = join(dir, 'calbridge.db');
   const a = appointment(1);
-  const db = openDatabase(dbPath);
-  new AppointmentStore(db, systemClock).upsert(a);
-  db.close();
-  const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
-    `server: {host: 127.0.0.1, port: 0, public_url: "http://127.0.0.1:1"}
-database: {path: calbridge.db}
-booking: {base_url: "http://127.0.0.1:9", token: test-token}
-webhook: {secret: kill-test-secret-0123456789, register: false}
-poll: {schedule: "0 0 1 1 *"}
-google:
+  const folder = daemonFolder('calbridge-gkill-', a,
+    `google:
   credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}
   api_root: ${google.rootUrl}
   token_url: ${google.tokenUrl}
 `,
   );
+  dir = folder.dir;
+  const { dbPath, config } = folder;
 
-  return { google, a, dbPath, config };
-}
-
-it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
-  const { google: fake, a, dbPath, config } = await mirroredOne();
-  const hold = fake.holdNext({ kind: 'insert' });
+  const hold = google.holdNext({ kind: 'insert' });
   const first = serve(config);
   await hold.arrived; // Google has the event; the daemon has not heard back
   first.child.kill('SIGKILL');
   await first.exited;
   hold.release();
-  expect(fake.events('primary')).toHaveLength(1);
+  expect(google.events('primary')).toHaveLength(1);
+  return { google, a, dbPath, config };
+}
 
+it('SIGKILL while the insert answer is held, restart: still exactly one event', async () => {
+  const { google, a, dbPath, config } = await killedWhileInserting();
   const second = serve(config);
   const linked = () => {
     const d = openDatabase(dbPath);
@@ -79,27 +67,20 @@ it('SIGKILL while the insert answer is held, restart: still exactly one event', 
   second.child.kill('SIGTERM');
   await second.exited;
 
-  const events = fake.events('primary', { includeDeleted: true });
+  const events = google.events('primary', { includeDeleted: true });
   expect(events.map((e) => e.id)).toEqual([eventIdFor(a.key)]);
-  expect(fake.log.filter((r) => r.kind === 'insert').map((r) => r.status)).toEqual([200, 409]);
+  expect(google.log.filter((r) => r.kind === 'insert').map((r) => r.status)).toEqual([200, 409]);
 });
 
 it('SIGKILL while the insert answer is held, then the appointment removed at the booking service: the restart deletes the event', async () => {
-  const { google: fake, a, dbPath, config } = await mirroredOne();
-  const hold = fake.holdNext({ kind: 'insert' });
-  const first = serve(config);
-  await hold.arrived; // Google has the event; the daemon has not heard back, and stored no link yet
-  first.child.kill('SIGKILL');
-  await first.exited;
-  hold.release();
-  expect(fake.events('primary')).toHaveLength(1);
+  const { google, a, dbPath, config } = await killedWhileInserting();
   const db = openDatabase(dbPath);
   new AppointmentStore(db, systemClock).markGone(a.key, 'not found at the booking service'); // what the next poll would find
   db.close();
 
   const second = serve(config);
-  for (let i = 0; i < 150 && fake.events('primary').length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+  await waitFor('the restarted writer to delete the event that landed', () => google.events('primary').length === 0, { process: second });
   second.child.kill('SIGTERM');
   await second.exited;
-  expect(fake.events('primary'), 'the event of a removed appointment is left in Google').toEqual([]);
+  expect(google.events('primary'), 'the event of a removed appointment is left in Google').toEqual([]);
 });

@@ -26,7 +26,10 @@ export function outcomeUnknown(link: Unsure): boolean {
   return link.attempts > 0 || link.writeInFlight;
 }
 
-export function planWrite(key: string, desired: { calendarId: string; hash: string } | null, link: PlanLink | undefined): WriteAction {
+/** A target's event id of an appointment in an id generation (Google's derived id by default). */
+export type EventIdOf = (key: string, generation: number) => string;
+
+export function planWrite(key: string, desired: { calendarId: string; hash: string } | null, link: PlanLink | undefined, idOf: EventIdOf = eventIdFor): WriteAction {
   if (!desired) {
     // A failed create (or revival) may have landed with its answer lost: with no event wanted now,
     // delete it to be sure (a 404 or 410 means it had not, which is done too).
@@ -34,7 +37,7 @@ export function planWrite(key: string, desired: { calendarId: string; hash: stri
     return mayExist ? { kind: 'delete', calendarId: link.calendarId, eventId: link.eventId } : { kind: 'none' };
   }
   const generation = link?.generation ?? 0;
-  const eventId = eventIdFor(key, generation);
+  const eventId = idOf(key, generation);
   if (!link || !link.present) return { kind: 'insert', calendarId: desired.calendarId, eventId, generation };
   if (link.calendarId !== desired.calendarId) {
     return { kind: 'move', from: { calendarId: link.calendarId, eventId: link.eventId }, calendarId: desired.calendarId, eventId, generation };

@@ -7,6 +7,7 @@ import { isPlainObject } from './render-value.ts';
 const DIRECTIONS: Record<string, string> = {
   'booking-to-targets': 'booking → Google/feeds',
   'google-to-booking': 'Google → booking',
+  'caldav-to-booking': 'CalDAV → booking',
   reverted: 'reverted',
   refused: 'refused',
 };

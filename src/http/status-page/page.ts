@@ -58,6 +58,10 @@ function facts(status: Record<string, unknown>, feeds: number, now: number): str
   const mirrored = num(google.mirrored);
   if (google.enabled === true && mirrored !== undefined) out.push(`${mirrored} events in Google${num(google.pending) ? `, ${String(google.pending)} to write` : ''}`);
   if (reverse.enabled === true) out.push(obj(reverse.push).enabled === true ? 'moves in Google come back at once (push)' : 'moves in Google come back on the schedule');
+  const caldav = obj(status.caldav);
+  const inCalDav = num(caldav.mirrored);
+  if (caldav.enabled === true && inCalDav !== undefined) out.push(`${inCalDav} events in CalDAV${num(caldav.pending) ? `, ${String(caldav.pending)} to write` : ''}`);
+  if (caldav.enabled === true && obj(caldav.reverse_sync).enabled === true) out.push('moves in the CalDAV calendar come back on the schedule');
   out.push(feeds === 1 ? '1 feed' : `${feeds} feeds`);
   return out;
 }

@@ -59,6 +59,21 @@ function googleProblems(status: Record<string, unknown>): { problems: PageProble
   };
 }
 
+/** Writes to the CalDAV calendar that keep failing (its refusal of our password is a readiness warning). */
+function caldavProblems(status: Record<string, unknown>): PageProblem[] {
+  const caldav = section(status, 'caldav');
+  const failed = typeof caldav?.failed === 'number' ? caldav.failed : 0;
+  if (failed === 0) return [];
+  const first = Array.isArray(caldav?.failures) ? caldav.failures.find(isPlainObject) : undefined;
+  return [
+    {
+      text: `${failed === 1 ? '1 appointment' : `${failed} appointments`} could not be written to the CalDAV calendar; calbridge keeps retrying by itself.`,
+      todo: 'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
+      ...(typeof first?.lastError === 'string' ? { detail: `The CalDAV server said: ${first.lastError}` } : {}),
+    },
+  ];
+}
+
 /** Every problem, the most serious first: not ready, then Google refusing us, then warnings. */
 export function pageProblems(readiness: OverallReadiness, status: Record<string, unknown>): PageProblem[] {
   const google = googleProblems(status);
@@ -71,5 +86,5 @@ export function pageProblems(readiness: OverallReadiness, status: Record<string,
     .filter((w) => !(google.authShown && w.includes('google auth')))
     .map((w) => ({ text: sentence(w), ...(POINTER.test(w) ? { todo: 'The details are below.' } : {}) }));
   const [auth, failures] = google.authShown ? [google.problems, []] : [[], google.problems];
-  return [...reasons, ...auth, ...warnings, ...failures];
+  return [...reasons, ...auth, ...warnings, ...failures, ...caldavProblems(status)];
 }

@@ -21,6 +21,7 @@ export function configuredSecrets(config: Config): string[] {
     config.server.admin_token,
     c?.client_secret,
     c?.refresh_token,
+    config.caldav?.password,
     ...config.feeds.map((f) => f.token),
   ].filter((s): s is string => typeof s === 'string' && s.length >= MIN_MASKED);
 }

@@ -1,0 +1,47 @@
+// The one way to the CalDAV server: one adapter, one pacer (caldav.requests_per_minute), so the
+// writer and the reverse sync share the server's patience and every request is counted once.
+import type { CalDavConfig } from '../config/schema.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
+import type { CalendarTarget } from '../core/mirror/target.ts';
+import type { Metrics } from '../metrics.ts';
+import { Pacer } from '../net/pacer.ts';
+import type { RetryPolicy } from '../net/retry-policy.ts';
+import { createCalDavClient } from '../caldav/client.ts';
+import { createCalDavTarget, type CalendarObject } from '../caldav/caldav-target.ts';
+import type { CalDavApi } from '../caldav/port.ts';
+
+export interface CalDavConnection {
+  api: CalDavApi;
+  /** The same adapter as the mirror core's calendar target (the writer's and the reverse sync's). */
+  target: CalendarTarget<CalendarObject>;
+  /** When the server last answered a request as asked, in this process. */
+  lastSuccessAt(): number | null;
+}
+
+export interface CalDavConnectionDeps {
+  config: CalDavConfig;
+  /** booking.timezone: floating times and all-day dates an app wrote are read in it. */
+  zone: string;
+  clock: Clock;
+  metrics: Metrics;
+  /** Faster retries (tests). */
+  retry?: RetryPolicy;
+}
+
+export function connectCalDav(deps: CalDavConnectionDeps): CalDavConnection {
+  const { config, clock } = deps;
+  const calls = deps.metrics.counter('caldav_calls_total', 'CalDAV requests by method and outcome', ['op', 'outcome']);
+  let lastSuccessAt: number | null = null;
+  const api = createCalDavClient({
+    url: config.url,
+    username: config.username,
+    password: config.password,
+    pacer: new Pacer(config.requests_per_minute, systemClock),
+    ...(deps.retry ? { policy: deps.retry } : {}),
+    onCall: (op, outcome) => {
+      calls.inc({ op, outcome });
+      if (outcome === 'ok') lastSuccessAt = clock.now();
+    },
+  });
+  return { api, target: createCalDavTarget({ api, zone: deps.zone }), lastSuccessAt: () => lastSuccessAt };
+}
