@@ -86,7 +86,7 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
     onDelete: deps.onDelete,
   });
-  return { key: link.appointmentKey, event, action, at: deps.clock.now() };
+  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted?.hash) };
 }
 
 /** An event read again: what the target shows now, a missing one being a deletion. */
@@ -150,8 +150,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
     if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
-    const adopt = p && adoptsAgreement(p.action, deps.links.get(p.key), p.event);
-    if (p && (p.action.kind !== 'none' || adopt)) planned.push({ ...p, adopt });
+    if (p && (p.action.kind !== 'none' || p.adopt)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);

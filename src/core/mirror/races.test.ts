@@ -172,13 +172,14 @@ describe('the reverse sync decides on a change it listed', () => {
     const both = { ...event({ start: T1, end: T1 + H }), source: 'change' as const };
     const agrees = decideReverse({ ...base, event: both, appointment: { start: T1, end: T1 + H, mirrored: true } });
     expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
-    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both);
+    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both, OURS.hash);
     expect(adopted).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
     const next = { ...event({ etag: '"person-2"', start: T1 + H, end: T1 + 2 * H }), source: 'change' as const };
     const link = { present: true, etag: adopted!.etag, writtenStart: adopted!.start };
     expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({ kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 });
-    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both), 'the link already holds that time: nothing to take').toBeNull();
-    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both), 'our own echo: nothing to take').toBeNull();
+    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both, OURS.hash), 'the link already holds that time: nothing to take').toBeNull();
+    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both, OURS.hash), 'our own echo: nothing to take').toBeNull();
+    expect(adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS.hash), 'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)').toBeNull();
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {

@@ -83,14 +83,16 @@ export function decideReverse(input: DecideInput): ReverseAction {
  * A person moved the event to where the booking service has it too (both moved it alike, or one
  * followed the other): nothing to send, but the link takes the event's state, so that a later move
  * of it is weighed against the time it shows rather than our older write (which would make it look
- * like a booking-side change, and set the person's move back).
+ * like a booking-side change, and set the person's move back). Not an event that carries the hash
+ * the writer wants: that is our own write whose answer was lost, which the writer adopts whole.
  */
 export function adoptsAgreement(
   action: ReverseAction,
   link: Pick<LinkState, 'writtenStart'> | undefined,
   event: TargetEvent,
+  wantedHash: string | undefined,
 ): { etag: string; start: number; end: number } | null {
-  if (action.kind !== 'none' || action.reason !== 'agrees' || !link) return null;
+  if (action.kind !== 'none' || action.reason !== 'agrees' || !link || event.ourHash === wantedHash) return null;
   if (event.etag === null || event.start === null || event.end === null || event.start === link.writtenStart) return null;
   return { etag: event.etag, start: event.start, end: event.end };
 }
