@@ -2,26 +2,30 @@
 # Build: docker build -t calbridge .
 # Run:   docker run -v calbridge-data:/data -v ./config.yaml:/config/config.yaml:ro -p 8080:8080 calbridge
 
-# --- build stage: compiles better-sqlite3 for this image's Node, installs production dependencies only
-FROM node:22-bookworm-slim AS build
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# --- build stage: compiles the TypeScript sources to plain JavaScript (dist/)
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY bin ./bin
+COPY package.json package-lock.json tsconfig.json ./
+COPY scripts/build.js scripts/modern-node.js ./scripts/
 COPY src ./src
-COPY tsconfig.json config.example.yaml ./
+# prepare (scripts/build.js) compiles src/ into dist/
+RUN npm ci --no-audit --no-fund
 
-# --- runtime stage: no compilers, non-root
-FROM node:22-bookworm-slim
+# --- runtime stage: Node 24, the compiled output and production dependencies only (no TypeScript,
+# tsx or esbuild; better-sqlite3 brings its own prebuilt binary, so no compiler either), non-root
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     CALBRIDGE_CONFIG=/config/config.yaml \
     CALBRIDGE_DATABASE_PATH=/data/calbridge.db
 WORKDIR /app
-COPY --from=build /app /app
-RUN ln -s /app/bin/calbridge.js /usr/local/bin/calbridge \
+COPY package.json package-lock.json config.example.yaml ./
+COPY scripts/build.js scripts/modern-node.js ./scripts/
+COPY bin ./bin
+COPY --from=build /app/dist ./dist
+# prepare finds dist/ built and no TypeScript, and leaves it as it is
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm cache clean --force \
+ && ln -s /app/bin/calbridge.js /usr/local/bin/calbridge \
  && mkdir -p /data /config \
  && chown node:node /data
 USER node

@@ -6,6 +6,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Processes started by tests run dist/, compiled from the sources here first.
+    globalSetup: ['test/helpers/build-once.ts'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
     // Child-process and browser tests start real servers; two cores do not like many at once.

@@ -7,6 +7,7 @@ import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
 import { runCalDavBench } from './caldav-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
+import { runFootprintBench } from './footprint-bench.ts';
 import { benchmarksFile, soakSection } from './soak-section.ts';
 
 const sections: [string, () => Promise<string>][] = [
@@ -15,6 +16,7 @@ const sections: [string, () => Promise<string>][] = [
   ['Google writes', runGoogleBench],
   ['CalDAV writes', runCalDavBench],
   ['readyz flood', runReadyzFloodBench],
+  ['footprint', runFootprintBench],
 ];
 
 const only = process.argv.slice(2);

@@ -1,10 +1,37 @@
-#!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx's loader, registered in this very process), so there is
-// no build step to forget and SIGTERM reaches calbridge itself, not a wrapper.
-import { register } from 'tsx/esm/api';
+#!/usr/bin/env -S node --max-semi-space-size=1
+// --max-semi-space-size=1 (MB): V8's young generation otherwise grows to 3 x 16 MB under a burst
+// (a poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
+// The image's entry and `npm start` run with it; `node bin/calbridge.js` runs without, the same program.
+// The entry users, service managers and the image run: plain JavaScript compiled from src/ into dist/
+// by `npm install` (prepare → scripts/build.js), so no transpiler runs at start, and SIGTERM reaches
+// calbridge itself, not a wrapper.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { runCli } = await import('../src/cli.ts');
-const code = await runCli(process.argv.slice(2));
-// Exit now: a finished command must not linger on an idle timer or socket (stdout/stderr are synchronous here).
-process.exit(code);
+import { modernNode, runOn, thisNodeCanRun } from '../scripts/modern-node.js';
+
+// better-sqlite3 13 is built for Node-API 10, which Node 20 lacks: it would crash on the first
+// database opened. On such a machine `npm install` fetched Node 24 into the checkout; run on that
+// (README, "Node.js"), else say what to do.
+if (!thisNodeCanRun()) {
+  const node = modernNode();
+  if (!node) {
+    process.stderr.write(`calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}. Run npm install in the checkout to fetch Node 24 into it, or install Node 24 LTS.\n`);
+    process.exit(1);
+  }
+  runOn(node, ['--max-semi-space-size=1'], fileURLToPath(import.meta.url), process.argv.slice(2));
+} else {
+  await main();
+}
+
+async function main() {
+  const cli = new URL('../dist/cli.js', import.meta.url);
+  if (!existsSync(cli)) {
+    process.stderr.write('calbridge: the compiled program (dist/) is missing; run `npm install` or `npm run build` in the checkout.\n');
+    process.exit(1);
+  }
+  const { runCli } = await import(cli.href);
+  const code = await runCli(process.argv.slice(2));
+  // Exit now: a finished command must not linger on an idle timer or socket (stdout/stderr are synchronous here).
+  process.exit(code);
+}

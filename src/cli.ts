@@ -1,10 +1,7 @@
 // Argument parsing and dispatch. Errors are one sentence on stderr; --verbose adds the stack.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, configPath, formatProblem, loadConfigFile } from './config/load.ts';
 import type { Config } from './config/schema.ts';
 import { UserError, errorMessage } from './core/errors.ts';
-import { commandLogger } from './log.ts';
-import { configuredSecrets } from './http/status-page/redact.ts';
 import type { Command, CommandArgs, CommandIo, OptionSpec } from './commands/command.ts';
 import { commands } from './commands/index.ts';
 import { packageVersion } from './version.ts';
@@ -160,7 +157,12 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
     return 2;
   }
   const verbose = Boolean(values.verbose);
-  const loadConfig = (): Config => loadConfigFile(configPath(values.config as string | undefined)).config;
+  // Loaded only now that a command runs: the config reader (zod, yaml) and the logger (pino) are most
+  // of what `calbridge --help` would otherwise load.
+  const configModule = await import('./config/load.ts');
+  const { commandLogger } = await import('./log.ts');
+  const { configuredSecrets } = await import('./http/status-page/redact.ts');
+  const loadConfig = (): Config => configModule.loadConfigFile(configModule.configPath(values.config as string | undefined)).config;
   const args: CommandArgs = {
     values,
     positionals,
@@ -176,14 +178,14 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
   try {
     return await command.run(args);
   } catch (e) {
-    return reportError(e, command, io, verbose);
+    return reportError(e, command, io, verbose, configModule);
   }
 }
 
-function reportError(e: unknown, command: Command, io: CommandIo, verbose: boolean): number {
-  if (e instanceof ConfigError) {
+function reportError(e: unknown, command: Command, io: CommandIo, verbose: boolean, config: typeof import('./config/load.ts')): number {
+  if (e instanceof config.ConfigError) {
     io.err(`calbridge: the config ${e.file} is not valid:`);
-    for (const p of e.problems) io.err(`  ${formatProblem(p)}`);
+    for (const p of e.problems) io.err(`  ${config.formatProblem(p)}`);
     return 2;
   }
   const message = errorMessage(e).replace(/\s*\n[\s\S]*$/, '');

@@ -77,6 +77,8 @@ export interface CalDavTargetOptions {
 export function createCalDavTarget({ api, zone }: CalDavTargetOptions): CalendarTarget<CalendarObject> {
   // Discovery once per calendar per process; a failed one is asked again next time.
   const found = new Map<string, Promise<CalendarCollection>>();
+  /** Collections whose server refused sync-collection though discovery said it had it. */
+  const withoutSync = new Set<string>();
   const collection = (calendarId: string): Promise<CalendarCollection> => {
     let p = found.get(calendarId);
     if (!p) {
@@ -144,6 +146,11 @@ export function createCalDavTarget({ api, zone }: CalDavTargetOptions): Calendar
       r = await api.changesSince(c.url, null);
       if (r.kind === 'token_expired') throw new CalDavError('invalid', `REPORT sync-collection ${c.url}: the server refused a first sync without a token`);
     }
+    if (r.kind === 'unsupported') {
+      // It listed a sync-token yet refuses the report: compare ETags from now on, without asking again.
+      withoutSync.add(c.url);
+      return byEtags(c, cursor);
+    }
     const read = await api.multiget(c.url, ours(r.changed).map((x) => x.href));
     const full = token === null;
     // Listed as changed but gone by the time we read it: a removal (a full listing infers those itself).
@@ -186,7 +193,7 @@ export function createCalDavTarget({ api, zone }: CalDavTargetOptions): Calendar
     remove: wrap(remove),
     changes: wrap(async (calendarId: string, cursor: string | null) => {
       const c = await collection(calendarId);
-      return c.supportsSync ? bySync(c, cursor) : byEtags(c, cursor);
+      return c.supportsSync && !withoutSync.has(c.url) ? bySync(c, cursor) : byEtags(c, cursor);
     }),
   };
 }

@@ -26,10 +26,13 @@ export async function changesSince(http: DavHttp, collection: string, token: str
       headers: { depth: '0', 'content-type': XML_CONTENT_TYPE },
       body: syncCollection(current),
       // RFC 6578 says 403; servers differ, so any of these that names valid-sync-token means expired.
-      accept: [400, 403, 409, 412],
+      // 405, 415 and 501 are how servers without the report refuse it (RFC 3253 §3.6 says 403 naming
+      // DAV:supported-report); a 501 is no passing trouble, so it is not retried either.
+      accept: [400, 403, 405, 409, 412, 415, 501],
     });
     if (answer.status !== 207) {
       if (namesPrecondition(answer.body, DAV, 'valid-sync-token')) return { kind: 'token_expired' };
+      if (refusesReport(answer)) return { kind: 'unsupported' };
       throw http.errorOf(what, answer);
     }
     const ms = multistatusOf(what, answer);
@@ -56,6 +59,12 @@ export async function changesSince(http: DavHttp, collection: string, token: str
     if (!truncated) return { kind: 'changes', changed: [...changed.values()], removed: [...removed.values()], token: current };
   }
   throw new CalDavError('transient', `${what}: the answer was still truncated after ${MAX_ROUNDS} rounds`);
+}
+
+/** A server without sync-collection (one that still listed a DAV:sync-token) refusing the REPORT. */
+function refusesReport(answer: { status: number; body: string }): boolean {
+  if (answer.status === 501 || answer.status === 405) return true;
+  return namesPrecondition(answer.body, DAV, 'supported-report');
 }
 
 export async function listEtags(http: DavHttp, collection: string): Promise<ObjectRef[]> {

@@ -38,7 +38,9 @@ export interface ObjectRef {
 export type ChangesResult =
   | { kind: 'changes'; changed: ObjectRef[]; removed: Omit<ObjectRef, 'etag'>[]; token: string }
   /** The server no longer knows the token (RFC 6578 valid-sync-token): list everything and compare. */
-  | { kind: 'token_expired' };
+  | { kind: 'token_expired' }
+  /** The server refused the REPORT as one it does not offer here (501, or DAV:supported-report): compare ETag listings. */
+  | { kind: 'unsupported' };
 
 export interface FetchedObject {
   href: string;

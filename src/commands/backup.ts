@@ -2,7 +2,6 @@
 import { resolve } from 'node:path';
 import type { Command } from './command.ts';
 import { UserError } from '../core/errors.ts';
-import { BackupError, backupDatabase } from '../store/backup.ts';
 
 export const backupCommand: Command = {
   name: 'backup',
@@ -15,6 +14,7 @@ export const backupCommand: Command = {
     'To restore, see "Backup and restore" in the README. Exit status 0 when written, 1 otherwise.',
   options: { force: { type: 'boolean', description: 'replace <file> if it exists' } },
   async run({ values, positionals, io, loadConfig }) {
+    const { BackupError, backupDatabase } = await import('../store/backup.ts');
     const given = positionals[0];
     if (!given) throw new UserError('give the file to write the backup to, e.g. calbridge backup /data/backups/calbridge.db', 2);
     const config = loadConfig();

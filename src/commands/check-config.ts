@@ -1,9 +1,3 @@
-import { configPath, formatProblem, loadConfigFile } from '../config/load.ts';
-import { clearTextWarnings } from '../config/clear-text.ts';
-import { eventWarnings, fileProblems, googleCalendarWarnings } from '../config/files.ts';
-import { caldavWarnings } from '../config/caldav-checks.ts';
-import { maskedConfig } from '../config/mask.ts';
-import { worldReadableWarning } from '../store/private-files.ts';
 import type { Command } from './command.ts';
 
 export const checkConfigCommand: Command = {
@@ -12,6 +6,12 @@ export const checkConfigCommand: Command = {
   help: 'Also warns when a Google service account key file is missing or is not one, when booking.base_url, google.token_url or google.api_root would send tokens over plain http:// to another machine, and when every user of this machine can read the database; for `caldav`, about an http:// URL to another host (the password in clear), a web page copied instead of the CalDAV server address, and calendar entries that a "*" entry before them hides. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
   options: { print: { type: 'boolean', description: 'print the resolved config (secrets masked)' } },
   async run({ values, io }) {
+    const { configPath, formatProblem, loadConfigFile } = await import('../config/load.ts');
+    const { clearTextWarnings } = await import('../config/clear-text.ts');
+    const { eventWarnings, fileProblems, googleCalendarWarnings } = await import('../config/files.ts');
+    const { caldavWarnings } = await import('../config/caldav-checks.ts');
+    const { maskedConfig } = await import('../config/mask.ts');
+    const { worldReadableWarning } = await import('../store/private-files.ts');
     const file = configPath(values.config as string | undefined);
     const { config } = loadConfigFile(file); // a ConfigError becomes exit 2 with every problem listed
     io.out(`${file}: valid.`);

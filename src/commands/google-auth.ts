@@ -11,8 +11,6 @@ import { createInterface } from 'node:readline';
 import type { Command, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { UserError, errorMessage } from '../core/errors.ts';
-import { withKvStore } from '../store/kv-file.ts';
-import { oauthClient, SCOPE, storeRefreshToken } from '../google/auth.ts';
 import { readConsentAnswer } from '../google/consent-answer.ts';
 
 type Answer = { code: string } | { error: string };
@@ -33,6 +31,8 @@ export const googleAuthCommand: Command = {
     timeout: { type: 'string', description: 'seconds to wait for the consent (default 300)' },
   },
   async run({ values, io, loadConfig }) {
+    const { withKvStore } = await import('../store/kv-file.ts');
+    const { oauthClient, SCOPE, storeRefreshToken } = await import('../google/auth.ts');
     const config = loadConfig();
     const cfg = config.google;
     if (!cfg) throw new UserError('google is not configured: add a google section with credentials.client_id and client_secret');

@@ -1,5 +1,3 @@
-import { createLogger } from '../log.ts';
-import { configuredSecrets } from '../http/status-page/redact.ts';
 import { wholeNumberOption } from './args.ts';
 import type { Command } from './command.ts';
 
@@ -12,6 +10,8 @@ export const serveCommand: Command = {
   help: 'Logs JSON lines on stdout. Stops gracefully on SIGTERM or SIGINT (exit 0).',
   options: { port: { type: 'string', description: 'listen on this port instead of server.port' } },
   async run({ values, loadConfig, verbose }) {
+    const { createLogger } = await import('../log.ts');
+    const { configuredSecrets } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
     const port = values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', 0, 0, 65535);
     const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined, secrets: configuredSecrets(config) });

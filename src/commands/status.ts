@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
-import { stringify } from 'yaml';
 import { UserError } from '../core/errors.ts';
-import { configuredSecrets, redactStatus } from '../http/status-page/redact.ts';
 import type { Command } from './command.ts';
 
 export const statusCommand: Command = {
@@ -10,6 +8,8 @@ export const statusCommand: Command = {
   help: 'Reads the database that serve and sync write (safe while `serve` runs). --json prints the same document as GET /api/status.',
   options: { json: { type: 'boolean', description: 'print JSON instead of text' } },
   async run({ values, io, loadConfig, openRuntime }) {
+    const { stringify } = await import('yaml');
+    const { configuredSecrets, redactStatus } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
     const file = config.database.path;
     if (file !== ':memory:' && !existsSync(file)) {

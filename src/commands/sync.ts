@@ -1,12 +1,11 @@
 import type { Command, CommandIo } from './command.ts';
 import type { Config } from '../config/schema.ts';
-import type { Progress } from '../jobs/job.ts';
-import { dryRunText } from './sync-dry-run.ts';
-import { commandLogger } from '../log.ts';
-import { configuredSecrets } from '../http/status-page/redact.ts';
+import type { JobName, Progress } from '../jobs/job.ts';
 
 /** How long `sync` waits for a job that `serve` is running at the same moment. */
 const WAIT_FOR_SERVE_MS = 120_000;
+/** Rounds of steps woken by later steps; each round answers the one before, so a few suffice. */
+const MAX_FOLLOW_UPS = 3;
 
 export const syncCommand: Command = {
   name: 'sync',
@@ -26,6 +25,9 @@ export const syncCommand: Command = {
     'allow-mass-changes': { type: 'boolean', description: 'turn the mass-change breakers off for this one pass' },
   },
   async run({ values, io, verbose, loadConfig, openRuntime }) {
+    const { dryRunText } = await import('./sync-dry-run.ts');
+    const { commandLogger } = await import('../log.ts');
+    const { configuredSecrets } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
     if (values['dry-run']) {
       const { dryRunPass } = await import('../wiring/dry-run.ts'); // loaded only when asked for
@@ -35,20 +37,29 @@ export const syncCommand: Command = {
     }
     const runtime = await openRuntime(values['allow-mass-changes'] ? withoutBreakers(config) : config);
     let failed = false;
+    // The widest job name sets the column, so every status and summary starts at the same place.
+    const width = Math.max(16, ...runtime.parts.flatMap((p) => (p.jobs ?? []).map((j) => j.name.length)));
+    const { scheduler } = runtime;
+    const step = async (name: JobName) => {
+      const bar = progressBar(io, name);
+      let result = await scheduler.runNow(name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+      while (result.more && result.status === 'success') {
+        result = await scheduler.runNow(name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
+      }
+      bar.done();
+      failed ||= result.status === 'failed' || (result.failed ?? 0) > 0;
+      io.out(`${name.padEnd(width)} ${result.status.padEnd(8)} ${result.summary ?? ''}`.trimEnd());
+    };
+    // Every step runs here, in order, and says what it did; a step that wakes an earlier one (a
+    // move put back needs the writer again) gets that one run again after the pass.
+    scheduler.holdWakes();
+    const inSync = new Set(runtime.parts.flatMap((p) => (p.jobs ?? []).filter((j) => j.inSync !== false).map((j) => j.name)));
     try {
-      for (const part of runtime.parts) {
-        for (const job of part.jobs ?? []) {
-          if (job.inSync === false) continue;
-          const bar = progressBar(io, job.name);
-          let result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
-          while (result.more && result.status === 'success') {
-            result = await runtime.scheduler.runNow(job.name, { waitMs: WAIT_FOR_SERVE_MS, progress: bar.update });
-          }
-          bar.done();
-          const bad = result.status === 'failed' || (result.failed ?? 0) > 0;
-          failed ||= bad;
-          io.out(`${job.name.padEnd(16)} ${result.status.padEnd(8)} ${result.summary ?? ''}`.trimEnd());
-        }
+      for (const name of inSync) await step(name);
+      for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
+        const again = scheduler.takeWoken().filter((n) => inSync.has(n));
+        if (again.length === 0) break;
+        for (const name of again) await step(name);
       }
     } finally {
       await runtime.close();

@@ -1,14 +1,17 @@
 // `webhooks list | ensure | remove <webhook_key>` (contract §1): the registration at the booking service.
-import { bookingClientFromConfig } from '../booking/client.ts';
-import { callbackUrl, ensureWebhook } from '../booking/webhook-registration.ts';
 import { UserError } from '../core/errors.ts';
-import { commandLogger, maskUrlSecret } from '../log.ts';
 import type { Command, CommandArgs } from './command.ts';
 
-function client(args: CommandArgs) {
+/** The booking client and the helpers these commands use, loaded when one of them runs (not by --help). */
+async function client(args: CommandArgs) {
+  const [{ bookingClientFromConfig }, { callbackUrl, ensureWebhook }, { commandLogger, maskUrlSecret }] = await Promise.all([
+    import('../booking/client.ts'),
+    import('../booking/webhook-registration.ts'),
+    import('../log.ts'),
+  ]);
   const config = args.loadConfig();
   const log = commandLogger(args.verbose);
-  return { config, api: bookingClientFromConfig(config.booking, log) };
+  return { config, api: bookingClientFromConfig(config.booking, log), callbackUrl, ensureWebhook, maskUrlSecret };
 }
 
 export const webhooksListCommand: Command = {
@@ -16,7 +19,7 @@ export const webhooksListCommand: Command = {
   summary: 'the webhooks registered at the booking service (our secret masked)',
   help: 'Lists every webhook at the booking service; ours is marked. Exit 0 ok, 1 failed.',
   async run(args) {
-    const { config, api } = client(args);
+    const { config, api, callbackUrl, maskUrlSecret } = await client(args);
     const secret = config.webhook.secret;
     const ours = callbackUrl(config.server.public_url, secret);
     const hooks = await api.listWebhooks();
@@ -35,7 +38,7 @@ export const webhooksEnsureCommand: Command = {
   summary: 'make sure exactly one webhook points at {public_url}/webhooks/{secret}/ with the configured events',
   help: 'Creates it, or updates the first one in place, and deletes extra ones with the same URL; other webhooks are left alone. Needs an https:// server.public_url. Exit 0 ok, 1 failed.',
   async run(args) {
-    const { config, api } = client(args);
+    const { config, api, ensureWebhook, maskUrlSecret } = await client(args);
     const secret = config.webhook.secret;
     const r = await ensureWebhook(api, { publicUrl: config.server.public_url, secret, events: config.webhook.events, previousSecret: config.webhook.previous_secret });
     const url = maskUrlSecret(r.callbackUrl, secret);
@@ -54,7 +57,7 @@ export const webhooksRemoveCommand: Command = {
   async run(args) {
     const key = args.positionals[0];
     if (!key || args.positionals.length > 1) throw new UserError('give exactly one webhook key, e.g. `calbridge webhooks remove <webhook_key>` (see `webhooks list`)', 2);
-    const { api } = client(args);
+    const { api } = await client(args);
     await api.deleteWebhook(key);
     args.io.out(`webhook ${key} removed`);
     return 0;

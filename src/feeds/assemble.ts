@@ -40,9 +40,36 @@ export interface AssembledFeed {
 }
 
 /** Fragments must already be in feed order and each end with CRLF. */
-export function assembleFeed(header: string, fragments: readonly string[]): AssembledFeed {
-  const body = Buffer.from(header + fragments.join('') + FOOTER, 'utf8');
-  return { body, hash: sha256Hex(body), events: fragments.length };
+const CHUNK = 64 * 1024;
+
+export function assembleFeed(header: string, fragments: Iterable<string>): AssembledFeed {
+  // Written into buffers of 64 KiB as the fragments come (they may be read from disk one by one) and
+  // joined once: no string of the whole feed (two bytes a character once any name has an accent or
+  // an emoji), no array of every fragment.
+  const chunks: Buffer[] = [];
+  let chunk = Buffer.allocUnsafeSlow(CHUNK);
+  let at = 0;
+  let size = 0;
+  let events = 0;
+  const put = (text: string) => {
+    const length = Buffer.byteLength(text);
+    if (at + length > chunk.length) {
+      chunks.push(chunk.subarray(0, at));
+      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK, length));
+      at = 0;
+    }
+    at += chunk.write(text, at);
+    size += length;
+  };
+  put(header);
+  for (const f of fragments) {
+    put(f);
+    events++;
+  }
+  put(FOOTER);
+  chunks.push(chunk.subarray(0, at));
+  const body = Buffer.concat(chunks, size);
+  return { body, hash: sha256Hex(body), events };
 }
 
 /**

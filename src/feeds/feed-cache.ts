@@ -1,10 +1,12 @@
 // Feed bodies kept ready: which appointments each feed holds (kept current from change notices),
-// their rendered fragments (memory, backed by SQLite), and the assembled body with its ETag.
+// which revision of each is rendered (the rendered fragments themselves stay in SQLite: 100,000 of
+// them would be tens of megabytes held for a body that is already assembled), and the assembled body
+// with its ETag.
 // A request that finds nothing changed costs a clock reading and a map lookup.
 import { gzipSync } from 'node:zlib';
 import type { FeedConfig } from '../config/schema.ts';
 import type { AppointmentStore, FilterRow } from '../store/appointment-store.ts';
-import type { FeedFragmentStore, Fragment } from '../store/feed-fragment-store.ts';
+import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
 import { inFeedOrder, placeRow, rowOf, sameMembers, type Members } from './members.ts';
@@ -49,12 +51,15 @@ export interface FeedCacheDeps {
 
 // Past this many pending keys one bulk read beats reading them one by one.
 const BULK = 200;
+// Fragments rendered and stored together, in one transaction.
+const RENDER_BATCH = 500;
 // How often to look for commits by other processes (a one-shot `sync`); our own come as notices.
 const EXTERNAL_CHECK_MS = 1000;
 
 export class FeedCache {
   private readonly entries: Entry[];
-  private readonly fragments = new Map<string, Map<string, Fragment>>();
+  /** Per style variant: the revision of each appointment whose fragment is rendered and stored. */
+  private readonly rendered = new Map<string, Map<string, number>>();
   private readonly dirty = new Set<string>();
   private loaded = false;
   private pruned = false;
@@ -141,29 +146,29 @@ export class FeedCache {
     for (const e of this.entries) if (placeRow(e.members, row, e.feed) && track) e.served = undefined;
   }
 
-  private fragmentsOf(variant: string): Map<string, Fragment> {
-    let map = this.fragments.get(variant);
+  private renderedOf(variant: string): Map<string, number> {
+    let map = this.rendered.get(variant);
     if (!map) {
       if (!this.pruned) {
         this.pruned = true;
         this.deps.store.prune(this.entries.map((e) => e.variant));
       }
-      map = this.deps.store.load(variant);
-      this.fragments.set(variant, map);
+      map = this.deps.store.revisions(variant);
+      this.rendered.set(variant, map);
     }
     return map;
   }
 
   private assemble(entry: Entry): CachedFeed {
-    const fragments = this.fragmentsOf(entry.variant);
-    const missing = [...entry.members].filter(([key, m]) => fragments.get(key)?.revision !== m.revision).map(([key]) => key);
-    if (missing.length) this.render(entry, missing, fragments);
+    const revisions = this.renderedOf(entry.variant);
+    const missing = [...entry.members].filter(([key, m]) => revisions.get(key) !== m.revision).map(([key]) => key);
+    if (missing.length) this.render(entry, missing, revisions);
 
     const order = inFeedOrder(entry.members);
-    const { body, hash, events } = assembleFeed(
-      entry.header,
-      order.map(([key]) => fragments.get(key)?.body ?? ''),
-    );
+    const bodies = function* (store: FeedFragmentStore) {
+      for (const [key] of order) yield store.body(entry.variant, key) ?? '';
+    };
+    const { body, hash, events } = assembleFeed(entry.header, bodies(this.deps.store));
     let maxChange = 0;
     for (const [, m] of order) maxChange = Math.max(maxChange, m.changedAt);
     const lastModified = this.lastModified(entry, hash, maxChange);
@@ -171,23 +176,31 @@ export class FeedCache {
     return { body, hash, lastModified, events, gzipped: () => (gzip ??= gzipSync(body)) };
   }
 
-  private render(entry: Entry, keys: string[], fragments: Map<string, Fragment>): void {
-    const bulk = keys.length > BULK ? new Map(this.deps.appointments.listAll().map((s) => [s.appointment.key, s])) : undefined;
-    const rendered = new Map<string, Fragment>();
+  /**
+   * Renders and stores the given members' fragments, a batch at a time: a first assembly of 100,000
+   * events never holds them all rendered at once (the assembly reads them back in feed order).
+   */
+  private render(entry: Entry, keys: string[], revisions: Map<string, number>): void {
+    let batch = new Map<string, { revision: number; body: string }>();
+    const flush = () => {
+      this.deps.store.save(entry.variant, batch);
+      this.deps.onRendered?.(batch.size);
+      batch = new Map();
+    };
     for (const key of keys) {
-      const stored = bulk ? bulk.get(key) : this.deps.appointments.get(key);
+      const stored = this.deps.appointments.get(key);
       if (!stored) continue;
       const fragment = { revision: stored.revision, body: renderEvent(stored, entry.feed) };
-      rendered.set(key, fragment);
-      fragments.set(key, fragment);
+      batch.set(key, fragment);
+      revisions.set(key, fragment.revision);
       // Written by another process since we placed it: follow the stored state.
       const member = entry.members.get(key);
       if (member && member.revision !== stored.revision) {
         entry.members.set(key, { start: stored.appointment.start, revision: stored.revision, changedAt: stored.changedAt });
       }
+      if (batch.size >= RENDER_BATCH) flush();
     }
-    this.deps.store.save(entry.variant, rendered);
-    this.deps.onRendered?.(rendered.size);
+    flush();
   }
 
   private lastModified(entry: Entry, hash: string, maxChange: number): number {

@@ -2,7 +2,8 @@
 // with a refresh token from the config or stored by `google auth`. token_url is honoured in both, so
 // the whole flow, refresh included, runs against a fake.
 import { createSign } from 'node:crypto';
-import { Auth } from 'googleapis';
+import type { OAuth2Client } from 'google-auth-library';
+import { authLib } from './library.ts';
 import type { GoogleConfig } from '../config/schema.ts';
 import { readServiceAccountKey, type ServiceAccountKey } from '../config/service-account-key.ts';
 import type { KvStore } from '../store/kv-store.ts';
@@ -36,7 +37,7 @@ export function currentRefreshToken(kv: KvStore, cfg: GoogleConfig): string | un
   return cfg.credentials.refresh_token;
 }
 
-export type OAuth2Client = Auth.OAuth2Client;
+export type { OAuth2Client };
 
 /** Who Google sees calling with each client, for messages that say whom to share a calendar with. */
 const accounts = new WeakMap<OAuth2Client, string>();
@@ -46,7 +47,7 @@ export function accountOf(client: OAuth2Client): string {
 }
 
 export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Client {
-  return new Auth.OAuth2Client({
+  return new (authLib().OAuth2Client)({
     clientId: cfg.credentials.client_id,
     clientSecret: cfg.credentials.client_secret,
     redirectUri,
@@ -107,7 +108,7 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
   const file = cfg.credentials.service_account_file;
   if (file) {
     const key = readKey(file);
-    const client = new Auth.OAuth2Client();
+    const client = new (authLib().OAuth2Client)();
     client.refreshHandler = () => serviceAccountToken(key, cfg.token_url);
     accounts.set(client, `the service account ${key.client_email}`);
     return { client, mode: 'service_account' };

@@ -1,7 +1,8 @@
-// CalendarApi over googleapis: vendor shapes mapped to ours in one function each way, every call
+// CalendarApi over Google's Calendar v3 client (@googleapis/calendar, loaded on first use): vendor shapes mapped to ours in one function each way, every call
 // paced and retried (retry.ts), errors translated (errors.ts). The library's own retry is off so
 // that what we count is what was sent.
-import { google, type calendar_v3 } from 'googleapis';
+import type { calendar_v3 } from '@googleapis/calendar';
+import { calendarLib } from './library.ts';
 import type { Clock } from '../core/clock.ts';
 import type { EventBody } from '../core/mirror/desired-event.ts';
 import type { CalendarApi, EventPage, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
@@ -58,7 +59,7 @@ export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
 
 export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
-  const api = google.calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000 });
+  const api = calendarLib().calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000 });
   const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
   const account = accountOf(o.auth);
   const call = <T>(op: string, fn: () => Promise<T>, calendarId?: string) =>

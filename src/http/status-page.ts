@@ -28,6 +28,8 @@ export interface StatusPageDeps {
   agenda: (now: number) => AgendaDay[];
   /** Pages of their own the header links to (the demo's simulated Google calendar). */
   links?: PageLink[];
+  /** Where the booking service's changes go, as configured: ['Google', 'CalDAV', 'feeds'] (default Google and feeds). */
+  outputs?: readonly string[];
 }
 
 const REFRESH_SECONDS = 30;
@@ -54,6 +56,7 @@ export function statusPageRoutes(deps: StatusPageDeps): Hono {
       agenda: deps.agenda(now),
       feeds,
       links: deps.links ?? [],
+      ...(deps.outputs ? { outputs: deps.outputs } : {}),
       zone: deps.zone,
       now,
       refreshSeconds: REFRESH_SECONDS,

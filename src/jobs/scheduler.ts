@@ -18,6 +18,8 @@ interface Slot {
   job: Job;
   running: Promise<JobResult> | null;
   again: boolean;
+  /** Woken while wakes are held: to run once more at the end (takeWoken). */
+  woken: boolean;
   task?: ScheduledTask;
   timer?: NodeJS.Timeout;
 }
@@ -25,6 +27,7 @@ interface Slot {
 export class Scheduler {
   private readonly slots = new Map<JobName, Slot>();
   private stopped = false;
+  private wakesHeld = false;
   private readonly runs;
   private readonly lastSuccess;
 
@@ -45,7 +48,7 @@ export class Scheduler {
 
   add(job: Job): void {
     if (this.slots.has(job.name)) throw new Error(`two jobs are named ${job.name}`);
-    this.slots.set(job.name, { job, running: null, again: false });
+    this.slots.set(job.name, { job, running: null, again: false, woken: false });
   }
 
   start(): void {
@@ -69,7 +72,25 @@ export class Scheduler {
 
   /** Runs the job now, or once more right after the current run if one is going. */
   wake(name: JobName): void {
-    void this.trigger(name);
+    const slot = this.slots.get(name);
+    if (this.wakesHeld && slot) slot.woken = true;
+    else void this.trigger(name);
+  }
+
+  /**
+   * From now on a wake only marks the job; the caller runs every job itself (`sync`), so a run it
+   * waits for is the one that does the work, and its summary tells that work, not an empty pass
+   * after a run in the background.
+   */
+  holdWakes(): void {
+    this.wakesHeld = true;
+  }
+
+  /** Jobs woken (while held) since they last ran, in the order they were added; marks cleared. */
+  takeWoken(): JobName[] {
+    const woken = [...this.slots.values()].filter((s) => s.woken);
+    for (const s of woken) s.woken = false;
+    return woken.map((s) => s.job.name);
   }
 
   /**
@@ -83,6 +104,7 @@ export class Scheduler {
     for (;;) {
       // A run that ends may start the next one at once (a wake during it): wait for all of them.
       while (slot.running) await slot.running;
+      slot.woken = false; // this run does what the wake asked for
       const result = await this.execute(slot, options.progress);
       if (result.status !== 'skipped' || result.summary !== HELD || Date.now() >= deadline) return result;
       await new Promise((r) => setTimeout(r, 250));

@@ -5,6 +5,7 @@ import { materialView, type Appointment } from '../core/appointment.ts';
 import type { FilterFacts } from '../core/appointment-filter.ts';
 import { hashOf } from '../core/hash.ts';
 import { Signal } from '../core/signal.ts';
+import { ListingSpool } from './listing-spool.ts';
 
 export interface StoredAppointment {
   appointment: Appointment;
@@ -180,7 +181,7 @@ export class AppointmentStore {
         )
         .run({ ...columns, revision, changed: nextChangedAt(row.changed_at_ms, now) });
       return { outcome: revived ? 'revived' : 'changed', revision };
-    })();
+    }).immediate();
     if (result.outcome !== 'unchanged') this.changes.emit({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
     return result;
   }
@@ -199,7 +200,7 @@ export class AppointmentStore {
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
         .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
-    })();
+    }).immediate();
     if (revision === null) return false;
     this.changes.emit({ key, revision, ...(before ? { before } : {}) });
     return true;
@@ -217,6 +218,18 @@ export class AppointmentStore {
       .prepare('SELECT * FROM appointments WHERE gone_at_ms IS NULL AND start_ms >= ? AND start_ms < ? ORDER BY start_ms')
       .all(fromMs, toMs) as Row[];
     return rows.map(fromRow);
+  }
+
+  /** Somewhere on disk to hold a poll's listing until it is complete. */
+  listingSpool(): ListingSpool {
+    return new ListingSpool(this.db);
+  }
+
+  /** Keys and statuses of the appointments (not gone) whose start lies in [fromMs, toMs): what a poll compares its listing with, without reading every record. */
+  keysInWindow(fromMs: number, toMs: number): { key: string; status: string }[] {
+    return this.db
+      .prepare('SELECT appointment_key AS key, status FROM appointments WHERE gone_at_ms IS NULL AND start_ms >= ? AND start_ms < ? ORDER BY start_ms')
+      .all(fromMs, toMs) as { key: string; status: string }[];
   }
 
   /** Every stored appointment, gone ones included when asked, ordered by start. */

@@ -2,6 +2,7 @@
 // crosses 1000 pages, copying pages and fsyncing the database file while the webhook receiver
 // waits; measured, it is over half the cost of a stored delivery. In `serve`, a worker thread with
 // its own connection checkpoints instead (PASSIVE: it never blocks a writer).
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Db } from './db.ts';
@@ -80,6 +81,38 @@ export function startCheckpointer(db: Db, options: CheckpointerOptions): Checkpo
       await stopped;
       await worker.terminate();
       fallBack();
+    },
+  };
+}
+
+/** WAL size past which the worker starts: half of what SQLite's own checkpoint waits for (1000 pages). */
+const BUSY_WAL_BYTES = 2 * 1024 * 1024;
+const LOOK_EVERY_MS = 2000;
+
+/**
+ * startCheckpointer once the database is written to in earnest, not before: the worker thread (its
+ * own V8 isolate, about 12 MB) is wasted on an idle daemon, whose few commits SQLite checkpoints
+ * itself meanwhile. A look at the WAL's size every two seconds decides; stop() works either way.
+ */
+export function startCheckpointerWhenBusy(db: Db, options: CheckpointerOptions): Checkpointer | undefined {
+  if (db.memory) return undefined;
+  let started: Checkpointer | undefined;
+  const look = setInterval(() => {
+    let size = 0;
+    try {
+      size = statSync(`${db.name}-wal`).size;
+    } catch {
+      return; // no WAL yet
+    }
+    if (size < BUSY_WAL_BYTES || !db.open) return;
+    clearInterval(look);
+    started = startCheckpointer(db, options);
+  }, LOOK_EVERY_MS);
+  look.unref();
+  return {
+    async stop() {
+      clearInterval(look);
+      await started?.stop();
     },
   };
 }

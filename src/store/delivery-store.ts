@@ -67,7 +67,7 @@ export class DeliveryStore {
 
   /** Inserts every delivery in one transaction; true at index i when delivery i was new. */
   insertMany(deliveries: NewDelivery[]): boolean[] {
-    return this.insertMany_(deliveries);
+    return this.insertMany_.immediate(deliveries);
   }
 
   /** Pending deliveries whose next attempt is due, oldest first. */
@@ -96,7 +96,7 @@ export class DeliveryStore {
     this.db.transaction(() => ids.forEach((id) => {
         stmt.run({ requestedAt, now, id });
         this.recordAnnouncement(id);
-      }))();
+      })).immediate();
   }
 
   /** Remembers that a webhook announced this delivery's appointment (see `announced`). */
@@ -115,7 +115,7 @@ export class DeliveryStore {
     const stmt = this.db.prepare(
       `UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
     );
-    this.db.transaction(() => ids.forEach((id) => stmt.run(nextAttemptAt, error, id)))();
+    this.db.transaction(() => ids.forEach((id) => stmt.run(nextAttemptAt, error, id))).immediate();
   }
 
   /** Gives up on deliveries that retrying cannot help (an unreadable record); the error stays visible. */
@@ -126,7 +126,7 @@ export class DeliveryStore {
     this.db.transaction(() => ids.forEach((id) => {
         stmt.run(now, error, id);
         this.recordAnnouncement(id);
-      }))();
+      })).immediate();
   }
 
   /** From the counters the triggers keep and the index of pending rows: no pass over the table. */

@@ -18,11 +18,17 @@ export interface FeedState {
 export class FeedFragmentStore {
   constructor(private readonly db: Db) {}
 
-  load(variant: string): Map<string, Fragment> {
+  /** Which revision of each appointment is rendered: the bodies stay on disk until a feed is assembled. */
+  revisions(variant: string): Map<string, number> {
     const rows = this.db
-      .prepare('SELECT appointment_key, revision, body FROM feed_fragments WHERE variant = ?')
-      .all(variant) as { appointment_key: string; revision: number; body: string }[];
-    return new Map(rows.map((r) => [r.appointment_key, { revision: r.revision, body: r.body }]));
+      .prepare('SELECT appointment_key, revision FROM feed_fragments WHERE variant = ?')
+      .raw()
+      .all(variant) as [string, number][];
+    return new Map(rows);
+  }
+
+  body(variant: string, key: string): string | undefined {
+    return this.db.prepare('SELECT body FROM feed_fragments WHERE variant = ? AND appointment_key = ?').pluck().get(variant, key) as string | undefined;
   }
 
   save(variant: string, fragments: ReadonlyMap<string, Fragment>): void {
@@ -33,7 +39,7 @@ export class FeedFragmentStore {
     );
     this.db.transaction(() => {
       for (const [key, f] of fragments) upsert.run(variant, key, f.revision, f.body);
-    })();
+    }).immediate();
   }
 
   /** Drops fragments no configured feed can use: other variants, and gone appointments. */

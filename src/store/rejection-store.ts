@@ -35,7 +35,7 @@ export class RejectionStore {
       this.db
         .prepare('DELETE FROM webhook_rejection_samples WHERE id <= (SELECT MAX(id) FROM webhook_rejection_samples) - ?')
         .run(this.keep);
-    })();
+    }).immediate();
   }
 
   counts(): Record<string, number> {

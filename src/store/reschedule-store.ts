@@ -120,7 +120,7 @@ export class RescheduleStore {
         )
         .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target);
       return this.get(Number(lastInsertRowid))!;
-    })();
+    }).immediate();
   }
 
   get(id: number): ReverseActionRow | undefined {

@@ -9,6 +9,7 @@ import type { Clock } from '../core/clock.ts';
 import { isCancelled } from '../core/appointment.ts';
 import { errorMessage } from '../core/errors.ts';
 import { appointmentKeyOf } from '../core/reader.ts';
+import type { ListingSpool } from '../store/listing-spool.ts';
 import type { Config } from '../config/schema.ts';
 import type { BookingApi, ListFilters } from '../booking/port.ts';
 import { isNotFound } from '../booking/errors.ts';
@@ -66,102 +67,118 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     return { status: 'success', summary, failed: report.failed + report.held };
   };
 
-  // 1. The whole listing before any change: a listing that fails half way changes nothing.
-  const records: unknown[] = [];
+  // 1. The whole listing before any change: a listing that fails half way changes nothing. The records
+  // wait on disk (a TEMP table), not in memory, until they are applied.
+  const records = deps.appointments.listingSpool();
   try {
-    const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
-    for await (const page of deps.booking.listPages(filters)) {
-      records.push(...page);
-      progress?.(records.length, 0);
-    }
-  } catch (e) {
-    deps.health.failed(errorMessage(e));
-    return finish('failed', `the listing failed, nothing was changed: ${errorMessage(e)}`);
-  }
-  deps.health.ok();
-  report.listed = records.length;
-
-  // 2. What the listing missed, and whether that looks like a broken listing.
-  const listedKeys = new Set(records.map(appointmentKeyOf).filter((k): k is string => k !== undefined));
-  // Cancelled ones are re-read too: one that left poll.filters is still shown by feeds with
-  // include_cancelled until it is gone. The breaker weighs the active ones only.
-  const inWindow = deps.appointments.listInWindow(window.from, window.to + 1);
-  const stored = inWindow.filter((s) => !isCancelled(s.appointment.status));
-  const missing = inWindow.filter((s) => !listedKeys.has(s.appointment.key));
-  // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
-  // Already stopped and reported there, they do not count again towards this pass's breaker.
-  const heldKeys = new Set(deps.gone.held().map((h) => h.key));
-  const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key) && !isCancelled(s.appointment.status)).length;
-  const verdict = breakerVerdict({ listed: records.length, stored: stored.length, missing: newlyMissing, share: poll.breaker_share });
-  if (verdict) {
-    deps.log.warn({ listed: records.length, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);
-    return finish('breaker', verdict);
+    return await pollWith(records);
+  } finally {
+    records.close();
   }
 
-  // 3. Apply. Changes found here that no delivery announced mean the webhook missed them.
-  const baseline = deps.history.firstSuccessAt();
-  const previous = deps.history.lastSuccessAt();
-  const unannounced = (key: string, before: StoredAppointment | undefined): boolean => {
-    if (baseline === null) return false; // the first pass is the initial load, not news
-    let since: number;
-    if (before) since = before.seenAt;
-    else {
-      const createdAt = deps.appointments.get(key)?.appointment.createdAt ?? null;
-      if (createdAt !== null && createdAt < baseline) return false; // booked before calbridge was watching
-      since = createdAt ?? previous ?? baseline;
-    }
-    return !deps.deliveries.announced(key, since - ANNOUNCE_SLACK_MS);
-  };
-  const tally = (o: ApplyOutcome, before: StoredAppointment | undefined) => {
-    if (o.kind === 'unreadable') {
-      report.failed++;
-      if ((report.skipped ??= []).length < MAX_SKIPPED_SHOWN) report.skipped.push(o.reason);
-      deps.log.warn({ appointment: o.key, reason: o.reason }, 'poll: record cannot be read; skipped');
-      return;
-    }
-    if (o.kind === 'out_of_scope' && o.held) {
-      report.held++;
-      return;
-    }
-    const kind = o.kind === 'created' ? 'created' : o.kind === 'out_of_scope' ? (o.markedGone ? 'gone' : 'unchanged') : isChange(o) ? 'changed' : 'unchanged';
-    report[kind]++;
-    if (kind === 'unchanged') return;
-    deps.metrics.pollChanges.inc({ kind });
-    if (unannounced(o.key, before)) {
-      report.unannounced++;
-      deps.metrics.unannounced.inc();
-    }
-  };
-
-  const missingKeys = new Set(missing.map((s) => s.appointment.key));
-  const heldElsewhere = [...heldKeys].filter((k) => !listedKeys.has(k) && !missingKeys.has(k)).flatMap((k) => deps.appointments.get(k) ?? []);
-  const reread = [...missing, ...heldElsewhere];
-  const total = records.length + reread.length;
-  let done = 0;
-  for (const raw of records) {
-    const key = appointmentKeyOf(raw);
-    const before = key === undefined ? undefined : deps.appointments.get(key);
-    tally(applyRecord(deps, raw, startedAt), before);
-    progress?.(++done, total);
-  }
-  await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
-    const key = s.appointment.key;
-    const requestedAt = clock.now();
+  async function pollWith(records: ListingSpool): Promise<JobResult> {
+    const listedKeys = new Set<string>();
     try {
-      tally(applyRecord(deps, await deps.booking.getAppointment(key), requestedAt, key), s);
-    } catch (e) {
-      if (isNotFound(e)) {
-        const verdict = applyNotFound(deps, key);
-        if (verdict !== 'unchanged') tally({ kind: 'out_of_scope', key, markedGone: verdict === 'gone', held: verdict === 'held', why: 'not found' }, s);
-      } else {
-        report.failed++;
-        deps.log.warn({ appointment: key, err: errorMessage(e) }, 'poll: re-reading a missing appointment failed; left as it is');
+      const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
+      for await (const page of deps.booking.listPages(filters)) {
+        const texts: string[] = [];
+        for (const raw of page) {
+          const key = appointmentKeyOf(raw);
+          if (key !== undefined) listedKeys.add(key);
+          texts.push(JSON.stringify(raw));
+        }
+        records.add(texts);
+        progress?.(records.count, 0);
       }
+    } catch (e) {
+      deps.health.failed(errorMessage(e));
+      return finish('failed', `the listing failed, nothing was changed: ${errorMessage(e)}`);
     }
-    progress?.(++done, total);
-  });
-  deps.gone.prune();
-  return finish('success');
+    deps.health.ok();
+    report.listed = records.count;
+
+    // 2. What the listing missed, and whether that looks like a broken listing.
+    // Cancelled ones are re-read too: one that left poll.filters is still shown by feeds with
+    // include_cancelled until it is gone. The breaker weighs the active ones only.
+    const inWindow = deps.appointments.keysInWindow(window.from, window.to + 1);
+    const stored = inWindow.filter((s) => !isCancelled(s.status));
+    const missing = inWindow.filter((s) => !listedKeys.has(s.key)).flatMap((s) => deps.appointments.get(s.key) ?? []);
+    // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
+    // Already stopped and reported there, they do not count again towards this pass's breaker.
+    const heldKeys = new Set(deps.gone.held().map((h) => h.key));
+    const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key) && !isCancelled(s.appointment.status)).length;
+    const verdict = breakerVerdict({ listed: records.count, stored: stored.length, missing: newlyMissing, share: poll.breaker_share });
+    if (verdict) {
+      deps.log.warn({ listed: records.count, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);
+      return finish('breaker', verdict);
+    }
+
+    // 3. Apply. Changes found here that no delivery announced mean the webhook missed them.
+    const baseline = deps.history.firstSuccessAt();
+    const previous = deps.history.lastSuccessAt();
+    const unannounced = (key: string, before: StoredAppointment | undefined): boolean => {
+      if (baseline === null) return false; // the first pass is the initial load, not news
+      let since: number;
+      if (before) since = before.seenAt;
+      else {
+        const createdAt = deps.appointments.get(key)?.appointment.createdAt ?? null;
+        if (createdAt !== null && createdAt < baseline) return false; // booked before calbridge was watching
+        since = createdAt ?? previous ?? baseline;
+      }
+      return !deps.deliveries.announced(key, since - ANNOUNCE_SLACK_MS);
+    };
+    const tally = (o: ApplyOutcome, before: StoredAppointment | undefined) => {
+      if (o.kind === 'unreadable') {
+        report.failed++;
+        if ((report.skipped ??= []).length < MAX_SKIPPED_SHOWN) report.skipped.push(o.reason);
+        deps.log.warn({ appointment: o.key, reason: o.reason }, 'poll: record cannot be read; skipped');
+        return;
+      }
+      if (o.kind === 'out_of_scope' && o.held) {
+        report.held++;
+        return;
+      }
+      const kind = o.kind === 'created' ? 'created' : o.kind === 'out_of_scope' ? (o.markedGone ? 'gone' : 'unchanged') : isChange(o) ? 'changed' : 'unchanged';
+      report[kind]++;
+      if (kind === 'unchanged') return;
+      deps.metrics.pollChanges.inc({ kind });
+      if (unannounced(o.key, before)) {
+        report.unannounced++;
+        deps.metrics.unannounced.inc();
+      }
+    };
+
+    const missingKeys = new Set(missing.map((s) => s.appointment.key));
+    const heldElsewhere = [...heldKeys].filter((k) => !listedKeys.has(k) && !missingKeys.has(k)).flatMap((k) => deps.appointments.get(k) ?? []);
+    const reread = [...missing, ...heldElsewhere];
+    const total = records.count + reread.length;
+    let done = 0;
+    for (const text of records.records()) {
+      const raw: unknown = JSON.parse(text);
+      const key = appointmentKeyOf(raw);
+      const before = key === undefined ? undefined : deps.appointments.get(key);
+      tally(applyRecord(deps, raw, startedAt), before);
+      progress?.(++done, total);
+    }
+    await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
+      const key = s.appointment.key;
+      const requestedAt = clock.now();
+      try {
+        tally(applyRecord(deps, await deps.booking.getAppointment(key), requestedAt, key), s);
+      } catch (e) {
+        if (isNotFound(e)) {
+          const verdict = applyNotFound(deps, key);
+          if (verdict !== 'unchanged') tally({ kind: 'out_of_scope', key, markedGone: verdict === 'gone', held: verdict === 'held', why: 'not found' }, s);
+        } else {
+          report.failed++;
+          deps.log.warn({ appointment: key, err: errorMessage(e) }, 'poll: re-reading a missing appointment failed; left as it is');
+        }
+      }
+      progress?.(++done, total);
+    });
+    deps.gone.prune();
+    return finish('success');
+  }
 }
 
 export function createPollJob(deps: PollDeps): Job {

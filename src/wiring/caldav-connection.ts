@@ -8,7 +8,18 @@ import { Pacer } from '../net/pacer.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import { createCalDavClient } from '../caldav/client.ts';
 import { createCalDavTarget, type CalendarObject } from '../caldav/caldav-target.ts';
+import { CalDavError } from '../caldav/errors.ts';
 import type { CalDavApi } from '../caldav/port.ts';
+
+/**
+ * A mistake in the caldav section that no retry fixes: caldav.url leads to no CalDAV server, or a
+ * calendar it names is not among the account's. `message` is the adapter's (the calendars found).
+ */
+export interface CalDavSetupProblem {
+  kind: 'calendar_not_found' | 'not_caldav';
+  calendar: string;
+  message: string;
+}
 
 export interface CalDavConnection {
   api: CalDavApi;
@@ -16,6 +27,8 @@ export interface CalDavConnection {
   target: CalendarTarget<CalendarObject>;
   /** When the server last answered a request as asked, in this process. */
   lastSuccessAt(): number | null;
+  /** The last lookup of a configured calendar found a setup mistake (null once a lookup works). */
+  setupProblem(): CalDavSetupProblem | null;
 }
 
 export interface CalDavConnectionDeps {
@@ -32,7 +45,7 @@ export function connectCalDav(deps: CalDavConnectionDeps): CalDavConnection {
   const { config, clock } = deps;
   const calls = deps.metrics.counter('caldav_calls_total', 'CalDAV requests by method and outcome', ['op', 'outcome']);
   let lastSuccessAt: number | null = null;
-  const api = createCalDavClient({
+  const client = createCalDavClient({
     url: config.url,
     username: config.username,
     password: config.password,
@@ -43,5 +56,27 @@ export function connectCalDav(deps: CalDavConnectionDeps): CalDavConnection {
       if (outcome === 'ok') lastSuccessAt = clock.now();
     },
   });
-  return { api, target: createCalDavTarget({ api, zone: deps.zone }), lastSuccessAt: () => lastSuccessAt };
+  // Per configured calendar: a fixed one clears its own problem, not another's.
+  const problems = new Map<string, CalDavSetupProblem>();
+  const api: CalDavApi = {
+    ...client,
+    async findCalendar(calendar) {
+      try {
+        const found = await client.findCalendar(calendar);
+        problems.delete(calendar);
+        return found;
+      } catch (e) {
+        if (e instanceof CalDavError && (e.kind === 'calendar_not_found' || e.kind === 'not_caldav')) {
+          problems.set(calendar, { kind: e.kind, calendar, message: e.message });
+        }
+        throw e;
+      }
+    },
+  };
+  return {
+    api,
+    target: createCalDavTarget({ api, zone: deps.zone }),
+    lastSuccessAt: () => lastSuccessAt,
+    setupProblem: () => problems.values().next().value ?? null,
+  };
 }

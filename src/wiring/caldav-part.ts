@@ -17,7 +17,7 @@ import type { RescheduleDeps } from '../sync/reschedule.ts';
 import { createReverseMetrics } from '../sync/reverse-metrics.ts';
 import { reverseStatus } from '../sync/reverse-status.ts';
 import { mappedCalendars, type ReverseDeps } from '../sync/reverse-sync.ts';
-import { connectCalDav } from './caldav-connection.ts';
+import { connectCalDav, type CalDavSetupProblem } from './caldav-connection.ts';
 import { caldavForRun } from './held-target.ts';
 import type { Part } from './part.ts';
 import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
@@ -29,6 +29,13 @@ const STATE_KEY = 'caldav.writer';
 const ROUND_KEY = 'caldav.reverse_sync.last_round';
 /** A calendar's cursor: a sync token, or the previous ETag listing where the server has none. */
 export const caldavCursorKey = (calendarId: string) => `caldav.reverse.cursor:${calendarId}`;
+
+/** The readiness warning: our words only (the server's listing stays in status). */
+function setupWarning(p: CalDavSetupProblem): string {
+  return p.kind === 'not_caldav'
+    ? 'CalDAV: caldav.url does not lead to a CalDAV server, so nothing is written to the CalDAV calendar (details in status: caldav.setup_problem)'
+    : `CalDAV: the calendar "${p.calendar}" of caldav.calendars is not one of the account's calendars, so nothing is written to it (details in status: caldav.setup_problem)`;
+}
 
 export interface CalDavPartOptions {
   /** Retries of one request (tests: fast). */
@@ -147,6 +154,8 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
         lastPassAt: iso(state.lastPassAt),
         lastSuccessAt: iso(caldav.lastSuccessAt()),
         lastError: state.lastError,
+        // A mistake in the caldav section (a calendar not on the server, a URL that is no CalDAV server).
+        setup_problem: caldav.setupProblem(),
         breaker: state.breaker,
         requestsPerMinute: cfg.requests_per_minute,
         reverse_sync: rs.enabled ? reverseStatus({ round: round(), actions, calendars, config: rs, clock }) : { enabled: false },
@@ -157,7 +166,9 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     readiness(): Readiness {
       const warnings: string[] = [];
       const writing = writer.status();
+      const setup = caldav.setupProblem();
       if (writing.authError) warnings.push(`CalDAV: the server refused the username and password; ${AUTH_HELP}`);
+      else if (setup) warnings.push(setupWarning(setup));
       else if (clock.now() - (caldav.lastSuccessAt() ?? startedAt) > window) {
         warnings.push(`the CalDAV server has not answered successfully for over ${Math.round(window / 60_000)} minutes (details in status: caldav.lastError)`);
       }

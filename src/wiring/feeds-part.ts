@@ -5,6 +5,8 @@ import { feedRoutes } from '../http/feed-routes.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
+const WARM_AFTER_MS = 10_000;
+
 export function createFeedsPart(s: Services): Part {
   const feeds = s.config.feeds;
   const log = s.log.child({ module: 'feeds' });
@@ -19,14 +21,16 @@ export function createFeedsPart(s: Services): Part {
     name: 'feeds',
     routes: feedRoutes({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() }),
     async start() {
-      // Assemble every feed once the server listens, so the first phone to ask gets it at once.
+      // Assemble every feed a little after start, so the first phone to ask gets it at once. Not at
+      // once: assembling 100,000 events holds the event loop for seconds, and /healthz, /readyz and the
+      // webhooks must answer as soon as the server listens.
       warming = setTimeout(() => {
         try {
           feeds.forEach((_f, i) => cache.feed(i));
         } catch (e) {
           log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request');
         }
-      }, 0);
+      }, WARM_AFTER_MS);
       warming.unref();
     },
     async stop() {

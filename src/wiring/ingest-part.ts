@@ -1,7 +1,7 @@
 // Ingest: the webhook receiver, the delivery worker and the poll, composed into one part.
 // Together they make stored state match the booking service, whatever webhooks arrive.
 import { DeliveryWriter } from '../store/delivery-writer.ts';
-import { startCheckpointer, type Checkpointer } from '../store/checkpointer.ts';
+import { startCheckpointerWhenBusy, type Checkpointer } from '../store/checkpointer.ts';
 import { webhookRoutes, type RejectedRequest } from '../http/webhook-routes.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { BookingHealth } from '../sync/booking-health.ts';
@@ -58,8 +58,9 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
     // `sync` runs them in this order: the poll brings the window up to date, then deliveries.
     jobs: [createPollJob({ ...common, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker(common)],
     async start() {
-      // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits.
-      checkpointer = startCheckpointer(s.db, { log });
+      // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
+      // there are commits enough to matter.
+      checkpointer = startCheckpointerWhenBusy(s.db, { log });
       // Catch up at once: what changed while we were down, and deliveries stored before a crash.
       s.wake('poll');
       s.wake('deliveries');

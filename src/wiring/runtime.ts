@@ -117,7 +117,17 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
         feeds: feedUrls(config),
         secrets,
         zone: config.booking.timezone,
-        agenda: (now) => agenda({ config, appointments: services.appointments, ...(config.google?.enabled ? { links: services.links } : {}) }, now),
+        agenda: (now) =>
+          agenda(
+            {
+              config,
+              appointments: services.appointments,
+              ...(config.google?.enabled ? { links: services.links } : {}),
+              ...(config.caldav?.enabled ? { caldavLinks: services.caldavLinks } : {}),
+            },
+            now,
+          ),
+        outputs: [...(config.google?.enabled ? ['Google'] : []), ...(config.caldav?.enabled ? ['CalDAV'] : []), ...(config.feeds.length ? ['feeds'] : [])],
         links: options.demoPages?.links ?? [],
       }),
     ],

@@ -43,12 +43,20 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     const page = await get(env, '/status');
     expect(page.text).toContain('3 events in CalDAV');
     expect(page.text).toContain('moves in the CalDAV calendar come back on the schedule');
+    // Where bookings went, and tomorrow's appointments as the CalDAV calendar shows them.
+    expect(page.text).toContain('<span class="badge">booking → CalDAV</span>');
+    expect(page.text).toContain('<th>CalDAV</th>');
+    expect(page.text).toMatch(/and as CalDAV shows it now\./);
+    expect(page.text).toContain('<td data-label="CalDAV" class="shown ok">✓ 09:00</td>');
 
     const metrics = (await get(env, '/metrics')).text;
     expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok"\} 3/);
     expect(metrics).toMatch(/calbridge_caldav_calls_total\{op="PUT",outcome="ok"\} 3/);
     expect(metrics).toMatch(/calbridge_caldav_reverse_sync_rounds_total\{mode="full",outcome="ok"\} 1/);
     expect(metrics).toMatch(/calbridge_caldav_pending 0/);
+    expect(metrics).toContain('# HELP calbridge_caldav_reverse_restores_total Events in a CalDAV calendar put back because the booking service wins');
+    // The details section's heading spells the protocol's name.
+    expect(page.text).toContain('<details class="part" id="section-caldav"><summary>CalDAV</summary>');
   });
 
   it('refused credentials: a warning naming the fix, never a 503, and nothing written', async () => {
@@ -67,6 +75,20 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     const page = await get(env, '/status');
     expect(page.text).toContain('CalDAV: the server refused the username and password');
     expect(page.text).not.toContain('not-the-app-password');
+  });
+
+  it('a calendar the account does not have: a warning in our words on /readyz, the calendars found in status', async () => {
+    env = await startMirrorEnv({ server, caldav: { calendars: [{ calendar_key: '*', calendar: 'Clinc' }] } });
+    env.t.runtime.lifecycle.set('serving');
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+    const ready = await env.t.runtime.app.request('/readyz');
+    expect(ready.status).toBe(200);
+    const text = await ready.text();
+    expect(text).toContain('CalDAV: the calendar \\"Clinc\\" of caldav.calendars is not one of the account\'s calendars');
+    expect(text).not.toContain(env.radicale.url);
+    expect(env.status().setup_problem).toEqual({ kind: 'calendar_not_found', calendar: 'Clinc', message: expect.stringContaining(`found: "Clinic" (${env.calendarUrl})`) });
+    expect(env.files()).toEqual([]);
   });
 
   it('a server that is down: still ready, the reverse round’s failure a warning, the details in status only', async () => {

@@ -1,5 +1,5 @@
 // Reads what a Dockerfile's final stage promises to whoever runs the image: entry, command,
-// healthcheck, volumes, environment, exposed ports. Enough of the syntax for our own Dockerfile
+// healthcheck, volumes, environment, exposed ports, and what it is made of (its COPY and RUN lines). Enough of the syntax for our own Dockerfile
 // (continuation lines, exec and shell forms, `ENV K=V` and `ENV K V`), not a general parser.
 
 export interface ImageSpec {
@@ -9,6 +9,11 @@ export interface ImageSpec {
   volumes: string[];
   env: Record<string, string>;
   expose: string[];
+  workdir: string;
+  /** COPY lines in order: `from` is the stage copied from (undefined: the build context). */
+  copies: { from: string | undefined; sources: string[]; target: string }[];
+  /** RUN lines in order, as the shell gets them. */
+  runs: string[];
 }
 
 /** Exec form `["a", "b"]` as given; shell form as Docker runs it. */
@@ -32,7 +37,7 @@ export function readDockerfile(text: string): ImageSpec {
       return { name: name.toUpperCase(), args };
     });
   const lastFrom = instructions.map((i) => i.name).lastIndexOf('FROM');
-  const spec: ImageSpec = { entrypoint: undefined, cmd: undefined, healthcheck: undefined, volumes: [], env: {}, expose: [] };
+  const spec: ImageSpec = { entrypoint: undefined, cmd: undefined, healthcheck: undefined, volumes: [], env: {}, expose: [], workdir: '/', copies: [], runs: [] };
   for (const { name, args } of instructions.slice(lastFrom + 1)) {
     switch (name) {
       case 'ENTRYPOINT':
@@ -60,6 +65,19 @@ export function readDockerfile(text: string): ImageSpec {
         else for (const p of parts) spec.env[p.slice(0, p.indexOf('='))] = p.slice(p.indexOf('=') + 1);
         break;
       }
+      case 'WORKDIR':
+        spec.workdir = args.trim();
+        break;
+      case 'COPY': {
+        const parts = words(args);
+        const from = parts.find((p) => p.startsWith('--from='))?.slice('--from='.length);
+        const paths = parts.filter((p) => !p.startsWith('--'));
+        spec.copies.push({ from, sources: paths.slice(0, -1), target: paths.at(-1) ?? '' });
+        break;
+      }
+      case 'RUN':
+        spec.runs.push(args.trim());
+        break;
       case 'EXPOSE':
         spec.expose.push(...words(args).map((p) => p.replace(/\/tcp$/, '')));
         break;

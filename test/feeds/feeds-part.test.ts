@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { ManualClock } from '../../src/core/clock.ts';
@@ -121,11 +121,17 @@ describe('status', () => {
 });
 
 describe('start', () => {
-  it('prepares every feed in the background, so the first request renders nothing', async () => {
+  it('prepares every feed in the background soon after start (not at once: /healthz first), so the first request renders nothing', async () => {
     h = feedHarness();
     for (let n = 0; n < 10; n++) h.ctx.appointments.upsert(appointment(n));
-    await h.part.start!();
-    await new Promise((r) => setTimeout(r, 20));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await h.part.start!();
+      expect(await h.rendered()).toBe(0);
+      vi.advanceTimersByTime(10_000);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await h.rendered()).toBe(10);
     await feedText(`/feeds/${TOKEN}.ics`);
     expect(await h.rendered()).toBe(10);

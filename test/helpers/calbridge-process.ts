@@ -21,6 +21,14 @@ export interface CalbridgeOptions {
   printsOnStdout?: string[];
   /** A pipe to write to the process's standard input (a pasted answer); otherwise it has none. */
   stdin?: boolean;
+  /** What starts calbridge, when not `node bin/calbridge.js`: the container image's ENTRYPOINT (found on env.PATH). */
+  entry?: string[];
+}
+
+/** The program and the arguments before the command's own. */
+function entryOf(options: CalbridgeOptions): [string, string[]] {
+  const [program, ...rest] = options.entry ?? [process.execPath, CALBRIDGE];
+  return [program!, rest];
 }
 
 export interface CalbridgeProcess {
@@ -108,7 +116,8 @@ export function calbridgeProcesses() {
     /** A long-running command (serve, demo, a sync against a slow fake). */
     spawn(args: string[], options: CalbridgeOptions = {}): CalbridgeProcess {
       const env = environment(options.env);
-      const child = spawn(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+      const [program, before] = entryOf(options);
+      const child = spawn(program, [...before, ...args], { env, cwd: options.cwd, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -137,7 +146,8 @@ export function calbridgeProcesses() {
     /** A one-shot command, to its end. */
     run(args: string[], options: CalbridgeOptions = {}): SpawnSyncReturns<string> {
       const env = environment(options.env);
-      const result = spawnSync(process.execPath, [CALBRIDGE, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: PATIENCE_MS });
+      const [program, before] = entryOf(options);
+      const result = spawnSync(program, [...before, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: PATIENCE_MS });
       started.push({ label: `calbridge ${args.join(' ')}`, stdout: () => result.stdout, stderr: () => result.stderr, secrets: secretsOf(args, options, env), printsOnStdout: options.printsOnStdout ?? [] });
       return result;
     },

@@ -16,27 +16,21 @@ afterEach(async () => {
 const DELIVERIES = 300_000;
 
 /**
- * Records the SQL of every statement run from now on, on every database opened (statements prepared
- * after this call): the runtime's stores prepare some of theirs when they are built. Undone after the test.
+ * Records the SQL of every statement run from now on, on every database, whenever it was prepared
+ * (the stores prepare theirs when they are built, and each connection compiles a text only once).
+ * Undone after the test.
  */
 function recordStatements(): string[] {
   const executed: string[] = [];
-  const proto = Database.prototype as unknown as { prepare: Db['prepare'] };
-  const prepare = proto.prepare;
-  proto.prepare = function (this: Db, source: string, ...rest: unknown[]) {
-    const stmt = (prepare as (...args: unknown[]) => ReturnType<Db['prepare']>).call(this, source, ...rest);
-    for (const method of ['run', 'get', 'all', 'iterate'] as const) {
-      const original = (stmt[method] as (...a: unknown[]) => unknown).bind(stmt);
-      Object.defineProperty(stmt, method, {
-        value: (...args: unknown[]) => {
-          executed.push(source);
-          return original(...args);
-        },
-      });
-    }
-    return stmt;
-  } as Db['prepare'];
-  undo.push(() => void (proto.prepare = prepare));
+  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...a: unknown[]) => unknown>;
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const original = proto[method];
+    proto[method] = function (this: { source: string }, ...args: unknown[]) {
+      executed.push(this.source);
+      return original.apply(this, args);
+    };
+    undo.push(() => void (proto[method] = original));
+  }
   return executed;
 }
 const undo: (() => void)[] = [];
@@ -69,7 +63,6 @@ function seed(db: Db): void {
 
 describe('cheap probes', () => {
   it(`with ${DELIVERIES.toLocaleString('en')} deliveries stored, /readyz and /healthz run no full scan and write nothing per call`, async () => {
-    // The recorder first: the runtime's stores prepare some statements when they are built.
     const executed = recordStatements();
     t = createTestContext({ config: testConfig() });
     seed(t.ctx.db);

@@ -3,8 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { startCheckpointer } from '../../src/store/checkpointer.ts';
+import { startCheckpointer, startCheckpointerWhenBusy } from '../../src/store/checkpointer.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
+import { AppointmentStore } from '../../src/store/appointment-store.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { testAppointment } from '../helpers/appointment.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
@@ -32,6 +35,48 @@ describe('background checkpointer', () => {
     await checkpointer!.stop();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect((db.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(2000);
+  });
+
+  it('never makes a store write fail while it truncates the WAL under the writes', async () => {
+    // An upsert reads the row, then writes it. Begun deferred, such a transaction failed at once
+    // ("database is locked") when the checkpointer's TRUNCATE moved the WAL on between the two: a
+    // poll of 20,000 appointments in serve failed that way.
+    t = createTestContext();
+    const db = t.ctx.db;
+    const checkpointer = startCheckpointer(db, { log: silentLogger(), intervalMs: 1, truncateFrames: 1 });
+    const store = new AppointmentStore(db, systemClock);
+    const failures: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 1500; i++) {
+        try {
+          store.upsert(testAppointment({ key: `a${i}`, searchCode: `S${i}-${round % 2}` }));
+        } catch (e) {
+          failures.push((e as Error).message);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await checkpointer!.stop();
+    expect(failures).toEqual([]);
+    expect(store.counts().total).toBe(1500);
+  });
+
+  it('in serve, starts only once the database is written to in earnest: an idle daemon has no worker thread', async () => {
+    t = createTestContext();
+    const db = t.ctx.db;
+    const checkpointer = startCheckpointerWhenBusy(db, { log: silentLogger() });
+    const store = new DeliveryStore(db);
+    store.insertMany([{ dedupeKey: 'one', appointmentKey: 'a', event: null, body: 'x', receivedAt: 0 }]);
+    await new Promise((r) => setTimeout(r, 2500));
+    // No worker yet: SQLite still checkpoints by itself.
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    for (let b = 0; b < 40; b++) {
+      store.insertMany(Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(1500), receivedAt: 0 })));
+    }
+    for (let i = 0; i < 200 && db.pragma('wal_autocheckpoint', { simple: true }) !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await checkpointer!.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
   it('does nothing for an in-memory database', () => {

@@ -1,15 +1,18 @@
 // The status page in a real browser (Debian's chromium through playwright-core), served over a real
-// socket: the Basic prompt, problems first, the folded details, the feed links and QR codes, a phone's width.
+// socket: the Basic prompt, problems first, the folded details, the feed links and QR codes, a phone's width;
+// and a CalDAV target set up wrongly (against Radicale), told as a sentence with its fix.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { chromium, type Browser } from 'playwright-core';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
 import { ADMIN_TOKEN, FEED_TOKEN, pageConfig, statusApp } from '../status-page/setup.ts';
+import { slot, startMirrorEnv } from '../caldav/mirror-env.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -128,5 +131,51 @@ describe('the status page in a browser', () => {
     const { page, status } = await open(url);
     expect(status).toBe(200);
     expect(await page.locator('#section-ingest > summary').textContent()).toBe('Ingest');
+  });
+});
+
+describe('CalDAV set up wrongly, in a browser', () => {
+  const server = { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com', admin_token: ADMIN_TOKEN };
+  const WRONG = 'not-the-app-password-42';
+
+  /** The runtime `serve` builds against Radicale after one pass, its status page open in chromium. */
+  async function pageWith(caldav: Record<string, unknown>) {
+    const env = await startMirrorEnv({ server, caldav });
+    cleanups.push(() => env.close());
+    env.t.runtime.lifecycle.set('serving');
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+    const listening: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: env.t.runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    cleanups.push(() => new Promise<void>((r) => listening.close(() => r())));
+    const { page } = await open(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/status`, { username: 'admin', password: ADMIN_TOKEN });
+    return { env, page, problems: page.locator('#health .problems li') };
+  }
+
+  it('a wrong password: the refusal and where app passwords are made, first, and the password nowhere', async () => {
+    const { page, problems } = await pageWith({ password: WRONG });
+    expect(await problems.first().locator('.what').textContent()).toMatch(/^CalDAV: the server refused the username and password; check caldav\.username and the password: iCloud and Fastmail need an app-specific password/);
+    expect(await page.content()).not.toContain(WRONG);
+  });
+
+  it('a calendar the account does not have: one sentence, the fix, and the calendars it has', async () => {
+    const { env, problems } = await pageWith({ calendars: [{ calendar_key: '*', calendar: 'Clinc' }] });
+    const first = problems.first();
+    expect(await first.locator('.what').textContent()).toBe('The CalDAV account has no calendar “Clinc”, so no appointment reaches it.');
+    expect(await first.locator('.todo').textContent()).toMatch(/^Set that entry of caldav\.calendars to one of the calendars listed below/);
+    expect(await first.locator('.detail').textContent()).toContain(`found: "Clinic" (${env.calendarUrl})`);
+    // Told once: not again as failing writes or a failing reverse-sync round.
+    expect((await problems.locator('.what').allTextContents()).filter((t) => /CalDAV/.test(t))).toHaveLength(1);
+  });
+
+  it('a URL that is not a CalDAV server: one sentence pointing to the DAV root', async () => {
+    // A plain web server: a page for every request, PROPFIND included.
+    const web = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>'));
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => web.close(() => r())));
+    const { problems } = await pageWith({ url: `http://127.0.0.1:${(web.address() as AddressInfo).port}/` });
+    const texts = await problems.locator('.what').allTextContents();
+    expect(texts).toContain('caldav.url does not lead to a CalDAV server, so no appointment reaches the CalDAV calendar.');
   });
 });

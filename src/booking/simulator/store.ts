@@ -100,7 +100,12 @@ export class SimStore {
 
   /** In start order, as a listing returns them. */
   all(): SimAppointment[] {
-    return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1)).map((a) => structuredClone(a));
+    return this.inOrder().map((a) => structuredClone(a));
+  }
+
+  /** The stored objects themselves in start order, for reading only (a listing copies just its page). */
+  inOrder(): readonly SimAppointment[] {
+    return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1));
   }
 
   private must(key: string): SimAppointment {

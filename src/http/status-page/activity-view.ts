@@ -21,14 +21,16 @@ function stamp(iso: string, now: number, zone: string): string {
   return t.hasSame(DateTime.fromMillis(now, { zone }), 'day') ? t.toFormat('HH:mm:ss') : t.setLocale('en').toFormat('ccc d LLL HH:mm');
 }
 
-export function activityList(section: unknown, now: number, zone: string): Html {
+/** `outputs`: where the booking service's changes go here, e.g. ['CalDAV', 'feeds']. */
+export function activityList(section: unknown, now: number, zone: string, outputs?: readonly string[]): Html {
+  const labels = outputs?.length ? { ...DIRECTIONS, 'booking-to-targets': `booking → ${outputs.join('/')}` } : DIRECTIONS;
   const recent = isPlainObject(section) && Array.isArray(section.recent) ? section.recent.filter(isPlainObject) : [];
   const body = recent.length
     ? html`<ol class="activity">${recent.map((e) => {
         const direction = text(e.direction) ?? '';
         const at = text(e.at) ?? '';
         const reason = text(e.reason);
-        return html`<li class="entry dir-${direction}"><time datetime="${at}">${stamp(at, now, zone)}</time><span class="badge">${DIRECTIONS[direction] ?? direction}</span><span class="what"><b>${text(e.appointment) ?? ''}</b> ${text(e.summary) ?? ''}${reason ? html`<span class="why">${reason}</span>` : ''}</span></li>`;
+        return html`<li class="entry dir-${direction}"><time datetime="${at}">${stamp(at, now, zone)}</time><span class="badge">${labels[direction] ?? direction}</span><span class="what"><b>${text(e.appointment) ?? ''}</b> ${text(e.summary) ?? ''}${reason ? html`<span class="why">${reason}</span>` : ''}</span></li>`;
       })}</ol>`
     : html`<p class="muted">Nothing has happened yet.</p>`;
   return html`<section id="activity"><h2>Recent activity</h2>${body}</section>`;

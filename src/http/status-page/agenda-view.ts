@@ -14,7 +14,10 @@ function day(d: AgendaDay): Html {
   )}</tbody></table>${d.more ? html`<p class="muted">… and ${d.more} more</p>` : ''}`;
 }
 
-export function agendaSection(days: AgendaDay[]): Html {
+/** `outputs`: the configured targets, e.g. ['CalDAV', 'feeds'] (default: Google and the feeds). */
+export function agendaSection(days: AgendaDay[], outputs: readonly string[] = ['Google', 'feeds']): Html {
+  const shown = outputs.map((o) => (o === 'feeds' ? 'each feed' : o));
+  const where = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : (shown[0] ?? 'each feed');
   return html`<section id="agenda"><h2>Today and tomorrow</h2>
-<p class="muted">Each appointment as the booking service has it, and as Google and each feed show it now.</p>${days.map(day)}</section>`;
+<p class="muted">Each appointment as the booking service has it, and as ${where} show${shown.length > 1 ? '' : 's'} it now.</p>${days.map(day)}</section>`;
 }

@@ -1,5 +1,5 @@
-// Today's and tomorrow's appointments as each target shows them: Google (what calbridge last wrote
-// there) and every feed (whether its filters take the appointment). Read from the database.
+// Today's and tomorrow's appointments as each target shows them: Google and CalDAV (what calbridge
+// last wrote there) and every feed (whether its filters take the appointment). Read from the database.
 import { DateTime } from 'luxon';
 import type { Config } from '../../config/schema.ts';
 import { isCancelled } from '../../core/appointment.ts';
@@ -36,12 +36,15 @@ export interface AgendaDeps {
   appointments: AppointmentStore;
   /** Absent when Google is off. */
   links?: GoogleLinkStore;
+  /** Absent when CalDAV is off: what calbridge last wrote to the CalDAV calendar. */
+  caldavLinks?: GoogleLinkStore;
 }
 
 /** A busy day of a large business still makes a page a phone can load. */
 const MAX_ROWS = 150;
 
-function inGoogle(s: StoredAppointment, links: GoogleLinkStore, zone: string): Shown {
+/** What a calendar target (Google, CalDAV) shows: the time calbridge last wrote there. */
+function inCalendar(s: StoredAppointment, links: GoogleLinkStore, zone: string): Shown {
   const a = s.appointment;
   const link = links.get(a.key);
   const hhmm = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
@@ -64,7 +67,7 @@ function inFeed(s: StoredAppointment, feed: Config['feeds'][number]): Shown {
 export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
   const zone = deps.config.booking.timezone;
   const today = DateTime.fromMillis(now, { zone }).startOf('day');
-  const targets = [...(deps.links ? ['Google'] : []), ...deps.config.feeds.map((f) => f.name)];
+  const targets = [...(deps.links ? ['Google'] : []), ...(deps.caldavLinks ? ['CalDAV'] : []), ...deps.config.feeds.map((f) => f.name)];
   return [0, 1].map((offset) => {
     const day = today.plus({ days: offset });
     const stored = deps.appointments.listInWindow(day.toMillis(), day.plus({ days: 1 }).toMillis());
@@ -78,7 +81,11 @@ export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
         calendar: a.calendar.name,
         status: statusWords(a.status),
         cancelled: isCancelled(a.status),
-        shown: [...(deps.links ? [inGoogle(s, deps.links, zone)] : []), ...deps.config.feeds.map((f) => inFeed(s, f))],
+        shown: [
+          ...(deps.links ? [inCalendar(s, deps.links, zone)] : []),
+          ...(deps.caldavLinks ? [inCalendar(s, deps.caldavLinks, zone)] : []),
+          ...deps.config.feeds.map((f) => inFeed(s, f)),
+        ],
       };
     });
     const title = `${offset === 0 ? 'Today' : 'Tomorrow'}, ${day.setLocale('en').toFormat('cccc d LLLL')}`;

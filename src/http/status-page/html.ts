@@ -32,7 +32,7 @@ export function html(strings: TemplateStringsArray, ...values: HtmlPart[]): Html
   return new Html(out);
 }
 
-/** Markup we produced ourselves (e.g. the QR code SVG from the qrcode package). */
+/** Markup we produced ourselves (e.g. the QR code SVG from the uqr package). */
 export function trusted(markup: string): Html {
   return new Html(markup);
 }

@@ -26,6 +26,8 @@ export interface PageInput {
   agenda: AgendaDay[];
   feeds: (FeedUrls & { qrSvg: string })[];
   links: PageLink[];
+  /** Where the booking service's changes go (activity's badge, the agenda's sentence). */
+  outputs?: readonly string[];
   /** booking.timezone: every time on the page is shown there. */
   zone: string;
   now: number;
@@ -121,8 +123,8 @@ export function renderStatusPage(input: PageInput): string {
 <body><main>
 <header><h1>calbridge</h1><span class="muted">Times in ${input.zone}</span>${input.links.map((l) => html`<a class="link" href="${l.href}">${l.label}</a>`)}</header>
 ${health(input)}
-${activityList(status.activity, now, input.zone)}
-${agendaSection(input.agenda)}
+${activityList(status.activity, now, input.zone, input.outputs)}
+${agendaSection(input.agenda, input.outputs)}
 ${feedCards(input.feeds)}
 ${details(status, { now, zone: input.zone })}
 <p class="muted">This page refreshes every ${input.refreshSeconds} seconds.</p>

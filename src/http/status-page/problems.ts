@@ -59,8 +59,29 @@ function googleProblems(status: Record<string, unknown>): { problems: PageProble
   };
 }
 
+/** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
+function caldavSetupProblem(status: Record<string, unknown>): PageProblem | undefined {
+  const setup = section(status, 'caldav')?.setup_problem;
+  if (!isPlainObject(setup)) return undefined;
+  const detail = typeof setup.message === 'string' ? { detail: setup.message.charAt(0).toUpperCase() + setup.message.slice(1) } : {};
+  if (setup.kind === 'not_caldav') {
+    return {
+      text: 'caldav.url does not lead to a CalDAV server, so no appointment reaches the CalDAV calendar.',
+      todo: 'Set caldav.url to the server’s DAV root (docs/caldav-setup.md gives it for iCloud, Nextcloud and Fastmail) and restart calbridge.',
+      ...detail,
+    };
+  }
+  return {
+    text: `The CalDAV account has no calendar “${String(setup.calendar)}”, so no appointment reaches it.`,
+    todo: 'Set that entry of caldav.calendars to one of the calendars listed below (its name as the apps show it, or its URL) and restart calbridge.',
+    ...detail,
+  };
+}
+
 /** Writes to the CalDAV calendar that keep failing (its refusal of our password is a readiness warning). */
 function caldavProblems(status: Record<string, unknown>): PageProblem[] {
+  const setup = caldavSetupProblem(status);
+  if (setup) return [setup];
   const caldav = section(status, 'caldav');
   const failed = typeof caldav?.failed === 'number' ? caldav.failed : 0;
   if (failed === 0) return [];
@@ -82,9 +103,13 @@ export function pageProblems(readiness: OverallReadiness, status: Record<string,
     todo: 'Webhooks and feeds are refused until this is fixed; the log says more.',
   }));
   // The writer's readiness says the same as our auth problem, in fewer words about the fix.
+  // A CalDAV setup mistake is told once, with its fix: the warnings it causes (its own, the failing rounds) are not repeated.
+  const setupShown = caldavSetupProblem(status) !== undefined;
   const warnings = readiness.warnings
     .filter((w) => !(google.authShown && w.includes('google auth')))
+    .filter((w) => !(setupShown && (w.includes('caldav.setup_problem') || w.startsWith('CalDAV reverse sync: the last round failed') || w.startsWith('the CalDAV server has not answered'))))
     .map((w) => ({ text: sentence(w), ...(POINTER.test(w) ? { todo: 'The details are below.' } : {}) }));
   const [auth, failures] = google.authShown ? [google.problems, []] : [[], google.problems];
-  return [...reasons, ...auth, ...warnings, ...failures, ...caldavProblems(status)];
+  const caldav = caldavProblems(status);
+  return setupShown ? [...reasons, ...auth, ...caldav, ...warnings, ...failures] : [...reasons, ...auth, ...warnings, ...failures, ...caldav];
 }

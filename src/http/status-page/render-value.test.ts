@@ -12,6 +12,7 @@ describe('humanise', () => {
     ['api_calls', 'API calls'],
     ['feed_urls', 'Feed URLs'],
     ['google', 'Google'],
+    ['caldav', 'CalDAV'],
   ])('%s reads "%s"', (key, expected) => expect(humanise(key)).toBe(expected));
 });
 

@@ -12,7 +12,7 @@ export interface Moment {
 
 const MAX_DEPTH = 6;
 const MAX_ROWS = 100;
-const ACRONYMS: Record<string, string> = { api: 'API', url: 'URL', urls: 'URLs', ics: 'ICS', id: 'ID', ids: 'IDs', http: 'HTTP', https: 'HTTPS', qr: 'QR', oauth: 'OAuth' };
+const ACRONYMS: Record<string, string> = { caldav: 'CalDAV', api: 'API', url: 'URL', urls: 'URLs', ics: 'ICS', id: 'ID', ids: 'IDs', http: 'HTTP', https: 'HTTPS', qr: 'QR', oauth: 'OAuth' };
 
 /** `last_error`, `lastError`, `last-error` → "Last error". */
 export function humanise(key: string): string {
