@@ -9,6 +9,7 @@ import { runCalDavBench } from './caldav-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
 import { runDaemonBench } from './daemon-bench.ts';
 import { runFootprintBench } from './footprint-bench.ts';
+import { benchmarksFile, soakSection } from './soak-section.ts';
 
 const sections: [string, () => Promise<string>][] = [
   ['whole daemon', runDaemonBench],
@@ -35,6 +36,8 @@ for (const [name, run] of sections) {
   process.stderr.write(`bench: ${name}...\n`);
   out.push(await run(), '');
 }
+const soak = soakSection(benchmarksFile());
+if (soak) out.push(soak, '');
 writeFileSync('BENCHMARKS.md', `${out.join('\n').trimEnd()}\n`);
 process.stdout.write(`${out.join('\n')}\n`);
 process.exit(0);

@@ -1,5 +1,5 @@
 // One WebDAV request: Basic auth, the shared pacer, a timeout, redirects on the same host, and
-// retries of rate limits, 5xx and network failures with the Google adapter's backoff (full jitter),
+// retries of rate limits, 5xx and network failures with the one backoff of core/backoff.ts (equal jitter),
 // Retry-After as its floor. A conditional PUT or DELETE is safe to repeat: if the first attempt was
 // applied and only its answer was lost, the repeat meets a 412 (or a 404), and the caller reads the
 // object and finds its own body there.

@@ -31,6 +31,7 @@ interface Row {
   updated_at_ms: number;
   deferred_etag: string | null;
   deferred_since_ms: number | null;
+  write_started_ms: number | null;
 }
 
 const fromRow = (r: Row): GoogleLink => ({
@@ -48,6 +49,7 @@ const fromRow = (r: Row): GoogleLink => ({
   nextAttemptMs: r.next_attempt_ms,
   lastError: r.last_error,
   updatedAt: r.updated_at_ms,
+  writeInFlight: r.write_started_ms !== null,
   deferral: r.deferred_since_ms === null ? null : { etag: r.deferred_etag, since: r.deferred_since_ms },
 });
 
@@ -88,7 +90,7 @@ function planRowOf(r: PlanColumns): PlanRow {
 
 const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation, l.present, l.written_hash, l.etag,
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
-  l.deferred_etag, l.deferred_since_ms`;
+  l.deferred_etag, l.deferred_since_ms, l.write_started_ms`;
 
 /** The link table of each calendar target. */
 export type LinkTable = 'google_links' | 'caldav_links';
@@ -134,7 +136,22 @@ export class GoogleLinkStore {
     return row && fromRow(row);
   }
 
-  /** A successful write: what Google now holds; retry state and any deferral cleared. */
+  /**
+   * A write is about to be sent (before the call, so a crash while its answer is awaited leaves a
+   * trace): the link says its outcome is unknown until recordWrite. A new appointment's row is
+   * created here, naming the event, without claiming it is present.
+   */
+  recordIntent(key: string, target: { calendarId: string; eventId: string; generation: number }): void {
+    this.db
+      .prepare(
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, write_started_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, 0, ?, ?)
+         ON CONFLICT (appointment_key) DO UPDATE SET write_started_ms = excluded.write_started_ms, updated_at_ms = excluded.updated_at_ms`,
+      )
+      .run(key, target.calendarId, target.eventId, target.generation, this.clock.now(), this.clock.now());
+  }
+
+  /** A successful write: what Google now holds; retry state, the write's intent and any deferral cleared. */
   recordWrite(key: string, w: WrittenEvent): void {
     this.db
       .prepare(
@@ -145,7 +162,7 @@ export class GoogleLinkStore {
            generation = excluded.generation, present = excluded.present, written_hash = excluded.written_hash,
            etag = excluded.etag, written_start_ms = excluded.written_start_ms, written_end_ms = excluded.written_end_ms,
            written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL,
-           updated_at_ms = excluded.updated_at_ms, deferred_etag = NULL, deferred_since_ms = NULL`,
+           updated_at_ms = excluded.updated_at_ms, deferred_etag = NULL, deferred_since_ms = NULL, write_started_ms = NULL`,
       )
       .run({ key, ...w, present: w.present ? 1 : 0, now: this.clock.now() });
   }

@@ -150,6 +150,14 @@ export class RescheduleStore {
     return row?.new_start_ms ?? null;
   }
 
+  /** Where the reschedules of this appointment still pending would put it (one may have been sent before a crash). */
+  pendingTargets(appointmentKey: string): number[] {
+    const rows = this.db
+      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 5`)
+      .all(appointmentKey, this.target) as { new_start_ms: number }[];
+    return rows.map((r) => r.new_start_ms);
+  }
+
   /** Where earlier reschedules of this appointment (done, or superseded while perhaps in flight) put it. */
   earlierTargets(appointmentKey: string, beforeId: number): number[] {
     const rows = this.db

@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import { eventIdFor } from '../core/event-id.ts';
 import type { DesiredEvent } from '../core/mirror/desired-event.ts';
 import type { CalendarTarget, Precondition, TargetErrorKind } from '../core/mirror/target.ts';
-import type { EventIdOf, WriteAction } from '../core/mirror/write-plan.ts';
+import { outcomeUnknown, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import {
   afterCreate,
   afterOverwrite,
@@ -53,6 +53,10 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   const { target, links } = deps;
   const { key, revision, action } = input;
   const idOf = deps.idOf ?? eventIdFor;
+  // Whether an earlier write's outcome is unknown, read before this write records its own intent.
+  const before = links.get(key);
+  const unsureBefore = before !== undefined && outcomeUnknown(before);
+  links.recordIntent(key, action.kind === 'move' ? { ...action.from, generation: action.generation } : { ...action, generation: action.kind === 'insert' ? action.generation : (before?.generation ?? 0) });
 
   const record = (calendarId: string, eventId: string, generation: number, etag: string | null, d: DesiredEvent<B>): WriteOutcome => {
     links.recordWrite(key, { calendarId, eventId, generation, present: true, hash: d.hash, etag, start: d.start, end: d.end, revision });
@@ -79,7 +83,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
       if (created.kind === 'fail') return { kind: 'failed', error: created.error, message: created.message };
       const read = await target.get(calendarId, eventId);
       const link = links.get(key);
-      const existing = onExisting({ read, wanted: d, failedBefore: (link?.attempts ?? 0) > 0, ...deferralFacts(link) });
+      const existing = onExisting({ read, wanted: d, failedBefore: unsureBefore, ...deferralFacts(link) });
       if (existing.kind === 'fail') return { kind: 'failed', error: existing.error, message: existing.message };
       if (existing.kind === 'adopt') return record(calendarId, eventId, g, existing.etag, d);
       if (existing.kind === 'leave') return leave(existing.deferral, existing.lookAgainAt);

@@ -98,12 +98,15 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     report.listed = records.count;
 
     // 2. What the listing missed, and whether that looks like a broken listing.
-    const stored = deps.appointments.keysInWindow(window.from, window.to + 1).filter((s) => !isCancelled(s.status));
-    const missing = stored.filter((s) => !listedKeys.has(s.key)).flatMap((s) => deps.appointments.get(s.key) ?? []);
+    // Cancelled ones are re-read too: one that left poll.filters is still shown by feeds with
+    // include_cancelled until it is gone. The breaker weighs the active ones only.
+    const inWindow = deps.appointments.keysInWindow(window.from, window.to + 1);
+    const stored = inWindow.filter((s) => !isCancelled(s.status));
+    const missing = inWindow.filter((s) => !listedKeys.has(s.key)).flatMap((s) => deps.appointments.get(s.key) ?? []);
     // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
     // Already stopped and reported there, they do not count again towards this pass's breaker.
     const heldKeys = new Set(deps.gone.held().map((h) => h.key));
-    const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key)).length;
+    const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key) && !isCancelled(s.appointment.status)).length;
     const verdict = breakerVerdict({ listed: records.count, stored: stored.length, missing: newlyMissing, share: poll.breaker_share });
     if (verdict) {
       deps.log.warn({ listed: records.count, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);

@@ -6,7 +6,7 @@ import type { Appointment } from '../core/appointment.ts';
 import type { Clock } from '../core/clock.ts';
 import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
-import { advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
@@ -62,6 +62,8 @@ interface Planned {
   action: ReverseAction;
   /** When it was decided: a write to the link after that makes the decision stale. */
   at: number;
+  /** Nothing to do but take the event's state into the link (core adoptsAgreement). */
+  adopt?: { etag: string; start: number; end: number } | null;
 }
 
 function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent): Planned | undefined {
@@ -81,9 +83,10 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     },
     handledEtag: latest?.eventId === event.id ? latest.observedEtag : null,
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
+    pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
     onDelete: deps.onDelete,
   });
-  return { key: link.appointmentKey, event, action, at: deps.clock.now() };
+  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted?.hash) };
 }
 
 /** An event read again: what the target shows now, a missing one being a deletion. */
@@ -147,7 +150,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
     if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
-    if (p && p.action.kind !== 'none') planned.push(p);
+    if (p && (p.action.kind !== 'none' || p.adopt)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);
@@ -160,6 +163,12 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
       // The writer wrote this event while we decided: skip it, and keep the cursor to see it again.
       if (writtenSince(deps.links.get(p.key), p.at)) {
         overtaken = true;
+        continue;
+      }
+      if (p.adopt) {
+        const link = deps.links.get(p.key);
+        if (link) deps.links.adoptEdit(p.key, p.adopt, link.updatedAt);
+        wakes.add('writer');
         continue;
       }
       record(deps, calendarId, p, wakes);

@@ -158,6 +158,19 @@ describe('poll', () => {
     expect(h.t.ctx.appointments.get(cancelled)).toMatchObject({ goneAt: null, appointment: { status: 'CANCELED' } });
   });
 
+  it('a cancelled appointment that left poll.filters with its webhook lost is gone after the next poll (not kept in feeds showing cancelled ones)', async () => {
+    h = await ingestHarness({ config: { poll: { filters: { tag_keys: ['mirror'] } } } });
+    const keys = Array.from({ length: 4 }, (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY, tag_keys: ['mirror'] }).appointment_key);
+    const cancelled = keys[0]!;
+    h.sim.cancel(cancelled);
+    await h.poll.run();
+    expect(h.t.ctx.appointments.get(cancelled)).toMatchObject({ goneAt: null, appointment: { status: 'CANCELED' } });
+    h.sim.update(cancelled, { tag_keys: ['private'] }); // its webhook never arrives
+    const result = await h.poll.run();
+    expect(result.summary).toContain('1 gone');
+    expect(h.t.ctx.appointments.get(cancelled)?.goneReason).toBe('out of scope');
+  });
+
   it('a pass that would remove more than poll.breaker_share of the window stops and changes nothing', async () => {
     h = await ingestHarness({ config: { poll: { breaker_share: 0.3 } } });
     const keys = Array.from({ length: 20 }, (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY }).appointment_key);

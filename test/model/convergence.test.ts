@@ -2,10 +2,10 @@
 // this file) end with the booking service, Google and every feed agreeing, and then quiet.
 // CI plays a fixed set of seeds; CALBRIDGE_MODEL_SEED and CALBRIDGE_MODEL_RUNS choose others.
 import { describe, it } from 'vitest';
-import { runHistory } from './history.ts';
+import { CI_RUNS, runHistory } from './history.ts';
 
 const FIRST = Number(process.env.CALBRIDGE_MODEL_SEED ?? 1);
-const RUNS = Number(process.env.CALBRIDGE_MODEL_RUNS ?? 25);
+const RUNS = Number(process.env.CALBRIDGE_MODEL_RUNS ?? CI_RUNS);
 
 describe('a random history of both sides ends with everything agreeing, then quiet', () => {
   for (let seed = FIRST; seed < FIRST + RUNS; seed++) {

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { Step } from './step.ts';
 import type { World, CrashPoint } from './world.ts';
 import { JOBS, type JobName } from './daemon.ts';
-import type { Model } from './model.ts';
+import { SLOTS, type Model } from './model.ts';
+import { BookingMove } from './booking-steps.ts';
 
 export class Deliver extends Step {
   constructor(
@@ -90,13 +91,26 @@ export class Wait extends Step {
  * read and written to Google, so what the listing shows is older than our latest write.
  */
 export class OvertakenRound extends Step {
-  plan(): string {
-    return 'a reverse-sync round overtaken by webhooks, deliveries and a writer pass';
+  /**
+   * `full`: Google forgot the sync token first, so the round lists every event (a long, slow
+   * listing). `move`: meanwhile the booking service moves an appointment (its webhook among those
+   * that arrive), so the writer's pass changes an event the listing already showed.
+   */
+  constructor(
+    private readonly full: boolean,
+    private readonly move: BookingMove | null,
+  ) {
+    super();
   }
-  protected async act(_m: Model, w: World): Promise<string> {
+  plan(): string {
+    return `a reverse-sync round${this.full ? ' listing everything' : ''} overtaken by ${this.move ? 'a booking move, ' : ''}webhooks, deliveries and a writer pass`;
+  }
+  protected async act(m: Model, w: World): Promise<string> {
+    if (this.full) w.fake.state.invalidateSyncTokens();
     const hold = w.fake.holdNext({ kind: 'list' });
     const round = w.life.run('reverse-sync');
     const held = await Promise.race([hold.arrived.then(() => true), round.then(() => false)]);
+    if (this.move) await this.move.run(m, w);
     const arrived = w.undelivered();
     for (const i of arrived) await w.deliver(i);
     await w.life.run('deliveries');
@@ -104,7 +118,7 @@ export class OvertakenRound extends Step {
     hold.release();
     const r = await round;
     return (
-      `daemon: reverse-sync round ${held ? 'held at its listing' : 'not held'} while ${arrived.length} webhooks arrived ` +
+      `daemon: reverse-sync round${this.full ? ' (sync tokens expired)' : ''} ${held ? 'held at its listing' : 'not held'} while ${arrived.length} webhooks arrived ` +
       `and the writer ran (${writer.summary ?? writer.status}); round: ${r.summary ?? r.status}`
     );
   }
@@ -129,6 +143,11 @@ export const daemonSteps = [
   { weight: 6, arbitrary: fc.constantFrom(...JOBS).map((j) => new RunJob(j)) },
   { weight: 6, arbitrary: fc.constant(null).map(() => new RunWoken()) },
   { weight: 3, arbitrary: fc.constantFrom(1, 3, 6, 15, 40, 70).map((s) => new Wait(s)) },
-  { weight: 2, arbitrary: fc.constant(null).map(() => new OvertakenRound()) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.boolean(), fc.option(fc.tuple(fc.nat(50), fc.integer({ min: 0, max: SLOTS - 1 })), { nil: null }))
+      .map(([full, move]) => new OvertakenRound(full, move && new BookingMove(...move))),
+  },
   { weight: 1, arbitrary: fc.constantFrom<CrashPoint>('between-jobs', 'google-write-in-flight', 'reschedule-answer-lost').map((p) => new Crash(p)) },
 ];

@@ -39,12 +39,19 @@ export class PersonMove extends Step {
     const holders = w.occupants(a.calendarKey, to, to + DURATION_MS, a.key);
     const crossing = m.moves.filter((o) => o.key !== a.key && m.byKey(o.key)?.calendarKey === a.calendarKey && Math.abs(o.to - to) < DURATION_MS);
     for (const o of crossing) o.contested = true;
+    // The event still shows this person's previous move, unwritten since: this one builds on that one.
+    const writes = w.writeCounts.get(a.key) ?? 0;
+    const previous = m.moves.filter((x) => x.key === a.key).at(-1);
+    const onOwnEdit = previous !== undefined && previous.to === from && previous.writes === writes;
+    const current = booked !== undefined && booked.start === from && booked.end === from + length;
     m.moves.push({
       step: m.step,
       key: a.key,
       to,
-      fromCurrent: booked !== undefined && booked.start === from && booked.end === from + length,
+      fromCurrent: current && (!onOwnEdit || (previous.fromCurrent && a.movedAt < previous.step)),
+      writes,
       mirrored: a.inScope && !a.removed && !isCancelled(a.status),
+      backToOurs: w.writtenStarts.get(a.key) === to,
       contested: holders.length > 0 || crossing.length > 0,
     });
     const onto = holders.length ? `taken by ${holders.map((h) => h.search_code).join(', ')}` : crossing.length ? 'wanted by another move' : 'free';

@@ -44,10 +44,22 @@ export interface PersonMove {
   step: number;
   key: string;
   to: number;
-  /** Google showed the booking service's times when the person moved it (not an older state). */
+  /**
+   * Google showed the booking service's times when the person moved it (not an older state), and
+   * that state was not the person's own earlier edit made on an older state, nor one the booking
+   * service moved after (calbridge may never have seen it: Google lists only the latest state).
+   */
   fromCurrent: boolean;
+  /** calbridge's writes to this appointment's event so far (a later one means the event was written since). */
+  writes: number;
   /** The appointment was in scope, active and mirrored then. */
   mirrored: boolean;
+  /**
+   * The move put the event back at the time calbridge last wrote it. Google lists only an event's
+   * latest state, so unless a round saw the state in between, this looks like an edit of another
+   * field (a title): the booking service's own move may win over it.
+   */
+  backToOurs: boolean;
   /**
    * Another appointment of the same booking calendar overlapped the new slot at some point from the
    * move on, or some person moved one there: whether the move may land depends on timing.

@@ -83,7 +83,9 @@ export function reschedules(m: Model, w: World): string[] {
 /**
  * A person's last move of an appointment that met no other appointment in its new slot, was made
  * on the booking service's current time, and saw no later change of that appointment (at the
- * booking service, or a deletion in Google), is what the booking service holds at the end. Any
+ * booking service, or a deletion in Google), is what the booking service holds at the end. Not a
+ * move back to the time calbridge last wrote: Google lists only the latest state of an event, and
+ * that one looks like an edit of another field (model.ts, PersonMove.backToOurs). Any
  * other appointment holds a time someone gave it: its own last move there or a person's move.
  */
 export function personMoves(m: Model, w: World): string[] {
@@ -94,7 +96,7 @@ export function personMoves(m: Model, w: World): string[] {
     const moves = m.moves.filter((x) => x.key === a.key);
     const last = moves.at(-1);
     const deletedAfter = last !== undefined && m.deletions.some((d) => d.key === a.key && d.step > last.step);
-    if (last && last.fromCurrent && last.mirrored && !last.contested && a.changedAt < last.step && !deletedAfter) {
+    if (last && last.fromCurrent && last.mirrored && !last.contested && !last.backToOurs && a.changedAt < last.step && !deletedAfter) {
       if (b.start !== last.to) problems.push(`${a.code}: moved by a person to a free ${clockTime(last.to)} (step ${last.step}), and the booking service holds ${clockTime(b.start)}`);
     } else if (b.start !== a.start && !moves.some((x) => x.to === b.start)) {
       problems.push(`${a.code}: the booking service holds ${clockTime(b.start)}, which neither the booking side (${clockTime(a.start)}) nor a person's move gave it`);

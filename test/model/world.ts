@@ -54,6 +54,9 @@ export class World {
   readonly takenSlotReschedules: string[] = [];
   /** Successful Google writes that left the event as it was (our hash, times, title, status): wasted calls. */
   readonly rewrites: string[] = [];
+  /** Per appointment, the start of the last event calbridge wrote to Google (not a person's edit), and how many it wrote. */
+  readonly writtenStarts = new Map<string, number>();
+  readonly writeCounts = new Map<string, number>();
   private readonly delivered = new Set<number>();
   private readonly lost = new Set<number>();
   private gates: { google: GoogleGate; booking: BookingGate } | undefined;
@@ -127,6 +130,8 @@ export class World {
   /** Notes every update that Google accepted and that changed nothing the event showed or carried. */
   private watchRewrites(): void {
     const state = this.fake.state;
+    const insert = state.insert.bind(state);
+    state.insert = (calendarId, body) => this.noteWrite(insert(calendarId, body));
     for (const method of ['update', 'patch'] as const) {
       const apply = state[method].bind(state);
       state[method] = (calendarId, id, body, ifMatch) => {
@@ -137,9 +142,17 @@ export class World {
           const code = this.sim.get(key)?.search_code ?? key;
           this.rewrites.push(`${code}: a ${method} of ${clockTime(Date.parse(after.start?.dateTime ?? ''))} over the very same event`);
         }
-        return after;
+        return this.noteWrite(after);
       };
     }
+  }
+
+  private noteWrite(event: SimulatedEvent): SimulatedEvent {
+    const key = event.extendedProperties?.private?.appointment_key;
+    const start = Date.parse(event.start?.dateTime ?? '');
+    if (key) this.writeCounts.set(key, (this.writeCounts.get(key) ?? 0) + 1);
+    if (key && event.status !== 'cancelled' && Number.isFinite(start)) this.writtenStarts.set(key, start);
+    return event;
   }
 
   /** The promise of on_conflict: revert, checked at the booking service the moment a reschedule arrives. */

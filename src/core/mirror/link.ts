@@ -12,6 +12,11 @@ export interface LinkState {
   etag: string | null;
   writtenStart: number | null;
   writtenEnd: number | null;
+  /**
+   * A write was sent and its outcome never recorded (the process died waiting for the answer): the
+   * target may hold it (an insert that landed, a delete that went through) whatever the link says.
+   */
+  writeInFlight: boolean;
   /** The state of the event the writer is leaving to the reverse sync, and since when. */
   deferral: Deferral | null;
   /** Last time the writer (or a request of the reverse sync) changed the link. */

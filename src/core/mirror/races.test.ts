@@ -3,7 +3,7 @@
 // an event twice, or made one side wait on the other forever; removing its rule fails its row.
 import { describe, expect, it } from 'vitest';
 import { adoptAfterReschedule, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
-import { advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
+import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
 import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, type ExistingFacts, type ReadFacts } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
@@ -99,9 +99,23 @@ describe('updates and removals', () => {
   });
 
   it('a create whose answer was lost, then the appointment cancelled: its event is deleted, not left for good', () => {
-    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1 };
+    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1, writeInFlight: false };
     expect(planWrite('k-1', null, failedCreate)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
     expect(planWrite('k-1', null, { ...failedCreate, attempts: 0 })).toEqual({ kind: 'none' });
+  });
+
+  it('killed while an insert\'s answer was held, then the appointment removed: the event is deleted, not left in the calendar', () => {
+    const cutOff = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 0, writeInFlight: true };
+    expect(planWrite('k-1', null, cutOff)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
+  });
+
+  it.each([
+    ['failed', { attempts: 1, writeInFlight: false }],
+    ['cut off by a crash', { attempts: 0, writeInFlight: true }],
+  ])('a delete that was %s, then the appointment active again as before: the event is read (create if absent), not taken as still there', (_how, unsure) => {
+    const deleting = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: OURS.hash, etag: '"ours"', ...unsure };
+    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, deleting)).toEqual({ kind: 'insert', calendarId: 'primary', eventId: 'evt1', generation: 0 });
+    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { ...deleting, attempts: 0, writeInFlight: false }), 'every write answered: nothing to do').toEqual({ kind: 'none' });
   });
 
   it('stale failures: a failed write the appointment no longer needs leaves status', () => {
@@ -129,6 +143,7 @@ describe('the reverse sync decides on a change it listed', () => {
     ['an observation already acted on is not news when listed again', { handledEtag: '"person-1"' }, { kind: 'none', reason: 'handled' }],
     ["a person's move stays a move when the booking service changed only another field", {}, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
     ['the booking start where our own reschedule put it is not a booking-side change: a second move is a move', { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
+    ["killed after our reschedule went through and before its answer came: the booking start it set is not a booking-side change, a person's next move is a move", { appointment: { start: T1, end: T1 + H, mirrored: true }, pendingRescheduleTo: [T1], ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
     ['the booking service moved it too since our write: it wins, the event is put back', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } }, { kind: 'restore', reason: 'booking-changed' }],
     ['deleted by a person while the booking service moved it: put back, not cancelled', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } }, { kind: 'recreate', reason: 'booking-changed' }],
   ])('%s', (_race, over, expected) => {
@@ -136,12 +151,35 @@ describe('the reverse sync decides on a change it listed', () => {
   });
 
   it("a person's move of our create that landed unseen (its answer lost, a failure recorded) is a move", () => {
-    const failedCreate = { present: false, etag: null, writtenStart: null, attempts: 1 };
+    const failedCreate = { present: false, etag: null, writtenStart: null, attempts: 1, writeInFlight: false };
     const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
     const link = weighedLink(failedCreate, moved, OURS);
     expect(decideReverse({ ...base, event: moved, link })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
     expect(weighedLink({ ...failedCreate, attempts: 0 }, moved, OURS), 'no failed create: not taken as ours').toMatchObject({ present: false });
     expect(weighedLink(failedCreate, { ...moved, ourHash: 'other' }, OURS), 'another hash: not ours').toMatchObject({ present: false });
+    expect(weighedLink({ ...failedCreate, attempts: 0, writeInFlight: true }, moved, OURS), 'a create cut off by a crash: ours too').toMatchObject({ present: true, writtenStart: T0 });
+  });
+
+  it("a person's move of our update that landed unseen (its answer lost) is a move, not a booking-side change against the link's older time", () => {
+    // We wrote T0 over an event the link still records at T0 - H; the answer was lost. A person moved it to T1.
+    const failedUpdate = { present: true, etag: '"before"', writtenStart: T0 - H, attempts: 1, writeInFlight: false };
+    const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
+    expect(decideReverse({ ...base, event: moved, link: weighedLink(failedUpdate, moved, OURS) })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
+    expect(weighedLink({ ...failedUpdate, attempts: 0 }, moved, OURS), 'every write answered: the link as it is').toEqual({ ...failedUpdate, attempts: 0 });
+  });
+
+  it("a person moved the event where the booking service moved it too: the link takes that state, so the person's next move is a move", () => {
+    const both = { ...event({ start: T1, end: T1 + H }), source: 'change' as const };
+    const agrees = decideReverse({ ...base, event: both, appointment: { start: T1, end: T1 + H, mirrored: true } });
+    expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
+    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both, OURS.hash);
+    expect(adopted).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
+    const next = { ...event({ etag: '"person-2"', start: T1 + H, end: T1 + 2 * H }), source: 'change' as const };
+    const link = { present: true, etag: adopted!.etag, writtenStart: adopted!.start };
+    expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({ kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 });
+    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both, OURS.hash), 'the link already holds that time: nothing to take').toBeNull();
+    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both, OURS.hash), 'our own echo: nothing to take').toBeNull();
+    expect(adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS.hash), 'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)').toBeNull();
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {

@@ -2,6 +2,7 @@
 // booking service, and when an observation is too old to act on. Pure: stored state and the
 // observed event in, one action out. No I/O here.
 import type { LinkState } from './link.ts';
+import { outcomeUnknown, type Unsure } from './write-plan.ts';
 import { isEcho } from './ours.ts';
 import type { TargetEvent } from './target.ts';
 
@@ -29,6 +30,8 @@ export interface DecideInput {
   handledEtag?: string | null;
   /** Where our last completed reschedule put the appointment: its start is then our doing, not news. */
   lastRescheduledTo?: number | null;
+  /** Where reschedules recorded and not yet settled would put it: one may have been sent, its answer lost to a crash. */
+  pendingRescheduleTo?: readonly number[];
   onDelete: OnDelete;
 }
 
@@ -48,10 +51,10 @@ export type ReverseAction =
 
 const none = (reason: NoneReason): ReverseAction => ({ kind: 'none', reason });
 
-/** The booking side moved the appointment since we last wrote it (our own reschedule excepted). */
-function bookingMoved(link: Pick<LinkState, 'writtenStart'>, a: AppointmentState, lastRescheduledTo: number | null | undefined): boolean {
+/** The booking side moved the appointment since we last wrote it (our own reschedules, done or perhaps in flight, excepted). */
+function bookingMoved(link: Pick<LinkState, 'writtenStart'>, a: AppointmentState, input: DecideInput): boolean {
   if (link.writtenStart === null) return false;
-  return a.start !== link.writtenStart && a.start !== lastRescheduledTo;
+  return a.start !== link.writtenStart && a.start !== input.lastRescheduledTo && !(input.pendingRescheduleTo ?? []).includes(a.start);
 }
 
 export function decideReverse(input: DecideInput): ReverseAction {
@@ -63,7 +66,7 @@ export function decideReverse(input: DecideInput): ReverseAction {
 
   if (event.deleted) {
     if (event.source === 'missing') return { kind: 'recheck' };
-    if (bookingMoved(link, a, input.lastRescheduledTo)) return { kind: 'recreate', reason: 'booking-changed' };
+    if (bookingMoved(link, a, input)) return { kind: 'recreate', reason: 'booking-changed' };
     if (input.onDelete === 'recreate') return { kind: 'recreate', reason: 'policy' };
     return input.onDelete === 'cancel' ? { kind: 'cancel' } : { kind: 'ignore' };
   }
@@ -71,25 +74,44 @@ export function decideReverse(input: DecideInput): ReverseAction {
   if (event.start === null) return { kind: 'restore', reason: 'not-a-time' };
   if (event.start === a.start) return none('agrees');
   if (event.start === link.writtenStart) return none('other-edit');
-  if (bookingMoved(link, a, input.lastRescheduledTo)) return { kind: 'restore', reason: 'booking-changed' };
+  if (bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
+}
+
+/**
+ * A person moved the event to where the booking service has it too (both moved it alike, or one
+ * followed the other): nothing to send, but the link takes the event's state, so that a later move
+ * of it is weighed against the time it shows rather than our older write (which would make it look
+ * like a booking-side change, and set the person's move back). Not an event that carries the hash
+ * the writer wants: that is our own write whose answer was lost, which the writer adopts whole.
+ */
+export function adoptsAgreement(
+  action: ReverseAction,
+  link: Pick<LinkState, 'writtenStart'> | undefined,
+  event: TargetEvent,
+  wantedHash: string | undefined,
+): { etag: string; start: number; end: number } | null {
+  if (action.kind !== 'none' || action.reason !== 'agrees' || !link || event.ourHash === wantedHash) return null;
+  if (event.etag === null || event.start === null || event.end === null || event.start === link.writtenStart) return null;
+  return { etag: event.etag, start: event.start, end: event.end };
 }
 
 type WeighedLink = Pick<LinkState, 'present' | 'etag' | 'writtenStart'>;
 
 /**
  * The link as the reverse sync weighs an event. A live event that carries exactly the hash of what
- * the writer wants, for an appointment whose create failed, is our create that landed with its
- * answer lost: ours, written at the wanted time (so a person's move of it is a move like any other).
+ * the writer wants, for an appointment whose last write failed or was cut off by a crash, is that
+ * write, landed with its answer lost: ours, written at the wanted time. So a person's move of it is
+ * a move like any other, not taken for a booking-side change against the older time the link holds.
  */
 export function weighedLink(
-  link: WeighedLink & { attempts: number },
+  link: WeighedLink & Unsure,
   event: TargetEvent,
   wanted: { hash: string; start: number } | undefined,
 ): WeighedLink {
-  const landed = !link.present && link.attempts > 0 && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
-  return landed ? { present: true, etag: null, writtenStart: wanted.start } : link;
+  const landed = outcomeUnknown(link) && !event.deleted && wanted !== undefined && event.ourHash === wanted.hash;
+  return landed ? { present: true, etag: link.present ? link.etag : null, writtenStart: wanted.start } : link;
 }
 
 /**

@@ -14,6 +14,7 @@ const link = (over: Partial<LinkState & { attempts: number }> = {}): LinkState &
   writtenEnd: 0,
   deferral: null,
   updatedAt: 0,
+  writeInFlight: false,
   attempts: 0,
   ...over,
 });

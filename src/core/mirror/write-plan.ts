@@ -10,10 +10,21 @@ export type WriteAction =
   | { kind: 'delete'; calendarId: string; eventId: string }
   | { kind: 'move'; from: { calendarId: string; eventId: string }; calendarId: string; eventId: string; generation: number };
 
-type PlanLink = Pick<LinkState, 'calendarId' | 'eventId' | 'generation' | 'present' | 'writtenHash' | 'etag'> & {
+/** What the link cannot vouch for: failed attempts since the last recorded write, or one cut off by a crash. */
+export type Unsure = Pick<LinkState, 'writeInFlight'> & {
   /** Failed attempts since the last recorded write. */
   attempts: number;
 };
+
+type PlanLink = Pick<LinkState, 'calendarId' | 'eventId' | 'generation' | 'present' | 'writtenHash' | 'etag'> & Unsure;
+
+/**
+ * The target may not hold what the link says we last wrote: a write since then failed (its answer
+ * may have been lost after it was applied) or was under way when the process died.
+ */
+export function outcomeUnknown(link: Unsure): boolean {
+  return link.attempts > 0 || link.writeInFlight;
+}
 
 /** A target's event id of an appointment in an id generation (Google's derived id by default). */
 export type EventIdOf = (key: string, generation: number) => string;
@@ -22,7 +33,7 @@ export function planWrite(key: string, desired: { calendarId: string; hash: stri
   if (!desired) {
     // A failed create (or revival) may have landed with its answer lost: with no event wanted now,
     // delete it to be sure (a 404 or 410 means it had not, which is done too).
-    const mayExist = link !== undefined && (link.present || link.attempts > 0);
+    const mayExist = link !== undefined && (link.present || outcomeUnknown(link));
     return mayExist ? { kind: 'delete', calendarId: link.calendarId, eventId: link.eventId } : { kind: 'none' };
   }
   const generation = link?.generation ?? 0;
@@ -31,7 +42,11 @@ export function planWrite(key: string, desired: { calendarId: string; hash: stri
   if (link.calendarId !== desired.calendarId) {
     return { kind: 'move', from: { calendarId: link.calendarId, eventId: link.eventId }, calendarId: desired.calendarId, eventId, generation };
   }
-  if (link.writtenHash === desired.hash) return { kind: 'none' };
+  if (link.writtenHash === desired.hash) {
+    // What we last wrote is what we want, but a later write (a delete, an update) may have landed
+    // unseen: create if absent, else read the event and adopt it or write over it (mirror-apply).
+    return outcomeUnknown(link) ? { kind: 'insert', calendarId: link.calendarId, eventId: link.eventId, generation } : { kind: 'none' };
+  }
   return { kind: 'update', calendarId: link.calendarId, eventId: link.eventId, etag: link.etag };
 }
 
