@@ -22,6 +22,7 @@ import type { CommandArgs, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { waitForSignal } from './serve.ts';
 import type { DemoGoogle } from './demo-google.ts';
+import { DIRECTION_LABELS } from '../core/activity-words.ts';
 
 const ZONE = 'America/Sao_Paulo';
 // The simulators, like the real services, only call https:// addresses; they deliver them locally.
@@ -52,13 +53,7 @@ function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config
   });
 }
 
-const DIRECTIONS: Record<string, string> = {
-  'booking-to-targets': 'booking → Google/feeds',
-  'google-to-booking': 'Google → booking',
-  'caldav-to-booking': 'CalDAV → booking',
-  reverted: 'reverted',
-  refused: 'refused',
-};
+const DIRECTIONS: Record<string, string> = DIRECTION_LABELS;
 
 /** One line per entry of the activity, and per edit of a simulated person; held back until `start()` (after the banner). */
 function terminalLog(daemon: Daemon, io: CommandIo): { print(line: string): void; start(): void } {

@@ -11,6 +11,15 @@ export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'ca
 /** Where a person made the change: Google unless said (a CalDAV calendar). */
 export type ActivityTarget = 'google' | 'caldav';
 
+/** How the terminal and the status page label each direction, in a few words. */
+export const DIRECTION_LABELS: Readonly<Record<ActivityDirection, string>> = {
+  'booking-to-targets': 'booking → Google/feeds',
+  'google-to-booking': 'Google → booking',
+  'caldav-to-booking': 'CalDAV → booking',
+  reverted: 'reverted',
+  refused: 'refused',
+};
+
 /** What the sync code knows at the moment something happened. */
 export type ActivityFact =
   /** The booking service's state was stored with a material change (`before`: the previous one, if any). */

@@ -3,14 +3,9 @@
 import { DateTime } from 'luxon';
 import { html, type Html } from './html.ts';
 import { isPlainObject } from './render-value.ts';
+import { DIRECTION_LABELS } from '../../core/activity-words.ts';
 
-const DIRECTIONS: Record<string, string> = {
-  'booking-to-targets': 'booking → Google/feeds',
-  'google-to-booking': 'Google → booking',
-  'caldav-to-booking': 'CalDAV → booking',
-  reverted: 'reverted',
-  refused: 'refused',
-};
+const DIRECTIONS: Record<string, string> = DIRECTION_LABELS;
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
