@@ -138,6 +138,24 @@ export async function runDaemonBench(): Promise<string> {
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
     const drained = async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
     const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({ port: p, method: 'POST', path: `/webhooks/${SECRET}/`, keys, durationMs: 3000, ...extra });
+    // BENCH_PROPAGATION_ONLY=1: only the propagation after the backfill (a short run while tuning it).
+    if (process.env.BENCH_PROPAGATION_ONLY) {
+      await sleep(5000); // the backfill's pass has planned its work (pending counts it)
+      await waitFor('backfill', async () => {
+        const s = await status(port);
+        return s.google?.pending === 0 && s.google?.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= s.google.mirrored;
+      }, 240_000);
+      let last = -1;
+      for (;;) {
+        const n = (await fakes.call<{ events: number }>('googleStats')).events;
+        if (n === last) break;
+        last = n;
+        await sleep(3000);
+      }
+      await sleep(4000);
+      const lat = await fakes.call<number[]>('propagate', { url: `http://127.0.0.1:${port}`, secret: SECRET, count: 40, perSecond: 20 });
+      return `Propagation only: p50 ${percentile(lat, 0.5).toFixed(0)} ms, p99 ${percentile(lat, 0.99).toFixed(0)} ms, n ${lat.length}`;
+    }
     const bareClosed = await measure(bare.pid, webhook(bare.port, { connections: 20 }));
     const ourClosed = await measure(serve.pid, webhook(port, { connections: 20 }), drained);
     const bareOpen = await measure(bare.pid, webhook(bare.port, { rate: 500, durationMs: 5000 }));

@@ -109,6 +109,8 @@ export class MirrorWriter<B> {
   private fullNeeded = false;
   /** A write failed or was left for later: its retry is found by the next pass over everything. */
   private retryLater = false;
+  /** While a pass runs: starts another of its workers (up to its concurrency) for a change just noted. */
+  private grow: (() => void) | null = null;
 
   constructor(private readonly deps: MirrorWriterDeps<B>) {}
 
@@ -119,6 +121,7 @@ export class MirrorWriter<B> {
   /** A committed change to one appointment: the pass running now, or the next, writes it first. */
   noteChange(key: string): void {
     this.changed.add(key);
+    this.grow?.();
   }
 
   /** Every appointment whose desired event differs from what we last wrote. */
@@ -194,6 +197,10 @@ export class MirrorWriter<B> {
         work = work.filter((w) => w.action.kind !== 'delete');
       }
       pending = work.length;
+    } else {
+      // A change planned on its own is pending until written too (status, and whoever waits for 0);
+      // the next pass over everything counts exactly again.
+      pending += work.filter((w) => w.nextAttemptMs <= now).length;
     }
     const due = work.filter((w) => w.nextAttemptMs <= now);
     this.state = { ...this.state, lastPassAt: now, breaker, pending };
@@ -230,7 +237,9 @@ export class MirrorWriter<B> {
           const keys = new Set(fresh.map((w) => w.key));
           const before = queue.length;
           for (let i = queue.length - 1; i >= 0; i--) if (keys.has((queue[i] as Work<B>).key)) queue.splice(i, 1);
-          total += fresh.length - (before - queue.length);
+          const added = fresh.length - (before - queue.length);
+          total += added;
+          this.state.pending = pending += added;
           queue.unshift(...fresh);
         }
       }
@@ -263,7 +272,23 @@ export class MirrorWriter<B> {
         progress?.(++done, total);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, this.deps.concurrency ?? 4) }, worker));
+    // A worker ends when it finds the queue empty; a change noted later starts one again, so changes
+    // arriving one by one during a long pass are not left to a single worker, one call after another.
+    const width = Math.max(1, this.deps.concurrency ?? 4);
+    const workers = new Set<Promise<void>>();
+    const spawn = () => {
+      if (workers.size >= width || stop || Date.now() - started >= budget) return;
+      const p: Promise<void> = worker().finally(() => workers.delete(p));
+      workers.add(p);
+    };
+    // Deferred: the change signal may come from inside the store's transaction.
+    this.grow = () => queueMicrotask(spawn);
+    try {
+      for (let i = 0; i < width; i++) spawn();
+      while (workers.size) await Promise.all([...workers]);
+    } finally {
+      this.grow = null;
+    }
     if (full) this.deps.hooks?.onPending?.(pending, links.counts().failed);
     const stopped = stop as { kind: TargetErrorKind; message: string } | null;
     if (stopped?.kind === 'auth') return this.stopForAuth(stopped.message);

@@ -1,6 +1,6 @@
 // A change reaches Google at once: into a pass already running (a backfill held by the pacer), ahead
 // of the older work, written once; and a backfill is not one call at a time.
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { appointment, createGoogleEnv, type GoogleEnv } from './google-env.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 
@@ -48,4 +48,22 @@ it('a pass after a change plans only that change and writes it once; a pass with
   await env.runWriter();
   expect(env.fake.events('primary')).toHaveLength(5);
   expect(env.fake.counts().insert).toBe(1); // the 409 of the existing event adopted it
+});
+
+it('changes noted while a pass waits on one call are written at once, side by side, not one after another behind it', async () => {
+  env = await createGoogleEnv();
+  env.put(appointment(1));
+  // Google takes the first insert but keeps its answer: the pass is running, its queue empty.
+  const hold = env.fake.holdNext({ kind: 'insert' });
+  const pass = env.runWriter();
+  await hold.arrived;
+  for (let i = 2; i <= 4; i++) env.put(appointment(i));
+  // Written while the first call is still unanswered (before, they waited for it, then went one by one).
+  await vi.waitFor(() => expect(env.fake.events('primary')).toHaveLength(4), { timeout: 5_000, interval: 10 });
+  expect(env.part.status!().pending).toBeGreaterThanOrEqual(1); // the held one: status still counts it
+  hold.release();
+  const result = await pass;
+  expect(result.status).toBe('success');
+  expect(insertsOf(env)).toHaveLength(4); // one call each
+  expect(env.part.status!().pending).toBe(0);
 });
