@@ -67,3 +67,20 @@ it('changes noted while a pass waits on one call are written at once, side by si
   expect(insertsOf(env)).toHaveLength(4); // one call each
   expect(env.part.status!().pending).toBe(0);
 });
+
+it('status counts as pending the changes a running pass takes on, until they are written', async () => {
+  // 600 a minute: a burst of 30, then about ten a second; the first pass plans a single appointment.
+  env = await createGoogleEnv({ google: { requests_per_minute: 600 } });
+  env.put(appointment(1));
+  const hold = env.fake.holdNext({ kind: 'insert' });
+  const pass = env.runWriter();
+  await hold.arrived;
+  for (let i = 2; i <= 60; i++) env.put(appointment(i));
+  await new Promise((r) => setImmediate(r));
+  // Most still wait for the pacer: a backfill in progress does not read as "nothing pending".
+  expect(env.part.status!().pending).toBeGreaterThanOrEqual(20);
+  hold.release();
+  await pass;
+  expect(env.fake.events('primary')).toHaveLength(60);
+  expect(env.part.status!().pending).toBe(0);
+});
