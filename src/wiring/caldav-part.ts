@@ -83,6 +83,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     counting,
     stateKey: STATE_KEY,
     cursors: s.cursors,
+    wake: () => s.wake('caldav-writer'),
     // Without the reverse sync's rounds, nothing asks the server while nothing changes: one cheap request keeps readiness honest.
     probe: () => {
       const quiet = clock.now() - (caldav.lastSuccessAt() ?? startedAt) > Math.min(window / 2, 60_000);
@@ -131,7 +132,11 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
       ]
     : [];
 
-  const unsubscribe = s.appointments.changes.subscribe(() => s.wake('caldav-writer'));
+  // As for Google: a changed appointment reaches the writer at once, into a pass already running.
+  const unsubscribe = s.appointments.changes.subscribe(({ key }) => {
+    writer.noteChange(key);
+    s.wake('caldav-writer');
+  });
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
   return {
