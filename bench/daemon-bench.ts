@@ -136,7 +136,7 @@ export async function runDaemonBench(): Promise<string> {
 
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
-    const drained = async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
+    const drained = process.env.BENCH_NO_DRAIN ? async () => undefined : async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
     const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({ port: p, method: 'POST', path: `/webhooks/${SECRET}/`, keys, durationMs: 3000, ...extra });
     // BENCH_PROPAGATION_ONLY=1: only the propagation after the backfill (a short run while tuning it).
     if (process.env.BENCH_PROPAGATION_ONLY) {
@@ -161,6 +161,11 @@ export async function runDaemonBench(): Promise<string> {
     const bareOpen = await measure(bare.pid, webhook(bare.port, { rate: 500, durationMs: 5000 }));
     const ourOpen = await measure(serve.pid, webhook(port, { rate: 500, durationMs: 5000 }), drained);
     const google0 = await fakes.call<{ events: number }>('googleStats');
+    // BENCH_ACKS_ONLY=1: only the two webhook rows (a short run while tuning the receiver).
+    if (process.env.BENCH_ACKS_ONLY) {
+      const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
+      return [line('bare closed', bareClosed), line('ours closed', ourClosed), `ratio ${((ourClosed.rate / bareClosed.rate) * 100).toFixed(0)} %`, line('bare open', bareOpen), line('ours open', ourOpen)].join('\n');
+    }
 
     // Feeds, while the backfill still runs.
     const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({ port: p, method: 'GET', path: `/feeds/${FEED_TOKEN}.ics`, headers, durationMs: 3000, connections: 4 });

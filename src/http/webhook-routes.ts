@@ -36,6 +36,8 @@ export interface WebhookDeps {
   /** Counting and diagnosis of rejections (metrics, a capped sample). Must not throw. */
   onRejected(r: RejectedRequest): void;
   onAccepted(outcome: WriteOutcome | 'unavailable'): void;
+  /** Told when a webhook request begins and ends being answered (background work waits meanwhile). */
+  activity?: { begin(): void; end(): void };
 }
 
 /** "Authorization: Bearer <token>", or the bare token (contract §2, webhook.auth_token). */
@@ -103,7 +105,7 @@ export function webhookRoutes(deps: WebhookDeps): Hono {
   const matchers = [deps.secret, deps.previousSecret].flatMap((s) => (s === undefined ? [] : [secretMatcher(s)]));
   const isSecret = (given: string) => matchers.map((m) => m(given)).some(Boolean); // every matcher runs: no early exit to time
   const isAuthToken = deps.authToken === undefined ? undefined : secretMatcher(deps.authToken);
-  const handler = async (c: Context) => {
+  const answer = async (c: Context) => {
     const contentType = c.req.header('content-type') ?? null;
     const reject = (reason: RejectReason, status: 400 | 401 | 404 | 413 | 415 | 422, detail: string, sample: string | null = null) => {
       deps.onRejected({ reason, status, detail, contentType, sample });
@@ -161,6 +163,14 @@ export function webhookRoutes(deps: WebhookDeps): Hono {
     }
     deps.onAccepted(outcome);
     return c.json({ status: outcome }, 200);
+  };
+  const handler = async (c: Context) => {
+    deps.activity?.begin();
+    try {
+      return await answer(c);
+    } finally {
+      deps.activity?.end();
+    }
   };
   app.post('/webhooks/:secret', handler);
   app.post('/webhooks/:secret/', handler);

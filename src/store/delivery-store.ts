@@ -41,6 +41,10 @@ export class DeliveryStore {
   private readonly countsQuery;
   private readonly oldestQuery;
 
+  private readonly dueKeysQuery;
+  private readonly settle_;
+  private readonly retry_;
+
   constructor(private readonly db: Db) {
     this.countsQuery = db.prepare(`SELECT bucket, n FROM delivery_counts WHERE bucket IN ('pending', 'retrying', 'done', 'failed')`);
     // Named: left to itself, SQLite picks deliveries_pending (state = ?) and visits every pending row.
@@ -56,6 +60,37 @@ export class DeliveryStore {
        WHERE state != 'pending'`,
     );
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
+    // Named: the index's order (next_attempt_ms, then rowid) is the order wanted, so nothing is sorted.
+    this.dueKeysQuery = db.prepare(
+      `SELECT appointment_key FROM deliveries INDEXED BY deliveries_pending
+       WHERE state = 'pending' AND next_attempt_ms <= ? AND appointment_key IS NOT NULL ORDER BY next_attempt_ms, id LIMIT ?`,
+    );
+    // The rows an answer requested at @requestedAt covers (deliveries_pending_by_key).
+    const covered = `appointment_key = @key AND state = 'pending' AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
+    // The body is only needed until the delivery is processed: nothing reads it afterwards.
+    const settleRows = db.prepare(
+      `UPDATE deliveries SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
+         next_attempt_ms = 0, last_seen_ms = NULL
+       WHERE ${covered} RETURNING received_at_ms`,
+    );
+    const announce = db.prepare(
+      `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms) VALUES (?, ?)
+       ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
+    );
+    this.settle_ = db.transaction((key: string, requestedAt: number, now: number, apply: () => { value: unknown; failed?: string }) => {
+      const { value, failed } = apply();
+      const rows = settleRows.all({ key, requestedAt, now, state: failed === undefined ? 'done' : 'failed', error: failed ?? null }) as { received_at_ms: number }[];
+      const receivedAt = rows.map((r) => r.received_at_ms);
+      if (receivedAt.length) announce.run(key, receivedAt.reduce((a, b) => Math.max(a, b)));
+      return { value, receivedAt };
+    });
+    const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries WHERE ${covered}`);
+    const retryRows = db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
+    this.retry_ = db.transaction((key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
+      const { n, attempts } = attemptsOf.get({ key, requestedAt }) as { n: number; attempts: number };
+      if (n > 0) retryRows.run({ key, requestedAt, error, next: nextAttemptAt(attempts) });
+      return { deliveries: n, attempts };
+    });
     this.insertMany_ = db.transaction((deliveries: NewDelivery[]) =>
       deliveries.map((d) => {
         if (insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).changes === 1) return true;
@@ -68,6 +103,41 @@ export class DeliveryStore {
   /** Inserts every delivery in one transaction; true at index i when delivery i was new. */
   insertMany(deliveries: NewDelivery[]): boolean[] {
     return this.insertMany_.immediate(deliveries);
+  }
+
+  /**
+   * The appointments of the next `rows` due deliveries (fresh ones first, oldest first, then retries
+   * by due time), each once. Walks the pending index in its own order, no sort: a short step
+   * whatever the backlog.
+   */
+  dueKeys(now: number, rows: number): string[] {
+    const found = this.dueKeysQuery.all(now, rows) as { appointment_key: string }[];
+    return [...new Set(found.map((r) => r.appointment_key))];
+  }
+
+  /**
+   * In one transaction: `apply` (what the re-read found, stored), then every pending delivery of
+   * the appointment that arrived at or before `requestedAt` settled: done, or failed with the reason
+   * `apply` gives. One commit per re-read, however many deliveries announced the appointment; a
+   * crash before it leaves both undone, so the appointment is re-read. A delivery that arrived (or
+   * was repeated) after `requestedAt` may announce a state the answer predates: it stays pending.
+   * Returns when each settled delivery arrived.
+   */
+  settle<T>(key: string, requestedAt: number, now: number, apply: () => { value: T; failed?: string }): { value: T; receivedAt: number[] } {
+    return this.settle_.immediate(key, requestedAt, now, apply) as { value: T; receivedAt: number[] };
+  }
+
+  /** Runs fn in one transaction: several settlements (each its own savepoint) share one commit. */
+  together<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Leaves the appointment's deliveries that arrived at or before `requestedAt` pending, to be tried
+   * again at `nextAttemptAt(attempts so far)`, with the error visible. Returns how many, and their attempts.
+   */
+  retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number): { deliveries: number; attempts: number } {
+    return this.retry_.immediate(key, requestedAt, error, nextAttemptAt);
   }
 
   /** Pending deliveries whose next attempt is due, oldest first. */

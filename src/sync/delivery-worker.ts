@@ -7,16 +7,25 @@ import { errorMessage } from '../core/errors.ts';
 import { backoffMs } from '../core/backoff.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError, isNotFound } from '../booking/errors.ts';
-import type { DeliveryStore, PendingDelivery } from '../store/delivery-store.ts';
+import type { DeliveryStore } from '../store/delivery-store.ts';
 import type { Job, JobResult, Progress } from '../jobs/job.ts';
 import { applyNotFound, applyRecord, isChange, type ApplyDeps } from './apply-record.ts';
 import type { BookingHealth } from './booking-health.ts';
 import type { IngestMetrics } from './ingest-metrics.ts';
 import { mapLimit } from './map-limit.ts';
+import type { ReceiverGate } from './receiver-gate.ts';
 
-const BATCH = 1000;
+// Due deliveries looked at per step: their appointments are re-read, each settling every pending
+// delivery of its appointment. Small, so no synchronous step of the worker holds the event loop long.
+const SLICE = 64;
+// Re-reads in flight at once. Their answers are settled together, several to one commit.
+const CONCURRENCY = 8;
+// The longest one settling step keeps the event loop (what is left waits for the next turn).
+const SETTLE_BUDGET_MS = 2;
+// A run ends after this long (the next is woken by the next commit or the 2 s schedule): the summary
+// line and the lease stay meaningful while a receiver that never pauses keeps the backlog full.
+const MAX_RUN_MS = 10_000;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
-const CONCURRENCY = 4;
 
 export interface DeliveryWorkerDeps extends ApplyDeps {
   booking: BookingApi;
@@ -26,6 +35,8 @@ export interface DeliveryWorkerDeps extends ApplyDeps {
   clock: Clock;
   log: Logger;
   random?: () => number;
+  /** Background work takes turns with the receiver (serve); absent: runs flat out (`sync`). */
+  receiver?: Pick<ReceiverGate, 'turn' | 'spent'>;
 }
 
 /** No delivery waits longer for its next attempt, whatever the backoff or a Retry-After says. */
@@ -40,69 +51,155 @@ export function retryDelayMs(attempts: number, error: unknown, random: () => num
 
 type KeyOutcome = 'changed' | 'unchanged' | 'gone' | 'held' | 'retry' | 'failed';
 
-export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
-  let inFlight: Promise<JobResult> | null = null;
+interface Answer {
+  key: string;
+  requestedAt: number;
+  /** The record; undefined with notFound. */
+  raw: unknown;
+  notFound: boolean;
+}
 
-  async function processKey(key: string, items: PendingDelivery[]): Promise<KeyOutcome> {
-    const ids = items.map((d) => d.id);
-    const requestedAt = deps.clock.now();
-    let outcome: KeyOutcome;
-    try {
-      const raw = await deps.booking.getAppointment(key);
-      deps.health.ok();
+interface Settled {
+  outcome: KeyOutcome;
+  deliveries: number[];
+  unreadable?: string;
+}
+
+/**
+ * Settles answers in groups: every answer ready when the event loop comes round shares one
+ * transaction (each its own savepoint), up to SETTLE_BUDGET_MS of work; the rest waits for the
+ * next turn, after the I/O that arrived meanwhile. A commit per answer cost more than the work.
+ */
+function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Settled> {
+  const queue: { answer: Answer; resolve(s: Settled): void; reject(e: unknown): void }[] = [];
+  let scheduled = false;
+
+  // Apply and "done" in one savepoint: a crash leaves neither, and the appointment is simply re-read.
+  function settleOne({ key, requestedAt, raw, notFound }: Answer): Settled {
+    let unreadable: string | undefined;
+    const r = deps.deliveries.settle(key, requestedAt, deps.clock.now(), (): { value: KeyOutcome; failed?: string } => {
+      if (notFound) return { value: applyNotFound(deps, key) };
       const applied = applyRecord(deps, raw, requestedAt, key);
       if (applied.kind === 'unreadable') {
-        deps.deliveries.markFailed(ids, applied.reason, deps.clock.now());
-        deps.log.warn({ appointment: key, reason: applied.reason }, 'delivery failed: the record cannot be read');
-        outcome = 'failed';
-      } else {
-        // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
-        deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
-        outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : applied.kind === 'out_of_scope' && applied.held ? 'held' : 'unchanged';
+        unreadable = applied.reason;
+        return { value: 'failed', failed: applied.reason };
       }
+      // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
+      const outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : applied.kind === 'out_of_scope' && applied.held ? 'held' : 'unchanged';
+      return { value: outcome };
+    });
+    return { outcome: r.value, deliveries: r.receivedAt, ...(unreadable === undefined ? {} : { unreadable }) };
+  }
+
+  function flush(): void {
+    scheduled = false;
+    const started = performance.now();
+    const taken: typeof queue = [];
+    const results: ({ ok: true; settled: Settled } | { ok: false; error: unknown })[] = [];
+    try {
+      // Listeners (feeds, writers, activity) hear of the changes once they are committed.
+      deps.appointments.changes.hold(() =>
+        deps.deliveries.together(() => {
+          while (queue.length && (taken.length === 0 || performance.now() - started < SETTLE_BUDGET_MS)) {
+            const item = queue.shift()!;
+            taken.push(item);
+            try {
+              results.push({ ok: true, settled: settleOne(item.answer) });
+            } catch (error) {
+              results.push({ ok: false, error }); // its savepoint is rolled back; the others stand
+            }
+          }
+        }),
+      );
+    } catch (error) {
+      for (const item of taken) item.reject(error);
+      schedule();
+      return;
+    } finally {
+      deps.receiver?.spent(performance.now() - started);
+    }
+    taken.forEach((item, i) => {
+      const r = results[i]!;
+      if (r.ok) item.resolve(r.settled);
+      else item.reject(r.error);
+    });
+    schedule();
+  }
+
+  function schedule(): void {
+    if (scheduled || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  return (answer) =>
+    new Promise((resolve, reject) => {
+      queue.push({ answer, resolve, reject });
+      schedule();
+    });
+}
+
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
+  let inFlight: Promise<JobResult> | null = null;
+  const settle = answerSettler(deps);
+
+  /**
+   * One re-read of the appointment settles every delivery of it that arrived before the question
+   * (state, not messages: a hundred webhooks about one appointment cost one GET).
+   */
+  async function processKey(key: string): Promise<{ outcome: KeyOutcome; deliveries: number }> {
+    const requestedAt = deps.clock.now();
+    let raw: unknown;
+    let notFound = false;
+    try {
+      const asked = performance.now();
+      const answer = deps.booking.getAppointment(key);
+      deps.receiver?.spent(performance.now() - asked);
+      raw = await answer;
+      deps.health.ok();
     } catch (e) {
       if (isNotFound(e)) {
         deps.health.ok();
-        const verdict = applyNotFound(deps, key);
-        deps.deliveries.markDone(ids, deps.clock.now(), requestedAt);
-        outcome = verdict;
+        notFound = true;
       } else {
         const message = errorMessage(e);
         if (!(e instanceof BookingError) || e.kind !== 'invalid') deps.health.failed(message);
-        const attempts = Math.max(...items.map((d) => d.attempts));
-        deps.deliveries.markRetry(ids, message, deps.clock.now() + retryDelayMs(attempts, e, deps.random));
-        deps.log.warn({ appointment: key, attempts: attempts + 1, err: message }, 'delivery not applied; will retry');
-        return 'retry';
+        const retried = deps.deliveries.retry(key, requestedAt, message, (attempts) => deps.clock.now() + retryDelayMs(attempts, e, deps.random));
+        deps.log.warn({ appointment: key, attempts: retried.attempts + 1, err: message }, 'delivery not applied; will retry');
+        return { outcome: 'retry', deliveries: retried.deliveries };
       }
     }
+    const settled = await settle({ key, requestedAt, raw, notFound });
+    if (settled.unreadable !== undefined) deps.log.warn({ appointment: key, reason: settled.unreadable }, 'delivery failed: the record cannot be read');
     const now = deps.clock.now();
-    for (const d of items) deps.metrics.lag.observe(Math.max(0, now - d.receivedAt) / 1000);
-    return outcome;
+    for (const at of settled.deliveries) deps.metrics.lag.observe(Math.max(0, now - at) / 1000);
+    return { outcome: settled.outcome, deliveries: settled.deliveries.length };
   }
 
   async function runOnce(progress?: Progress): Promise<JobResult> {
     const tally: Record<KeyOutcome, number> = { changed: 0, unchanged: 0, gone: 0, held: 0, retry: 0, failed: 0 };
     let deliveries = 0;
     let keys = 0;
-    for (;;) {
-      const due = deps.deliveries.due(deps.clock.now(), BATCH);
+    const started = deps.clock.now();
+    while (deps.clock.now() - started < MAX_RUN_MS) {
+      const due = deps.deliveries.dueKeys(deps.clock.now(), SLICE);
       if (due.length === 0) break;
-      const byKey = new Map<string, PendingDelivery[]>();
-      for (const d of due) byKey.set(d.appointmentKey, [...(byKey.get(d.appointmentKey) ?? []), d]);
       let done = 0;
-      const total = byKey.size;
-      await mapLimit([...byKey], CONCURRENCY, async ([key, items]) => {
-        // Background work yields to I/O before each appointment: webhooks that arrived meanwhile are
-        // read and acknowledged first, so a draining backlog does not slow the receiver's answers.
-        await yieldToIo();
-        const outcome = await processKey(key, items);
-        tally[outcome]++;
-        deps.metrics.processed.inc({ outcome }, items.length);
-        progress?.(++done, total);
+      let settled = 0;
+      await mapLimit(due, CONCURRENCY, async (key) => {
+        // The receiver first: webhooks being answered, or that arrived meanwhile, go ahead of this.
+        await (deps.receiver?.turn() ?? yieldToIo());
+        const r = await processKey(key);
+        tally[r.outcome]++;
+        deliveries += r.deliveries;
+        settled += r.deliveries;
+        deps.metrics.processed.inc({ outcome: r.outcome }, r.deliveries);
+        progress?.(++done, due.length);
       });
-      deliveries += due.length;
-      keys += byKey.size;
-      if (due.length < BATCH) break;
+      keys += due.length;
+      // Nothing settled although deliveries were due (each arrived after its re-read was asked, a
+      // clock that went back): leave them to the next run rather than asking again at once.
+      if (settled === 0) break;
     }
     housekeeping();
     if (deliveries === 0) return { status: 'success', summary: 'no pending deliveries', idle: true };

@@ -7,6 +7,7 @@ import type { ApplyDeps } from '../sync/apply-record.ts';
 import { BookingHealth } from '../sync/booking-health.ts';
 import { createIngestMetrics } from '../sync/ingest-metrics.ts';
 import { createDeliveryWorker } from '../sync/delivery-worker.ts';
+import { ReceiverGate } from '../sync/receiver-gate.ts';
 import { createPollJob } from '../sync/poll.ts';
 import { PollHistory } from '../sync/poll-history.ts';
 import { ingestReadiness, ingestStatus, type IngestStatusDeps } from '../sync/ingest-status.ts';
@@ -24,6 +25,8 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
   const metrics = createIngestMetrics(s.metrics);
   const writer = new DeliveryWriter(deliveries, { onStored: () => s.wake('deliveries') });
   const common = { ...apply, booking: s.booking, deliveries, health, metrics, clock, log };
+  // The delivery worker waits for quiet moments of the receiver (src/sync/receiver-gate.ts).
+  const receiver = new ReceiverGate();
 
   const onRejected = (r: RejectedRequest): void => {
     metrics.received.inc({ outcome: r.reason });
@@ -54,9 +57,10 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
       log,
       onRejected,
       onAccepted: (outcome) => metrics.received.inc({ outcome }),
+      activity: receiver,
     }),
     // `sync` runs them in this order: the poll brings the window up to date, then deliveries.
-    jobs: [createPollJob({ ...common, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker(common)],
+    jobs: [createPollJob({ ...common, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker({ ...common, receiver })],
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
       // there are commits enough to matter.
