@@ -136,7 +136,7 @@ export async function runDaemonBench(): Promise<string> {
 
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
-    const drained = process.env.BENCH_NO_DRAIN ? async () => undefined : async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
+    const drained = async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
     const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({ port: p, method: 'POST', path: `/webhooks/${SECRET}/`, keys, durationMs: 3000, ...extra });
     // BENCH_PROPAGATION_ONLY=1: only the propagation after the backfill (a short run while tuning it).
     if (process.env.BENCH_PROPAGATION_ONLY) {

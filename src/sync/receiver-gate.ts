@@ -62,8 +62,8 @@ export class ReceiverGate {
   spent(ms: number): void {
     const at = this.now();
     // Steps taken while the receiver was idle leave no debt for when it gets busy.
-    const from = this.busy() ? Math.max(this.nextStepAt, at) : at;
-    this.nextStepAt = from + (ms * (1 - this.share)) / this.share;
+    if (!this.busy()) this.nextStepAt = at;
+    else this.nextStepAt = Math.max(this.nextStepAt, at) + (ms * (1 - this.share)) / this.share;
   }
 
   /**

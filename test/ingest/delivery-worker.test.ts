@@ -6,6 +6,7 @@ import { BookingError } from '../../src/booking/errors.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
 import { MAX_DELIVERY_BACKOFF_MS, retryDelayMs } from '../../src/sync/delivery-worker.ts';
 import { countRequests } from '../helpers/simulator.ts';
+import { testDelivery } from '../helpers/delivery.ts';
 import { envelopeFor, ingestHarness, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -84,6 +85,38 @@ describe('delivery worker', () => {
     expect(result.summary).toBe('3 deliveries for 1 appointment: 1 changed, 0 gone, 0 unchanged');
     expect(countRequests(h.sim, 'GET', pathOf(a.appointment_key))).toBe(1);
     expect(h.t.ctx.appointments.get(a.appointment_key)?.appointment).toMatchObject({ status: 'PENDING', start: a.start + 3_600_000 });
+  });
+
+  it('a backlog of 3,000 deliveries of 10 appointments, interleaved, costs one re-read per appointment', async () => {
+    h = await ingestHarness();
+    const keys = Array.from({ length: 10 }, () => h!.sim.create().appointment_key);
+    const now = Date.now() - 60_000;
+    // Stored as a busy receiver stores them: the appointments take turns, oldest first.
+    h.t.ctx.deliveries.insertMany(Array.from({ length: 3000 }, (_, i) => testDelivery(i, keys[i % keys.length]!, now + i)));
+    const result = await h.deliveries.run();
+    expect(result.summary).toBe('3000 deliveries for 10 appointments: 10 changed, 0 gone, 0 unchanged');
+    for (const key of keys) expect(countRequests(h.sim, 'GET', pathOf(key))).toBe(1);
+    expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 3000 });
+  });
+
+  it('webhooks are acknowledged, and committed, while a large backlog drains', async () => {
+    h = await ingestHarness();
+    const keys = Array.from({ length: 50 }, () => h!.sim.create().appointment_key);
+    const now = Date.now() - 60_000;
+    h.t.ctx.deliveries.insertMany(Array.from({ length: 5000 }, (_, i) => testDelivery(i, keys[i % keys.length]!, now + i)));
+    const draining = h.deliveries.run();
+    const fresh = Array.from({ length: 40 }, () => h!.sim.create().appointment_key);
+    const answers: number[] = [];
+    for (const key of fresh) answers.push((await h.post(envelopeFor(h.sim, key, 'appointment.created'))).status);
+    expect(answers).toEqual(Array(40).fill(200));
+    // Each 200 means committed: the deliveries are in the database before the worker is done.
+    const stored = h.t.ctx.db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE appointment_key IN (${fresh.map(() => '?').join(',')})`).get(...fresh) as { n: number };
+    expect(stored.n).toBe(40);
+    await draining;
+    await h.deliveries.run();
+    expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 5040 });
+    for (const key of [...keys, ...fresh]) expect(h.t.ctx.appointments.get(key)?.revision).toBe(1);
+    for (const key of keys) expect(countRequests(h.sim, 'GET', pathOf(key))).toBe(1);
   });
 
   it('a 404 makes the appointment gone; the row is kept', async () => {

@@ -1,0 +1,66 @@
+// The delivery worker's turns beside the webhook receiver, on fake timers (no wall-clock timing).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ReceiverGate } from './receiver-gate.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Resolves the gate's turn and reports whether it came within `ms` of fake time. */
+async function turnWithin(gate: ReceiverGate, ms: number): Promise<boolean> {
+  let came = false;
+  void gate.turn().then(() => (came = true));
+  await vi.advanceTimersByTimeAsync(ms);
+  return came;
+}
+
+describe('receiver gate', () => {
+  it('lets background work run flat out while no webhook arrives', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now() });
+    gate.spent(50);
+    expect(await turnWithin(gate, 0)).toBe(true);
+  });
+
+  it('while webhooks arrive, background work takes at most its share of the event loop', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now(), share: 0.1, idleMs: 20 });
+    gate.begin(); // a webhook is being answered
+    gate.spent(2); // the worker's last step kept the loop 2 ms: the next waits 18 ms
+    expect(await turnWithin(gate, 17)).toBe(false);
+    expect(await turnWithin(gate, 2)).toBe(true);
+    gate.end();
+  });
+
+  it('a receiver that is never idle still lets the backlog drain', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now(), share: 0.1, idleMs: 20 });
+    let turns = 0;
+    let stop = false;
+    void (async () => {
+      while (!stop) {
+        await gate.turn();
+        turns++;
+        gate.spent(1);
+      }
+    })();
+    // A webhook every millisecond for a second.
+    for (let i = 0; i < 1000; i++) {
+      gate.begin();
+      gate.end();
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    stop = true;
+    expect(turns).toBeGreaterThanOrEqual(90);
+    expect(turns).toBeLessThanOrEqual(110);
+  });
+
+  it('work done while the receiver was idle is not held against it once webhooks arrive', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now(), share: 0.1, idleMs: 20 });
+    gate.spent(1000); // a second of draining at a calm moment
+    gate.begin();
+    gate.end();
+    gate.spent(1);
+    expect(await turnWithin(gate, 10)).toBe(true);
+  });
+});
