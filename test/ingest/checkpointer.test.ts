@@ -61,6 +61,26 @@ describe('background checkpointer', () => {
     expect(store.counts().total).toBe(1500);
   });
 
+  it('cuts a WAL that grew back to its limit once the checkpoints caught up', async () => {
+    t = createTestContext();
+    const db = t.ctx.db;
+    const checkpointer = startCheckpointer(db, { log: silentLogger(), intervalMs: 20, truncateFrames: 64 });
+    const store = new DeliveryStore(db);
+    for (let b = 0; b < 40; b++) {
+      store.insertMany(Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(1500), receivedAt: 0 })));
+    }
+    const wal = () => statSync(`${db.name}-wal`).size;
+    expect(wal()).toBeGreaterThan(64 * 4096);
+    // Once the thread has copied it all, the next commit starts the WAL over and cuts it back.
+    for (let i = 0; i < 200 && wal() > 64 * 4096; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      store.insertMany([{ dedupeKey: `after-${i}`, appointmentKey: 'b', event: null, body: 'x', receivedAt: 0 }]);
+    }
+    expect(wal()).toBeLessThanOrEqual(64 * 4096);
+    await checkpointer!.stop();
+    expect((db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE dedupe_key LIKE 'k-%'").get() as { n: number }).n).toBe(2000);
+  });
+
   it('in serve, starts only once the database is written to in earnest: an idle daemon has no worker thread', async () => {
     t = createTestContext();
     const db = t.ctx.db;
