@@ -9,14 +9,6 @@ export interface NewDelivery {
   receivedAt: number;
 }
 
-export interface PendingDelivery {
-  id: number;
-  appointmentKey: string;
-  event: string | null;
-  receivedAt: number;
-  attempts: number;
-}
-
 export interface DeliveryCounts {
   pending: number;
   /** Pending deliveries that failed at least once and wait for their next attempt. */
@@ -138,65 +130,6 @@ export class DeliveryStore {
    */
   retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number): { deliveries: number; attempts: number } {
     return this.retry_.immediate(key, requestedAt, error, nextAttemptAt);
-  }
-
-  /** Pending deliveries whose next attempt is due, oldest first. */
-  due(now: number, limit: number): PendingDelivery[] {
-    const rows = this.db
-      .prepare(
-        `SELECT id, appointment_key, event, received_at_ms, attempts FROM deliveries
-         WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY id LIMIT ?`,
-      )
-      .all(now, limit) as { id: number; appointment_key: string; event: string | null; received_at_ms: number; attempts: number }[];
-    return rows.map((r) => ({ id: r.id, appointmentKey: r.appointment_key, event: r.event, receivedAt: r.received_at_ms, attempts: r.attempts }));
-  }
-
-  /**
-   * Done, unless a repeat arrived after `requestedAt` (when the worker asked the booking service):
-   * then the answer may be older than what the repeat announces, and the delivery stays pending.
-   */
-  markDone(ids: number[], now: number, requestedAt = Number.MAX_SAFE_INTEGER): void {
-    // The body is only needed until the delivery is processed: nothing reads it afterwards.
-    const stmt = this.db.prepare(
-      `UPDATE deliveries SET state = CASE WHEN COALESCE(last_seen_ms, 0) > @requestedAt THEN 'pending' ELSE 'done' END,
-         body = CASE WHEN COALESCE(last_seen_ms, 0) > @requestedAt THEN body ELSE '' END,
-         processed_at_ms = @now, attempts = attempts + 1, last_error = NULL, next_attempt_ms = 0, last_seen_ms = NULL
-       WHERE id = @id AND state = 'pending'`,
-    );
-    this.db.transaction(() => ids.forEach((id) => {
-        stmt.run({ requestedAt, now, id });
-        this.recordAnnouncement(id);
-      })).immediate();
-  }
-
-  /** Remembers that a webhook announced this delivery's appointment (see `announced`). */
-  private recordAnnouncement(id: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms)
-         SELECT appointment_key, received_at_ms FROM deliveries WHERE id = ?
-         ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
-      )
-      .run(id);
-  }
-
-  /** Leaves the deliveries pending, to be tried again at nextAttemptAt, with the error visible. */
-  markRetry(ids: number[], error: string, nextAttemptAt: number): void {
-    const stmt = this.db.prepare(
-      `UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
-    );
-    this.db.transaction(() => ids.forEach((id) => stmt.run(nextAttemptAt, error, id))).immediate();
-  }
-
-  /** Gives up on deliveries that retrying cannot help (an unreadable record); the error stays visible. */
-  markFailed(ids: number[], error: string, now: number): void {
-    const stmt = this.db.prepare(
-      `UPDATE deliveries SET state = 'failed', body = '', attempts = attempts + 1, processed_at_ms = ?, last_error = ? WHERE id = ? AND state = 'pending'`,
-    );
-    this.db.transaction(() => ids.forEach((id) => {
-        stmt.run(now, error, id);
-        this.recordAnnouncement(id);
-      })).immediate();
   }
 
   /** From the counters the triggers keep and the index of pending rows: no pass over the table. */

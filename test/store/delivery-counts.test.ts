@@ -40,14 +40,14 @@ describe('delivery counters', () => {
     const check = () => expect(store.counts()).toEqual(counted(db));
     store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1100), delivery(3, 'c', 1200), delivery(1, 'a', 1300)]);
     check();
-    const [a, b, c] = store.due(5000, 10);
-    store.markRetry([a!.id], 'the booking service did not answer', 9000);
+    expect(store.dueKeys(5000, 10)).toEqual(['a', 'b', 'c']);
+    store.retry('a', 5000, 'the booking service did not answer', () => 9000);
     check();
     expect(store.counts().retrying).toBe(1);
-    store.markFailed([b!.id], 'unreadable', 2000);
-    store.markDone([c!.id], 2000);
+    store.settle('b', 5000, 2000, () => ({ value: null, failed: 'unreadable' }));
+    store.settle('c', 5000, 2000, () => ({ value: null }));
     check();
-    store.markDone([a!.id], 3000);
+    store.settle('a', 5000, 3000, () => ({ value: null }));
     check();
     store.insertMany([delivery(3, 'c', 4000)]); // a repeat of a processed one is queued again
     check();
@@ -64,7 +64,7 @@ describe('delivery counters', () => {
     try {
       const sync = new DeliveryStore(other);
       serve.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000)]);
-      sync.markDone(sync.due(5000, 10).map((d) => d.id), 2000);
+      for (const key of sync.dueKeys(5000, 10)) sync.settle(key, 5000, 2000, () => ({ value: null }));
       expect(serve.counts()).toMatchObject({ pending: 0, done: 2 });
     } finally {
       other.close();
@@ -107,10 +107,9 @@ describe('delivery bodies', () => {
     const store = new DeliveryStore(t.ctx.db);
     const body = (key: string) => (t!.ctx.db.prepare('SELECT body FROM deliveries WHERE appointment_key = ?').get(key) as { body: string }).body;
     store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000), delivery(3, 'c', 1000)]);
-    const [a, b, c] = store.due(5000, 10);
-    store.markRetry([a!.id], 'no answer', 9000);
-    store.markDone([b!.id], 2000);
-    store.markFailed([c!.id], 'unreadable', 2000);
+    store.retry('a', 5000, 'no answer', () => 9000);
+    store.settle('b', 5000, 2000, () => ({ value: null }));
+    store.settle('c', 5000, 2000, () => ({ value: null, failed: 'unreadable' }));
     expect([body('a'), body('b'), body('c')]).toEqual(['{"n":1}', '', '']);
     store.insertMany([delivery(2, 'b', 3000)]);
     expect(body('b')).toBe('{"n":2}');
@@ -120,9 +119,8 @@ describe('delivery bodies', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
     store.insertMany([delivery(1, 'a', 1000)]);
-    const [a] = store.due(5000, 10);
     store.insertMany([delivery(1, 'a', 2500)]); // arrives while the worker waits for the answer it asked for at 2000
-    store.markDone([a!.id], 3000, 2000);
+    store.settle('a', 2000, 3000, () => ({ value: null }));
     expect(t.ctx.db.prepare('SELECT state, body FROM deliveries').get()).toEqual({ state: 'pending', body: '{"n":1}' });
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testDelivery as delivery } from '../helpers/delivery.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
+import { testAppointment } from '../helpers/appointment.ts';
 
 let t: TestContext | undefined;
 afterEach(async () => {
@@ -23,8 +24,7 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
     expect(store.insertMany([delivery(1, 'a', 1000), delivery(2, 'a', 3000), delivery(3, 'b', 2000)])).toEqual([true, true, true]);
-    const ids = store.due(10_000, 10).map((d) => d.id);
-    store.markDone(ids, 4000);
+    for (const key of store.dueKeys(10_000, 10)) store.settle(key, 4000, 4000, () => ({ value: null }));
     expect(store.announced('a', 3000)).toBe(true);
     expect(store.announced('a', 3001)).toBe(false);
     expect(store.announced('b', 2000)).toBe(true);
@@ -36,10 +36,11 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
     store.insertMany([delivery(1, 'a', 1000)]);
-    store.markDone(store.due(10_000, 10).map((d) => d.id), 2000);
+    store.settle('a', 2000, 2000, () => ({ value: null }));
     expect(store.counts().pending).toBe(0);
     expect(store.insertMany([delivery(1, 'a', 3000)])).toEqual([true]);
-    expect(store.due(10_000, 10)).toMatchObject([{ appointmentKey: 'a', receivedAt: 3000 }]);
+    expect(store.dueKeys(10_000, 10)).toEqual(['a']);
+    expect(store.counts().oldestPendingAt).toBe(3000);
   });
 
   it('keeps a delivery pending when a repeat arrived after the worker asked the booking service', () => {
@@ -47,13 +48,33 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     const store = new DeliveryStore(t.ctx.db);
     store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000)]);
     expect(store.insertMany([delivery(1, 'a', 1500)])).toEqual([false]); // before the worker asked: covered
-    const [a, b] = store.due(10_000, 10);
     // the worker asks at 2000; a repeat of b's notification arrives at 2500, while it waits for the answer
     expect(store.insertMany([delivery(2, 'b', 2500)])).toEqual([false]);
-    store.markDone([a!.id, b!.id], 3000, 2000);
-    expect(store.due(10_000, 10).map((d) => d.appointmentKey)).toEqual(['b']);
-    store.markDone([b!.id], 4000, 3500);
-    expect(store.due(10_000, 10)).toEqual([]);
+    // and a new delivery of a arrives at 2600: the answer asked for at 2000 may predate what it announces
+    store.insertMany([delivery(3, 'a', 2600)]);
+    expect(store.settle('a', 2000, 3000, () => ({ value: null })).receivedAt).toEqual([1000]);
+    expect(store.settle('b', 2000, 3000, () => ({ value: null })).receivedAt).toEqual([]);
+    expect(store.dueKeys(10_000, 10)).toEqual(['b', 'a']);
+    expect(store.settle('b', 3500, 4000, () => ({ value: null })).receivedAt).toEqual([1000]);
+    expect(store.settle('a', 3500, 4000, () => ({ value: null })).receivedAt).toEqual([2600]);
+    expect(store.dueKeys(10_000, 10)).toEqual([]);
+  });
+
+  it('commits what the re-read stored and the deliveries it settles together: a failure leaves both undone', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    store.insertMany([delivery(1, 'a', 1000), delivery(2, 'a', 1100)]);
+    expect(() =>
+      store.settle('a', 2000, 2000, () => {
+        t!.ctx.appointments.upsert(testAppointment({ key: 'a' }));
+        throw new Error('the disk is full');
+      }),
+    ).toThrow('the disk is full');
+    expect(t.ctx.appointments.get('a')).toBeUndefined();
+    expect(store.counts()).toMatchObject({ pending: 2, done: 0 });
+    store.settle('a', 2000, 2000, () => ({ value: t!.ctx.appointments.upsert(testAppointment({ key: 'a' })) }));
+    expect(t.ctx.appointments.get('a')?.revision).toBe(1);
+    expect(store.counts()).toMatchObject({ pending: 0, done: 2 });
   });
 
   it('stores a repeated delivery once while it is pending', () => {

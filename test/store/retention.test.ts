@@ -33,12 +33,11 @@ describe('retention', () => {
     const s = setup();
     const start = s.clock.now();
     s.deliveries.insertMany([delivery(1, 'old-done', start), delivery(2, 'old-failed', start), delivery(3, 'old-pending', start)]);
-    const [done, failed] = s.deliveries.due(start, 10);
-    s.deliveries.markDone([done!.id], start);
-    s.deliveries.markFailed([failed!.id], 'unreadable', start);
+    s.deliveries.settle('old-done', start, start, () => ({ value: 'applied' }));
+    s.deliveries.settle('old-failed', start, start, () => ({ value: 'unreadable', failed: 'unreadable' }));
     s.clock.advance(RETENTION_MS.deliveries - DAY);
     s.deliveries.insertMany([delivery(4, 'recent', s.clock.now())]);
-    s.deliveries.markDone([s.deliveries.due(s.clock.now(), 10).find((d) => d.appointmentKey === 'recent')!.id], s.clock.now());
+    s.deliveries.settle('recent', s.clock.now(), s.clock.now(), () => ({ value: 'applied' }));
 
     s.clock.advance(2 * DAY); // the first three are now past a week, the recent one is 2 days old
     const result = await s.job.run();
@@ -59,10 +58,10 @@ describe('retention', () => {
     const s = setup();
     const start = s.clock.now();
     s.deliveries.insertMany([delivery(1, 'a', start)]);
-    s.deliveries.markDone(s.deliveries.due(start, 10).map((d) => d.id), start);
+    s.deliveries.settle('a', start, start, () => ({ value: 'applied' }));
     s.clock.advance(RETENTION_MS.announcements - DAY);
     s.deliveries.insertMany([delivery(2, 'b', s.clock.now())]);
-    s.deliveries.markDone(s.deliveries.due(s.clock.now(), 10).map((d) => d.id), s.clock.now());
+    s.deliveries.settle('b', s.clock.now(), s.clock.now(), () => ({ value: 'applied' }));
     s.clock.advance(2 * DAY);
     await s.job.run();
     expect(rows(s.t, 'SELECT appointment_key FROM webhook_announcements')).toEqual([{ appointment_key: 'b' }]);
