@@ -9,6 +9,15 @@ export interface NewDelivery {
   receivedAt: number;
 }
 
+/** An appointment with due deliveries, and the ids of those due() saw. */
+export interface DueAppointment {
+  key: string;
+  ids: number[];
+}
+
+/** Pending deliveries remembered per appointment (see DeliveryStore.pending); past this, due() finds them. */
+const MAX_HINTS = 100_000;
+
 export interface DeliveryCounts {
   pending: number;
   /** Pending deliveries that failed at least once and wait for their next attempt. */
@@ -33,9 +42,20 @@ export class DeliveryStore {
   private readonly countsQuery;
   private readonly oldestQuery;
 
-  private readonly dueKeysQuery;
+  private readonly dueQuery;
   private readonly settle_;
   private readonly retry_;
+
+  /**
+   * The pending deliveries this process stored, by appointment: what one re-read of the appointment
+   * settles. Kept in memory rather than as an index on appointment_key, which would cost every
+   * stored webhook an insert at a random place in it (measured: it doubled the receiver's commit).
+   * Only a hint: the rows' state decides. A delivery not in it (stored by another process, or before
+   * a restart, or past the cap) is still found by due() in its turn, just with a re-read of its own.
+   */
+  private readonly pending = new Map<string, { id: number; receivedAt: number }[]>();
+  private hinted = 0;
+  private readonly stillPending: (ids: number[]) => Set<number>;
 
   constructor(private readonly db: Db) {
     this.countsQuery = db.prepare(`SELECT bucket, n FROM delivery_counts WHERE bucket IN ('pending', 'retrying', 'done', 'failed')`);
@@ -49,62 +69,79 @@ export class DeliveryStore {
        VALUES (?, ?, ?, ?, ?, 0)
        ON CONFLICT (dedupe_key) DO UPDATE SET state = 'pending', next_attempt_ms = 0, received_at_ms = excluded.received_at_ms,
          body = excluded.body, processed_at_ms = NULL, last_error = NULL
-       WHERE state != 'pending'`,
+       WHERE state != 'pending'
+       RETURNING id`,
     );
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
     // Named: the index's order (next_attempt_ms, then rowid) is the order wanted, so nothing is sorted.
-    this.dueKeysQuery = db.prepare(
-      `SELECT appointment_key FROM deliveries INDEXED BY deliveries_pending
+    this.dueQuery = db.prepare(
+      `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_pending
        WHERE state = 'pending' AND next_attempt_ms <= ? AND appointment_key IS NOT NULL ORDER BY next_attempt_ms, id LIMIT ?`,
     );
-    // The rows an answer requested at @requestedAt covers (deliveries_pending_by_key).
-    const covered = `appointment_key = @key AND state = 'pending' AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
+    // The rows among @ids an answer requested at @requestedAt covers; each found by its id.
+    const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
+       AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
     // The body is only needed until the delivery is processed: nothing reads it afterwards.
     const settleRows = db.prepare(
       `UPDATE deliveries SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
          next_attempt_ms = 0, last_seen_ms = NULL
-       WHERE ${covered} RETURNING received_at_ms`,
+       WHERE ${covered} RETURNING id, received_at_ms`,
     );
+    const stillPending = db.prepare(`SELECT id FROM deliveries WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
     const announce = db.prepare(
       `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms) VALUES (?, ?)
        ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
     );
-    this.settle_ = db.transaction((key: string, requestedAt: number, now: number, apply: () => { value: unknown; failed?: string }) => {
+    this.settle_ = db.transaction((key: string, ids: string, requestedAt: number, now: number, apply: () => { value: unknown; failed?: string }) => {
       const { value, failed } = apply();
-      const rows = settleRows.all({ key, requestedAt, now, state: failed === undefined ? 'done' : 'failed', error: failed ?? null }) as { received_at_ms: number }[];
+      const rows = settleRows.all({ key, ids, requestedAt, now, state: failed === undefined ? 'done' : 'failed', error: failed ?? null }) as { id: number; received_at_ms: number }[];
       const receivedAt = rows.map((r) => r.received_at_ms);
       if (receivedAt.length) announce.run(key, receivedAt.reduce((a, b) => Math.max(a, b)));
-      return { value, receivedAt };
+      return { value, receivedAt, settled: rows.map((r) => r.id) };
     });
+    this.stillPending = (ids) => (ids.length ? new Set(stillPending.all(JSON.stringify(ids)) as number[]) : new Set());
     const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries WHERE ${covered}`);
     const retryRows = db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
-    this.retry_ = db.transaction((key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
-      const { n, attempts } = attemptsOf.get({ key, requestedAt }) as { n: number; attempts: number };
-      if (n > 0) retryRows.run({ key, requestedAt, error, next: nextAttemptAt(attempts) });
+    this.retry_ = db.transaction((key: string, ids: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
+      const { n, attempts } = attemptsOf.get({ key, ids, requestedAt }) as { n: number; attempts: number };
+      if (n > 0) retryRows.run({ key, ids, requestedAt, error, next: nextAttemptAt(attempts) });
       return { deliveries: n, attempts };
     });
     this.insertMany_ = db.transaction((deliveries: NewDelivery[]) =>
       deliveries.map((d) => {
-        if (insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).changes === 1) return true;
-        seenAgain.run(d.receivedAt, d.dedupeKey); // a duplicate; markDone decides whether it came too late
-        return false;
+        const row = insert.get(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt) as { id: number } | undefined;
+        if (row) return row.id;
+        seenAgain.run(d.receivedAt, d.dedupeKey); // a duplicate; settle decides whether it came too late
+        return undefined;
       }),
     );
   }
 
   /** Inserts every delivery in one transaction; true at index i when delivery i was new. */
   insertMany(deliveries: NewDelivery[]): boolean[] {
-    return this.insertMany_.immediate(deliveries);
+    const ids = this.insertMany_.immediate(deliveries);
+    // Only once committed: a rolled-back batch leaves no hint behind.
+    ids.forEach((id, i) => {
+      if (id === undefined || this.hinted >= MAX_HINTS) return;
+      const d = deliveries[i]!;
+      const list = this.pending.get(d.appointmentKey);
+      if (list) list.push({ id, receivedAt: d.receivedAt });
+      else this.pending.set(d.appointmentKey, [{ id, receivedAt: d.receivedAt }]);
+      this.hinted++;
+    });
+    return ids.map((id) => id !== undefined);
   }
 
   /**
    * The appointments of the next `rows` due deliveries (fresh ones first, oldest first, then retries
-   * by due time), each once. Walks the pending index in its own order, no sort: a short step
-   * whatever the backlog.
+   * by due time), each once, with the ids of those rows. Walks the pending index in its own order,
+   * no sort: a short step whatever the backlog.
    */
-  dueKeys(now: number, rows: number): string[] {
-    const found = this.dueKeysQuery.all(now, rows) as { appointment_key: string }[];
-    return [...new Set(found.map((r) => r.appointment_key))];
+  due(now: number, rows: number): DueAppointment[] {
+    const found = this.dueQuery.all(now, rows) as { id: number; appointment_key: string }[];
+    const byKey = new Map<string, number[]>();
+    for (const r of found) byKey.set(r.appointment_key, [...(byKey.get(r.appointment_key) ?? []), r.id]);
+    return [...byKey].map(([key, ids]) => ({ key, ids }));
   }
 
   /**
@@ -113,23 +150,46 @@ export class DeliveryStore {
    * `apply` gives. One commit per re-read, however many deliveries announced the appointment; a
    * crash before it leaves both undone, so the appointment is re-read. A delivery that arrived (or
    * was repeated) after `requestedAt` may announce a state the answer predates: it stays pending.
+   * The deliveries are those this process stored (see `pending`) and `scanned` (from due()).
    * Returns when each settled delivery arrived.
    */
-  settle<T>(key: string, requestedAt: number, now: number, apply: () => { value: T; failed?: string }): { value: T; receivedAt: number[] } {
-    return this.settle_.immediate(key, requestedAt, now, apply) as { value: T; receivedAt: number[] };
-  }
-
-  /** Runs fn in one transaction: several settlements (each its own savepoint) share one commit. */
-  together<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+  settle<T>(key: string, requestedAt: number, now: number, apply: () => { value: T; failed?: string }, scanned: number[] = []): { value: T; receivedAt: number[] } {
+    const hints = this.pending.get(key) ?? [];
+    const r = this.settle_.immediate(key, this.candidates(hints, requestedAt, scanned), requestedAt, now, apply) as { value: T; receivedAt: number[]; settled: number[] };
+    this.forget(key, hints, requestedAt, new Set(r.settled));
+    return { value: r.value, receivedAt: r.receivedAt };
   }
 
   /**
    * Leaves the appointment's deliveries that arrived at or before `requestedAt` pending, to be tried
    * again at `nextAttemptAt(attempts so far)`, with the error visible. Returns how many, and their attempts.
    */
-  retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number): { deliveries: number; attempts: number } {
-    return this.retry_.immediate(key, requestedAt, error, nextAttemptAt);
+  retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number, scanned: number[] = []): { deliveries: number; attempts: number } {
+    return this.retry_.immediate(key, this.candidates(this.pending.get(key) ?? [], requestedAt, scanned), requestedAt, error, nextAttemptAt);
+  }
+
+  /** The ids a re-read asked at `requestedAt` may settle, as JSON. */
+  private candidates(hints: { id: number; receivedAt: number }[], requestedAt: number, scanned: number[]): string {
+    return JSON.stringify([...new Set([...scanned, ...hints.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id)])]);
+  }
+
+  /**
+   * Lets go of the hints of deliveries no longer pending: those just settled, and (rarely: another
+   * process settled them) those the re-read covered that are not pending any more.
+   */
+  private forget(key: string, hints: { id: number; receivedAt: number }[], requestedAt: number, settled: Set<number>): void {
+    if (hints.length === 0) return;
+    const unsettled = hints.filter((h) => !settled.has(h.id));
+    const pending = this.stillPending(unsettled.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id));
+    const kept = unsettled.filter((h) => h.receivedAt > requestedAt || pending.has(h.id));
+    this.hinted -= hints.length - kept.length;
+    if (kept.length) this.pending.set(key, kept);
+    else this.pending.delete(key);
+  }
+
+  /** Runs fn in one transaction: several settlements (each its own savepoint) share one commit. */
+  together<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   /** From the counters the triggers keep and the index of pending rows: no pass over the table. */

@@ -7,7 +7,7 @@ import { errorMessage } from '../core/errors.ts';
 import { backoffMs } from '../core/backoff.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError, isNotFound } from '../booking/errors.ts';
-import type { DeliveryStore } from '../store/delivery-store.ts';
+import type { DeliveryStore, DueAppointment } from '../store/delivery-store.ts';
 import type { Job, JobResult, Progress } from '../jobs/job.ts';
 import { applyNotFound, applyRecord, isChange, type ApplyDeps } from './apply-record.ts';
 import type { BookingHealth } from './booking-health.ts';
@@ -53,6 +53,8 @@ type KeyOutcome = 'changed' | 'unchanged' | 'gone' | 'held' | 'retry' | 'failed'
 
 interface Answer {
   key: string;
+  /** The due rows of this appointment due() saw (besides the ones the store remembers). */
+  ids: number[];
   requestedAt: number;
   /** The record; undefined with notFound. */
   raw: unknown;
@@ -75,7 +77,7 @@ function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Se
   let scheduled = false;
 
   // Apply and "done" in one savepoint: a crash leaves neither, and the appointment is simply re-read.
-  function settleOne({ key, requestedAt, raw, notFound }: Answer): Settled {
+  function settleOne({ key, ids, requestedAt, raw, notFound }: Answer): Settled {
     let unreadable: string | undefined;
     const r = deps.deliveries.settle(key, requestedAt, deps.clock.now(), (): { value: KeyOutcome; failed?: string } => {
       if (notFound) return { value: applyNotFound(deps, key) };
@@ -87,7 +89,7 @@ function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Se
       // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
       const outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : applied.kind === 'out_of_scope' && applied.held ? 'held' : 'unchanged';
       return { value: outcome };
-    });
+    }, ids);
     return { outcome: r.value, deliveries: r.receivedAt, ...(unreadable === undefined ? {} : { unreadable }) };
   }
 
@@ -147,7 +149,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
    * One re-read of the appointment settles every delivery of it that arrived before the question
    * (state, not messages: a hundred webhooks about one appointment cost one GET).
    */
-  async function processKey(key: string): Promise<{ outcome: KeyOutcome; deliveries: number }> {
+  async function processKey({ key, ids }: DueAppointment): Promise<{ outcome: KeyOutcome; deliveries: number }> {
     const requestedAt = deps.clock.now();
     let raw: unknown;
     let notFound = false;
@@ -164,12 +166,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
       } else {
         const message = errorMessage(e);
         if (!(e instanceof BookingError) || e.kind !== 'invalid') deps.health.failed(message);
-        const retried = deps.deliveries.retry(key, requestedAt, message, (attempts) => deps.clock.now() + retryDelayMs(attempts, e, deps.random));
+        const retried = deps.deliveries.retry(key, requestedAt, message, (attempts) => deps.clock.now() + retryDelayMs(attempts, e, deps.random), ids);
         deps.log.warn({ appointment: key, attempts: retried.attempts + 1, err: message }, 'delivery not applied; will retry');
         return { outcome: 'retry', deliveries: retried.deliveries };
       }
     }
-    const settled = await settle({ key, requestedAt, raw, notFound });
+    const settled = await settle({ key, ids, requestedAt, raw, notFound });
     if (settled.unreadable !== undefined) deps.log.warn({ appointment: key, reason: settled.unreadable }, 'delivery failed: the record cannot be read');
     const now = deps.clock.now();
     for (const at of settled.deliveries) deps.metrics.lag.observe(Math.max(0, now - at) / 1000);
@@ -182,14 +184,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
     let keys = 0;
     const started = deps.clock.now();
     while (deps.clock.now() - started < MAX_RUN_MS) {
-      const due = deps.deliveries.dueKeys(deps.clock.now(), SLICE);
+      const due = deps.deliveries.due(deps.clock.now(), SLICE);
       if (due.length === 0) break;
       let done = 0;
       let settled = 0;
-      await mapLimit(due, CONCURRENCY, async (key) => {
+      await mapLimit(due, CONCURRENCY, async (appointment) => {
         // The receiver first: webhooks being answered, or that arrived meanwhile, go ahead of this.
         await (deps.receiver?.turn() ?? yieldToIo());
-        const r = await processKey(key);
+        const r = await processKey(appointment);
         tally[r.outcome]++;
         deliveries += r.deliveries;
         settled += r.deliveries;

@@ -106,7 +106,7 @@ describe('cheap probes', () => {
     const executed = recordStatements();
     const store = new DeliveryStore(t.ctx.db);
     store.counts();
-    store.dueKeys(Date.now(), 64);
+    store.due(Date.now(), 64);
     const distinct = [...new Set(executed)];
     expect(distinct).toHaveLength(3); // the counters, the oldest pending, the due ones
     expect(distinct.flatMap((sql) => fullScans(t!.ctx.db, sql))).toEqual([]);

@@ -7,6 +7,7 @@ import type { BookingApi } from '../../src/booking/port.ts';
 import { MAX_DELIVERY_BACKOFF_MS, retryDelayMs } from '../../src/sync/delivery-worker.ts';
 import { countRequests } from '../helpers/simulator.ts';
 import { testDelivery } from '../helpers/delivery.ts';
+import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { envelopeFor, ingestHarness, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -97,6 +98,17 @@ describe('delivery worker', () => {
     expect(result.summary).toBe('3000 deliveries for 10 appointments: 10 changed, 0 gone, 0 unchanged');
     for (const key of keys) expect(countRequests(h.sim, 'GET', pathOf(key))).toBe(1);
     expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 3000 });
+  });
+
+  it('applies every delivery stored before a restart (by another process), though without remembering them', async () => {
+    h = await ingestHarness();
+    const keys = Array.from({ length: 5 }, () => h!.sim.create().appointment_key);
+    const before = new DeliveryStore(h.t.ctx.db); // the store of the process that ran before
+    before.insertMany(Array.from({ length: 300 }, (_, i) => testDelivery(i, keys[i % keys.length]!, Date.now() - 60_000 + i)));
+    const result = await h.deliveries.run();
+    expect(result.summary).toMatch(/^300 deliveries for \d+ appointments: 5 changed, 0 gone, \d+ unchanged$/);
+    expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 300 });
+    for (const key of keys) expect(h.t.ctx.appointments.get(key)?.revision).toBe(1);
   });
 
   it('webhooks are acknowledged, and committed, while a large backlog drains', async () => {

@@ -40,7 +40,7 @@ describe('delivery counters', () => {
     const check = () => expect(store.counts()).toEqual(counted(db));
     store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1100), delivery(3, 'c', 1200), delivery(1, 'a', 1300)]);
     check();
-    expect(store.dueKeys(5000, 10)).toEqual(['a', 'b', 'c']);
+    expect(store.due(5000, 10).map((d) => d.key)).toEqual(['a', 'b', 'c']);
     store.retry('a', 5000, 'the booking service did not answer', () => 9000);
     check();
     expect(store.counts().retrying).toBe(1);
@@ -64,7 +64,7 @@ describe('delivery counters', () => {
     try {
       const sync = new DeliveryStore(other);
       serve.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000)]);
-      for (const key of sync.dueKeys(5000, 10)) sync.settle(key, 5000, 2000, () => ({ value: null }));
+      for (const d of sync.due(5000, 10)) sync.settle(d.key, 5000, 2000, () => ({ value: null }), d.ids); // serve stored them: found by due()
       expect(serve.counts()).toMatchObject({ pending: 0, done: 2 });
     } finally {
       other.close();

@@ -24,7 +24,7 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
     expect(store.insertMany([delivery(1, 'a', 1000), delivery(2, 'a', 3000), delivery(3, 'b', 2000)])).toEqual([true, true, true]);
-    for (const key of store.dueKeys(10_000, 10)) store.settle(key, 4000, 4000, () => ({ value: null }));
+    for (const { key } of store.due(10_000, 10)) store.settle(key, 4000, 4000, () => ({ value: null }));
     expect(store.announced('a', 3000)).toBe(true);
     expect(store.announced('a', 3001)).toBe(false);
     expect(store.announced('b', 2000)).toBe(true);
@@ -39,7 +39,7 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     store.settle('a', 2000, 2000, () => ({ value: null }));
     expect(store.counts().pending).toBe(0);
     expect(store.insertMany([delivery(1, 'a', 3000)])).toEqual([true]);
-    expect(store.dueKeys(10_000, 10)).toEqual(['a']);
+    expect(store.due(10_000, 10).map((d) => d.key)).toEqual(['a']);
     expect(store.counts().oldestPendingAt).toBe(3000);
   });
 
@@ -54,10 +54,10 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     store.insertMany([delivery(3, 'a', 2600)]);
     expect(store.settle('a', 2000, 3000, () => ({ value: null })).receivedAt).toEqual([1000]);
     expect(store.settle('b', 2000, 3000, () => ({ value: null })).receivedAt).toEqual([]);
-    expect(store.dueKeys(10_000, 10)).toEqual(['b', 'a']);
+    expect(store.due(10_000, 10).map((d) => d.key)).toEqual(['b', 'a']);
     expect(store.settle('b', 3500, 4000, () => ({ value: null })).receivedAt).toEqual([1000]);
     expect(store.settle('a', 3500, 4000, () => ({ value: null })).receivedAt).toEqual([2600]);
-    expect(store.dueKeys(10_000, 10)).toEqual([]);
+    expect(store.due(10_000, 10).map((d) => d.key)).toEqual([]);
   });
 
   it('commits what the re-read stored and the deliveries it settles together: a failure leaves both undone', () => {
