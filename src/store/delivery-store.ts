@@ -78,16 +78,17 @@ export class DeliveryStore {
       `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_pending
        WHERE state = 'pending' AND next_attempt_ms <= ? AND appointment_key IS NOT NULL ORDER BY next_attempt_ms, id LIMIT ?`,
     );
-    // The rows among @ids an answer requested at @requestedAt covers; each found by its id.
+    // The rows among @ids an answer requested at @requestedAt covers; each found by its id (NOT
+    // INDEXED: else SQLite walks every pending row through deliveries_pending to test the list).
     const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
        AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
     // The body is only needed until the delivery is processed: nothing reads it afterwards.
     const settleRows = db.prepare(
-      `UPDATE deliveries SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
+      `UPDATE deliveries NOT INDEXED SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
          next_attempt_ms = 0, last_seen_ms = NULL
        WHERE ${covered} RETURNING id, received_at_ms`,
     );
-    const stillPending = db.prepare(`SELECT id FROM deliveries WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
+    const stillPending = db.prepare(`SELECT id FROM deliveries NOT INDEXED WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
     const announce = db.prepare(
       `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms) VALUES (?, ?)
        ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
@@ -100,8 +101,8 @@ export class DeliveryStore {
       return { value, receivedAt, settled: rows.map((r) => r.id) };
     });
     this.stillPending = (ids) => (ids.length ? new Set(stillPending.all(JSON.stringify(ids)) as number[]) : new Set());
-    const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries WHERE ${covered}`);
-    const retryRows = db.prepare(`UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
+    const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries NOT INDEXED WHERE ${covered}`);
+    const retryRows = db.prepare(`UPDATE deliveries NOT INDEXED SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
     this.retry_ = db.transaction((key: string, ids: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
       const { n, attempts } = attemptsOf.get({ key, ids, requestedAt }) as { n: number; attempts: number };
       if (n > 0) retryRows.run({ key, ids, requestedAt, error, next: nextAttemptAt(attempts) });

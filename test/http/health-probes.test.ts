@@ -112,6 +112,23 @@ describe('cheap probes', () => {
     expect(distinct.flatMap((sql) => fullScans(t!.ctx.db, sql))).toEqual([]);
   });
 
+  it('the worker settles an appointment’s deliveries by looking them up, not by walking the backlog', () => {
+    t = createTestContext();
+    seed(t.ctx.db);
+    const store = new DeliveryStore(t.ctx.db);
+    const [first] = store.due(Date.now(), 64);
+    const executed = recordStatements();
+    store.settle(first!.key, Date.now(), Date.now(), () => ({ value: null }), first!.ids);
+    store.retry(first!.key, Date.now(), 'no answer', () => Date.now() + 5000, first!.ids);
+    const plans = [...new Set(executed)].flatMap((sql) => {
+      const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], m[1] === 'ids' ? '[1]' : 0]));
+      const stmt = t!.ctx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      return ((Object.keys(named).length ? stmt.all(named) : stmt.all(...(sql.match(/\?/g) ?? []).map(() => 0))) as { detail: string }[]).map((r) => r.detail);
+    });
+    expect(plans.filter((d) => /^SCAN deliveries|INDEX deliveries_pending \(state=\?\)$/.test(d))).toEqual([]);
+    expect(store.counts().pending).toBe(DELIVERIES / 1000 - first!.ids.length);
+  });
+
   it('finds the oldest of a backlog of 30,000 pending deliveries in one index entry, not by visiting them all', () => {
     t = createTestContext();
     t.ctx.db.exec(`
