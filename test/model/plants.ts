@@ -21,11 +21,11 @@ export const PLANTS: Plant[] = [
     name: 'skip the re-read of a webhook',
     why: 'a notification is a hint, never the state: its body may be old by the time it arrives',
     file: 'src/sync/delivery-worker.ts',
-    find: 'const raw = await deps.booking.getAppointment(key);',
-    // The newest delivery's own body, taken as the appointment's state.
+    find: 'const answer = deps.booking.getAppointment(key);',
+    // The newest pending delivery's own body, taken as the appointment's state.
     replace:
-      "const raw = (JSON.parse((deps.deliveries as unknown as { db: { prepare(q: string): { get(id: number): { body: string } } } }).db" +
-      ".prepare('SELECT body FROM deliveries WHERE id = ?').get(Math.max(...ids)).body) as { data: unknown }).data;",
+      "const answer = Promise.resolve((JSON.parse((deps.deliveries as unknown as { db: { prepare(q: string): { get(k: string): { body: string } } } }).db" +
+      ".prepare(\"SELECT body FROM deliveries WHERE appointment_key = ? AND state = 'pending' ORDER BY id DESC LIMIT 1\").get(key).body) as { data: unknown }).data);",
   },
   {
     name: 'drop the 409 adoption',
