@@ -1,6 +1,7 @@
 // The delivery worker: pending deliveries, coalesced per appointment, each appointment re-read
-// from the booking API (a notification is a hint) and applied. Idempotent: a repeat, or a crash
-// between apply and "done", only re-reads and stores the same state again.
+// from the booking API (a notification is a hint) and applied, together with marking its
+// deliveries done. Idempotent: a repeat, or a crash before that commit, only re-reads and stores the
+// same state again. In serve it takes turns with the webhook receiver (receiver-gate.ts).
 import type { Logger } from '../log.ts';
 import type { Clock } from '../core/clock.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -108,7 +109,9 @@ function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Se
             try {
               results.push({ ok: true, settled: settleOne(item.answer) });
             } catch (error) {
-              results.push({ ok: false, error }); // its savepoint is rolled back; the others stand
+              // Its savepoint is rolled back; the others stand. What it emitted before failing is
+              // still announced: at worst a listener looks and finds nothing new.
+              results.push({ ok: false, error });
             }
           }
         }),
