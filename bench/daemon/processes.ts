@@ -84,7 +84,9 @@ export async function startBare(feedFile: string): Promise<{ port: number; pid: 
 export async function startServe(config: string, port: number): Promise<{ pid: number; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, join(ROOT, 'bin', 'calbridge.js'), 'serve', '--config', config], {
+  // BENCH_SERVE_ROOT=<dir>: serve another build of calbridge (a checkout with dist/ built), to compare two.
+  const root = process.env.BENCH_SERVE_ROOT ?? ROOT;
+  const child = spawn(process.execPath, [...profile, join(root, 'bin', 'calbridge.js'), 'serve', '--config', config], {
     stdio: ['ignore', process.env.BENCH_SERVE_LOG ? 'inherit' : 'ignore', 'inherit'],
     env: { ...process.env, CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info' },
   });
