@@ -63,4 +63,13 @@ describe('receiver gate', () => {
     gate.spent(1);
     expect(await turnWithin(gate, 10)).toBe(true);
   });
+
+  it('a receiver that falls idle frees background work at once, whatever its share still owed', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now(), share: 0.1, idleMs: 20 });
+    gate.begin();
+    gate.spent(200); // a long step while webhooks arrived: 1.8 s owed
+    gate.end();
+    expect(await turnWithin(gate, 19)).toBe(false);
+    expect(await turnWithin(gate, 21)).toBe(true);
+  });
 });

@@ -76,7 +76,8 @@ export class ReceiverGate {
       await immediate();
       const wait = this.nextStepAt - this.now();
       if (!this.busy() || wait <= 0) return;
-      await sleep(Math.max(1, wait));
+      // Looked at again at least every idleMs: a receiver that fell idle meanwhile frees the worker.
+      await sleep(Math.max(1, Math.min(wait, this.idleMs)));
     }
   }
 }
