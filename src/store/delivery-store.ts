@@ -15,7 +15,10 @@ export interface DueAppointment {
   ids: number[];
 }
 
-/** Pending deliveries remembered per appointment (see DeliveryStore.pending); past this, due() finds them. */
+/**
+ * Pending deliveries remembered per appointment (see DeliveryStore.pending): a few MB at most, and
+ * nothing once the backlog is drained. Past this, due() finds them.
+ */
 const MAX_HINTS = 100_000;
 
 export interface DeliveryCounts {

@@ -25,7 +25,8 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
   const metrics = createIngestMetrics(s.metrics);
   const writer = new DeliveryWriter(deliveries, { onStored: () => s.wake('deliveries') });
   const common = { ...apply, booking: s.booking, deliveries, health, metrics, clock, log };
-  // The delivery worker waits for quiet moments of the receiver (src/sync/receiver-gate.ts).
+  // The delivery worker takes turns with the receiver: a small share of the event loop while webhooks
+  // arrive, all of it otherwise (src/sync/receiver-gate.ts).
   const receiver = new ReceiverGate();
 
   const onRejected = (r: RejectedRequest): void => {
