@@ -21,6 +21,9 @@ export interface DueAppointment {
  */
 const MAX_HINTS = 100_000;
 
+/** Pending deliveries remembered from the table at first (the oldest): one read of 10 to 20 ms at most, once. */
+const SEED_HINTS = 20_000;
+
 export interface DeliveryCounts {
   pending: number;
   /** Pending deliveries that failed at least once and wait for their next attempt. */
@@ -53,11 +56,15 @@ export class DeliveryStore {
    * The pending deliveries this process stored, by appointment: what one re-read of the appointment
    * settles. Kept in memory rather than as an index on appointment_key, which would cost every
    * stored webhook an insert at a random place in it (measured: it doubled the receiver's commit).
-   * Only a hint: the rows' state decides. A delivery not in it (stored by another process, or before
-   * a restart, or past the cap) is still found by due() in its turn, just with a re-read of its own.
+   * Only a hint: the rows' state decides. Filled from the table once (seed), then by insertMany. A
+   * delivery not in it (stored by another process meanwhile, or past the cap) is still found by due()
+   * in its turn, just with a re-read of its own.
    */
   private readonly pending = new Map<string, { id: number; receivedAt: number }[]>();
   private hinted = 0;
+  /** Whether `pending` was filled from the table (the first time the worker asks, see due()). */
+  private seeded = false;
+  private readonly pendingRows;
   private readonly stillPending: (ids: number[]) => Set<number>;
 
   constructor(private readonly db: Db) {
@@ -76,6 +83,10 @@ export class DeliveryStore {
        RETURNING id`,
     );
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
+    this.pendingRows = db.prepare(
+      `SELECT id, appointment_key, received_at_ms FROM deliveries INDEXED BY deliveries_pending_since
+       WHERE state = 'pending' AND appointment_key IS NOT NULL ORDER BY received_at_ms LIMIT ?`,
+    );
     // Named: the index's order (next_attempt_ms, then rowid) is the order wanted, so nothing is sorted.
     this.dueQuery = db.prepare(
       `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_pending
@@ -142,10 +153,29 @@ export class DeliveryStore {
    * no sort: a short step whatever the backlog.
    */
   due(now: number, rows: number): DueAppointment[] {
+    if (!this.seeded) this.seed();
     const found = this.dueQuery.all(now, rows) as { id: number; appointment_key: string }[];
     const byKey = new Map<string, number[]>();
     for (const r of found) byKey.set(r.appointment_key, [...(byKey.get(r.appointment_key) ?? []), r.id]);
     return [...byKey].map(([key, ids]) => ({ key, ids }));
+  }
+
+  /**
+   * Remembers every pending delivery the table holds (up to the cap), once: after a restart, a
+   * backlog left by the process before is settled one re-read per appointment too. Done when the
+   * worker first asks, not when the store is opened: a `status` never pays for it.
+   */
+  private seed(): void {
+    this.seeded = true;
+    this.pending.clear();
+    const rows = this.pendingRows.all(SEED_HINTS) as { id: number; appointment_key: string; received_at_ms: number }[];
+    for (const r of rows) {
+      const hint = { id: r.id, receivedAt: r.received_at_ms };
+      const list = this.pending.get(r.appointment_key);
+      if (list) list.push(hint);
+      else this.pending.set(r.appointment_key, [hint]);
+    }
+    this.hinted = rows.length;
   }
 
   /**

@@ -100,11 +100,23 @@ describe('delivery worker', () => {
     expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 3000 });
   });
 
-  it('applies every delivery stored before a restart (by another process), though without remembering them', async () => {
+  it('a backlog left by the process before a restart costs one re-read per appointment too', async () => {
     h = await ingestHarness();
     const keys = Array.from({ length: 5 }, () => h!.sim.create().appointment_key);
     const before = new DeliveryStore(h.t.ctx.db); // the store of the process that ran before
     before.insertMany(Array.from({ length: 300 }, (_, i) => testDelivery(i, keys[i % keys.length]!, Date.now() - 60_000 + i)));
+    const result = await h.deliveries.run();
+    expect(result.summary).toBe('300 deliveries for 5 appointments: 5 changed, 0 gone, 0 unchanged');
+    expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 300 });
+    for (const key of keys) expect(countRequests(h.sim, 'GET', pathOf(key))).toBe(1);
+  });
+
+  it('applies every delivery another process stores while this one runs, though without remembering them', async () => {
+    h = await ingestHarness();
+    const keys = Array.from({ length: 5 }, () => h!.sim.create().appointment_key);
+    await h.deliveries.run(); // this process has looked at the table once
+    const other = new DeliveryStore(h.t.ctx.db); // a second process on the same database
+    other.insertMany(Array.from({ length: 300 }, (_, i) => testDelivery(i, keys[i % keys.length]!, Date.now() - 60_000 + i)));
     const result = await h.deliveries.run();
     expect(result.summary).toMatch(/^300 deliveries for \d+ appointments: 5 changed, 0 gone, \d+ unchanged$/);
     expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 300 });
