@@ -83,7 +83,9 @@ async function measure(pid: number, spec: LoadSpec, settle?: () => Promise<void>
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 /** First import of `count` appointments by the poll (Google off), then an unchanged pass measured in-process. */
-export async function firstImport(count: number): Promise<{ count: number; ms: number; listings: number; listRequests: number; unchangedCpuMs: number; unchangedMs: number }> {
+type Pass = { cpuMs: number; ms: number };
+
+export async function firstImport(count: number): Promise<{ count: number; ms: number; listings: number; listRequests: number; cold: Pass; warm: Pass }> {
   const fakes = await startFakes({ seed: count, quota: 600, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-import-'));
   try {
@@ -102,15 +104,21 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
       await serve.stop();
     }
     const listRequests = await fakes.call<number>('listRequests');
-    // The unchanged pass, in this process (the fakes are elsewhere): what calbridge alone spends.
+    // The unchanged pass, in this process (the fakes are elsewhere): what calbridge alone spends. The
+    // first pass after start also compiles the code it runs; the second is a running daemon's.
     const runtime = buildRuntime(loadConfigFile(config).config, { log: silentLogger(), processMetrics: false, wake: () => undefined });
-    const c0 = process.cpuUsage();
-    const w0 = performance.now();
-    await runtime.scheduler.runNow('poll');
-    const c = process.cpuUsage(c0);
-    const unchangedMs = performance.now() - w0;
+    const pass = async () => {
+      const c0 = process.cpuUsage();
+      const w0 = performance.now();
+      const result = await runtime.scheduler.runNow('poll');
+      const c = process.cpuUsage(c0);
+      if (process.env.BENCH_IMPORT_DEBUG) process.stderr.write(`unchanged pass: user ${c.user / 1000} ms, system ${c.system / 1000} ms; ${JSON.stringify(result)}\n`);
+      return { cpuMs: (c.user + c.system) / 1000, ms: performance.now() - w0 };
+    };
+    const cold = await pass();
+    const warm = await pass();
     await runtime.close();
-    return { count: total, ms, listRequests, listings: listRequests / Math.ceil(count / 100), unchangedCpuMs: (c.user + c.system) / 1000, unchangedMs };
+    return { count: total, ms, listRequests, listings: listRequests / Math.ceil(count / 100), cold, warm };
   } finally {
     await fakes.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -229,14 +237,15 @@ async function importSection(): Promise<string[]> {
     '',
     '### First import by the poll',
     '',
-    'Google off, booking.page_size 100; the time from starting `serve` until /api/status shows its first poll finished, every listed appointment stored; then a pass over the same unchanged listing, its CPU in a process of its own (the fakes elsewhere).',
+    'Google off, booking.page_size 100; the time from starting `serve` until /api/status shows its first poll finished, every listed appointment stored; then two passes over the same unchanged listing in a process of their own (the fakes elsewhere), their wall time and the CPU of that process: the first after start also compiles the code it runs, the next is what a running daemon spends.',
     '',
-    '| appointments | until all counted | listing requests | full listings | unchanged pass | its CPU | goal |',
+    '| appointments | until all counted | listing requests | full listings | unchanged pass, first after start: wall, CPU | unchanged pass, next: wall, CPU | goal |',
     '|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const n of sizes) {
     const r = await firstImport(n);
-    out.push(`| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${(r.unchangedMs / 1000).toFixed(2)} s | ${(r.unchangedCpuMs / 1000).toFixed(2)} s | ≤ 15 s and one listing; unchanged well under 1 s CPU |`);
+    const pass = (p: Pass) => `${(p.ms / 1000).toFixed(2)} s, ${(p.cpuMs / 1000).toFixed(2)} s`;
+    out.push(`| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${pass(r.cold)} | ${pass(r.warm)} | ≤ 15 s and one listing; unchanged well under 1 s CPU |`);
   }
   return out;
 }

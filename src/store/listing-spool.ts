@@ -12,49 +12,59 @@ export interface ListedRecord {
 
 export class ListingSpool {
   private size = 0;
+  private unchanged = 0;
 
   constructor(private readonly db: Db) {
-    // Dropped and made again: a database of an earlier version may hold the table without key and hash.
+    // Dropped and made again: a database of an earlier version may hold the table without its hash.
     db.exec('DROP TABLE IF EXISTS temp.poll_listing');
-    db.exec('CREATE TEMP TABLE poll_listing (n INTEGER PRIMARY KEY, appointment_key TEXT, source_hash TEXT NOT NULL, record TEXT NOT NULL)');
+    db.exec('CREATE TEMP TABLE poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
     // The TEMP database has a page cache of its own (16 MB by default): the listing is written once
     // and read once in order, so a small one does.
     db.pragma('temp.cache_size = -1000');
   }
 
+  /** Records listed so far. */
   get count(): number {
     return this.size;
   }
 
-  /** One page of records, in listing order. */
-  add(records: readonly ListedRecord[]): void {
-    const insert = this.db.prepare('INSERT INTO temp.poll_listing (appointment_key, source_hash, record) VALUES (?, ?, ?)');
-    // Only the TEMP table is written: no lock on the database others share.
-    this.db.transaction(() => {
-      for (const r of records) insert.run(r.key ?? null, r.hash, r.text);
-    })();
-    this.size += records.length;
+  /** Of them, the very record already stored: not kept, nothing to apply. */
+  get same(): number {
+    return this.unchanged;
   }
 
   /**
-   * The records that differ from what is stored, in listing order, `size` at a time: new keys, rows
-   * stored from another record (or with no source hash), gone rows, records without a key, and the
-   * keys in `always`. The rest, the same record as stored, are compared in SQL and never leave it.
-   * No statement stays open between batches, so the caller may write (and wait) in between.
+   * One page of records, in listing order. Those whose source hash is the one stored with their
+   * appointment (not gone) are only counted; the rest wait here to be applied. `always`: keys kept
+   * even so (they must be applied whatever they hold).
    */
-  *differing(always: readonly string[], size: number): Generator<string[]> {
-    const next = this.db
-      .prepare(
-        `SELECT l.n, l.record FROM temp.poll_listing l LEFT JOIN appointments a ON a.appointment_key = l.appointment_key
-         WHERE l.n > ? AND (a.source_hash IS NULL OR a.source_hash != l.source_hash OR a.gone_at_ms IS NOT NULL
-                            OR l.appointment_key IN (SELECT value FROM json_each(?)))
-         ORDER BY l.n LIMIT ?`,
-      )
-      .raw();
-    const keys = JSON.stringify(always);
+  add(records: readonly ListedRecord[], always: ReadonlySet<string>): void {
+    const keys = records.flatMap((r) => r.key ?? []);
+    const stored = new Map(
+      this.db
+        .prepare(
+          `SELECT appointment_key, source_hash FROM appointments
+           WHERE appointment_key IN (SELECT value FROM json_each(?)) AND gone_at_ms IS NULL AND source_hash IS NOT NULL`,
+        )
+        .raw()
+        .all(JSON.stringify(keys)) as [string, string][],
+    );
+    const differing = records.filter((r) => r.key === undefined || always.has(r.key) || stored.get(r.key) !== r.hash);
+    const insert = this.db.prepare('INSERT INTO temp.poll_listing (record) VALUES (?)');
+    // Only the TEMP table is written: no lock on the database others share.
+    this.db.transaction(() => {
+      for (const r of differing) insert.run(r.text);
+    })();
+    this.size += records.length;
+    this.unchanged += records.length - differing.length;
+  }
+
+  /** The records kept, in listing order, `size` at a time (no statement stays open between batches, so the caller may write, and wait). */
+  *batches(size: number): Generator<string[]> {
+    const next = this.db.prepare('SELECT n, record FROM temp.poll_listing WHERE n > ? ORDER BY n LIMIT ?').raw();
     let after = 0;
     for (;;) {
-      const rows = next.all(after, keys, size) as [number, string][];
+      const rows = next.all(after, size) as [number, string][];
       if (rows.length) yield rows.map(([, record]) => record);
       if (rows.length < size) return;
       after = rows.at(-1)![0];
@@ -65,5 +75,6 @@ export class ListingSpool {
   close(): void {
     this.db.exec('DELETE FROM temp.poll_listing');
     this.size = 0;
+    this.unchanged = 0;
   }
 }

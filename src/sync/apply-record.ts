@@ -2,6 +2,7 @@
 // the delivery worker, the poll and the reverse sync: read tolerantly, check scope, upsert (revision
 // bumped only on a material change), or make it gone (left poll.filters, or 404) through the
 // deletion breaker.
+import { hash } from 'node:crypto';
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
 import { sha256Hex, stableStringify } from '../core/hash.ts';
 import type { PollFilters } from '../config/schema.ts';
@@ -48,7 +49,8 @@ export function sourceHashOf(deps: Pick<ApplyDeps, 'reader' | 'filters'>, text: 
     settings = { reader: deps.reader, hash: sha256Hex(stableStringify({ version: packageVersion(), reader: deps.reader, filters: deps.filters })) };
     settingsHashes.set(deps.filters, settings);
   }
-  return sha256Hex(`${settings.hash}\n${text}`);
+  // One call per record, thousands per poll: the one-shot digest, not a Hash object each time.
+  return hash('sha256', `${settings.hash}\n${text}`, 'base64');
 }
 
 /**

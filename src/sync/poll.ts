@@ -81,6 +81,8 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
 
   async function pollWith(records: ListingSpool): Promise<JobResult> {
     const listedKeys = new Set<string>();
+    // Held by the deletion breaker: applied even when listed as stored (seen alive, they are held no more).
+    const heldBefore = new Set(deps.gone.held().map((h) => h.key));
     try {
       const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
       for await (const page of deps.booking.listPages(filters)) {
@@ -91,7 +93,7 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
           const text = JSON.stringify(raw);
           listed.push({ key, text, hash: sourceHashOf(deps, text) });
         }
-        records.add(listed);
+        records.add(listed, heldBefore);
         progress?.(records.count, 0);
       }
     } catch (e) {
@@ -155,16 +157,18 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     };
 
     const missingKeys = new Set(missing.map((s) => s.appointment.key));
-    const heldElsewhere = [...heldKeys].filter((k) => !listedKeys.has(k) && !missingKeys.has(k)).flatMap((k) => deps.appointments.get(k) ?? []);
+    // Held while the listing ran and listed as stored: re-read like the others held.
+    const heldElsewhere = [...heldKeys]
+      .filter((k) => (!listedKeys.has(k) || !heldBefore.has(k)) && !missingKeys.has(k))
+      .flatMap((k) => deps.appointments.get(k) ?? []);
     const reread = [...missing, ...heldElsewhere];
     const total = records.count + reread.length;
-    // Only the records that differ from what is stored are read and applied, BATCH to a transaction,
-    // the event loop free between batches (webhooks keep being acknowledged). The rest are the very
-    // record already stored: compared in SQL, not parsed, not written. Held ones are applied even so:
-    // seen alive, they are held no more.
-    let done = 0;
-    let applied = 0;
-    for (const batch of records.differing([...heldKeys], BATCH)) {
+    // Only the records that differ from what is stored are read and applied (the listing kept no
+    // others), BATCH to a transaction, the event loop free between batches: webhooks keep being
+    // acknowledged. The rest are the very record already stored: not parsed, not written.
+    report.unchanged += records.same;
+    let done = records.same;
+    for (const batch of records.batches(BATCH)) {
       deps.appointments.batch(() => {
         for (const text of batch) {
           const raw: unknown = JSON.parse(text);
@@ -174,12 +178,10 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
           tally(applyRecord(deps, raw, startedAt, undefined, sourceHashOf(deps, text)), before);
         }
       });
-      applied += batch.length;
-      progress?.((done = applied), total);
+      done += batch.length;
+      progress?.(done, total);
       await yieldToIo();
     }
-    report.unchanged += records.count - applied;
-    progress?.((done = records.count), total);
     await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
       const key = s.appointment.key;
       const requestedAt = clock.now();
