@@ -16,12 +16,12 @@ const ADMIN = 'bench-admin-token-0123456789';
 const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function writeConfig(dir: string, port: number, f: Fakes['ready'], google: boolean): string {
+function writeConfig(dir: string, port: number, f: Fakes['ready'], google: boolean, maxPages = 500): string {
   const file = join(dir, 'config.yaml');
   const lines = [
     `server: {host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}", admin_token: ${ADMIN}}`,
     `database: {path: ${join(dir, 'calbridge.db')}}`,
-    `booking: {base_url: "${f.bookingUrl}", token: ${f.bookingToken}, timezone: America/Sao_Paulo, page_size: 100}`,
+    `booking: {base_url: "${f.bookingUrl}", token: ${f.bookingToken}, timezone: America/Sao_Paulo, page_size: 100, max_pages: ${maxPages}}`,
     `webhook: {secret: ${SECRET}, register: false}`,
     `poll: {past_days: 30, future_days: 60, schedule: "0 0 1 1 *"}`,
     `feeds: [{name: all, token: ${FEED_TOKEN}}]`,
@@ -90,14 +90,19 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-import-'));
   try {
     const port = await freePort();
-    const config = writeConfig(dir, port, fakes.ready, false);
+    // 100,000 appointments are 1,000 pages of 100: past booking.max_pages' default of 500.
+    const config = writeConfig(dir, port, fakes.ready, false, Math.max(500, Math.ceil(count / 100) + 10));
     const t0 = performance.now();
     const serve = await startServe(config, port);
     let ms = 0;
     let total = 0;
     try {
       // Done when the first poll has finished: every record it listed is stored (or reported skipped).
-      await waitFor('first import', async () => (await status(port)).ingest?.poll?.last?.outcome === 'success', Math.max(120_000, count * 3));
+      await waitFor('first import', async () => {
+        const last = (await status(port)).ingest?.poll?.last;
+        if (last && last.outcome !== 'success') throw new Error(`the first poll ended ${last.outcome}: ${last.error ?? ''}`);
+        return last?.outcome === 'success';
+      }, Math.max(120_000, count * 3));
       ms = performance.now() - t0;
       total = await stored(port);
     } finally {
