@@ -163,6 +163,11 @@ export class AppointmentStore {
     return result;
   }
 
+  /** One write's statements in a transaction of its own, or in the batch's (a throw there undoes the whole batch). */
+  private atomically<T>(write: () => T): T {
+    return this.held ? write() : this.db.transaction(write).immediate();
+  }
+
   private announce(change: AppointmentChange): void {
     if (this.held) this.held.push(change);
     else this.changes.emit(change);
@@ -176,7 +181,7 @@ export class AppointmentStore {
     const now = this.clock.now();
     const hash = hashOf(materialView(a));
     let before: PreviousState | undefined;
-    const result = this.db.transaction((): UpsertResult => {
+    const result = this.atomically((): UpsertResult => {
       const row = this.db
         .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?')
         .get(a.key) as (Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string }) | undefined;
@@ -210,7 +215,7 @@ export class AppointmentStore {
         )
         .run({ ...columns, revision, changed: nextChangedAt(row.changed_at_ms, now) });
       return { outcome: revived ? 'revived' : 'changed', revision };
-    }).immediate();
+    });
     if (result.outcome !== 'unchanged') this.announce({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
     return result;
   }
@@ -219,7 +224,7 @@ export class AppointmentStore {
   markGone(key: string, reason: string): boolean {
     const now = this.clock.now();
     let before: PreviousState | undefined;
-    const revision = this.db.transaction((): number | null => {
+    const revision = this.atomically((): number | null => {
       const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?').get(key) as
         | (Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string })
         | undefined;
@@ -229,7 +234,7 @@ export class AppointmentStore {
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
         .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
-    }).immediate();
+    });
     if (revision === null) return false;
     this.announce({ key, revision, ...(before ? { before } : {}) });
     return true;
