@@ -89,7 +89,7 @@ type Pass = { cpuMs: number; ms: number };
 // (each answer counts every stored appointment and every feed's members, work that grows with them).
 const STATUS_EVERY_MS = 250;
 
-export async function firstImport(count: number): Promise<{ count: number; ms: number; listings: number; listRequests: number; cold: Pass; warm: Pass }> {
+export async function firstImport(count: number): Promise<{ count: number; ms: number; cpuMs: number; listings: number; listRequests: number; cold: Pass; warm: Pass }> {
   const fakes = await startFakes({ seed: count, quota: 600, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-import-'));
   try {
@@ -99,6 +99,7 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
     const t0 = performance.now();
     const serve = await startServe(config, port);
     let ms = 0;
+    let cpu = 0;
     let total = 0;
     try {
       // Done when the first poll has finished: every record it listed is stored (or reported skipped).
@@ -108,6 +109,7 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
         return last?.outcome === 'success';
       }, Math.max(120_000, count * 3), STATUS_EVERY_MS);
       ms = performance.now() - t0;
+      cpu = cpuMs(serve.pid); // start included: a first import is also the daemon's first start
       total = await stored(port);
     } finally {
       await serve.stop();
@@ -127,7 +129,7 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
     const cold = await pass();
     const warm = await pass();
     await runtime.close();
-    return { count: total, ms, listRequests, listings: listRequests / Math.ceil(count / 100), cold, warm };
+    return { count: total, ms, cpuMs: cpu, listRequests, listings: listRequests / Math.ceil(count / 100), cold, warm };
   } finally {
     await fakes.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -248,13 +250,13 @@ async function importSection(): Promise<string[]> {
     '',
     'Google off, booking.page_size 100; the time from starting `serve` until /api/status (asked every 250 ms) shows its first poll finished, every listed appointment stored; then two passes over the same unchanged listing in a process of their own (the fakes elsewhere), their wall time and the CPU of that process: the first after start also compiles the code it runs, the next is what a running daemon spends.',
     '',
-    '| appointments | until all counted | listing requests | full listings | unchanged pass, first after start: wall, CPU | unchanged pass, next: wall, CPU | goal |',
-    '|---:|---:|---:|---:|---:|---:|---|',
+    "| appointments | until all counted | serve's CPU meanwhile | listing requests | full listings | unchanged pass, first after start: wall, CPU | unchanged pass, next: wall, CPU | goal |",
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const n of sizes) {
     const r = await firstImport(n);
     const pass = (p: Pass) => `${(p.ms / 1000).toFixed(2)} s, ${(p.cpuMs / 1000).toFixed(2)} s`;
-    out.push(`| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${pass(r.cold)} | ${pass(r.warm)} | ≤ 15 s and one listing; unchanged well under 1 s CPU |`);
+    out.push(`| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${pass(r.cold)} | ${pass(r.warm)} | ≤ 15 s and one listing; unchanged well under 1 s CPU |`);
   }
   return out;
 }
