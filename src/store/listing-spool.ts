@@ -50,13 +50,14 @@ export class ListingSpool {
         .all(JSON.stringify(keys)) as [string, string][],
     );
     const differing = records.filter((r) => r.key === undefined || always.has(r.key) || stored.get(r.key) !== r.hash);
+    this.size += records.length;
+    this.unchanged += records.length - differing.length;
+    if (differing.length === 0) return;
     const insert = this.db.prepare('INSERT INTO temp.poll_listing (record) VALUES (?)');
     // Only the TEMP table is written: no lock on the database others share.
     this.db.transaction(() => {
       for (const r of differing) insert.run(r.text);
     })();
-    this.size += records.length;
-    this.unchanged += records.length - differing.length;
   }
 
   /** The records kept, in listing order, `size` at a time (no statement stays open between batches, so the caller may write, and wait). */
