@@ -45,7 +45,8 @@ const CHUNK = 64 * 1024;
  * Writes header, fragments (already in feed order, each ending with CRLF) and footer to `out` in
  * chunks of 64 KiB as the fragments come (they are read from disk one by one): no string of the
  * whole feed (two bytes a character once any name has an accent or an emoji), no array of every
- * fragment. Each chunk is a new buffer, handed over. Returns how many events were written.
+ * fragment. The chunk's buffer is reused once `out` returns: `out` copies what it keeps. (A fresh
+ * buffer per chunk left the C allocator holding tens of megabytes after a large feed.)
  */
 export function assembleInto(header: string, fragments: Iterable<string>, out: (chunk: Buffer) => void): number {
   let chunk = Buffer.allocUnsafeSlow(CHUNK);
@@ -55,7 +56,7 @@ export function assembleInto(header: string, fragments: Iterable<string>, out: (
     const length = Buffer.byteLength(text);
     if (at + length > chunk.length) {
       if (at > 0) out(chunk.subarray(0, at));
-      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK, length));
+      if (length > chunk.length) chunk = Buffer.allocUnsafeSlow(length);
       at = 0;
     }
     at += chunk.write(text, at);
@@ -73,7 +74,7 @@ export function assembleInto(header: string, fragments: Iterable<string>, out: (
 /** The whole body in one buffer, with its hash (for tests and small uses). */
 export function assembleFeed(header: string, fragments: Iterable<string>): AssembledFeed {
   const chunks: Buffer[] = [];
-  const events = assembleInto(header, fragments, (c) => chunks.push(c));
+  const events = assembleInto(header, fragments, (c) => chunks.push(Buffer.from(c)));
   const body = Buffer.concat(chunks);
   return { body, hash: sha256Hex(body), events };
 }

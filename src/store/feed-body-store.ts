@@ -35,7 +35,7 @@ export interface StoredBody extends Representation {
   retire(): void;
 }
 
-/** Takes a body chunk by chunk (each chunk handed over, not copied) and stores it. */
+/** Takes a body chunk by chunk and stores it; a chunk's buffer may be reused once `write` returns. */
 export interface BodyWriter {
   write(chunk: Buffer): void;
   finish(): StoredBody;
@@ -78,7 +78,7 @@ export class FeedBodyStore {
       return {
         write: (chunk) => {
           hash.update(chunk);
-          chunks.push(chunk);
+          chunks.push(Buffer.from(chunk));
           bytes += chunk.length;
         },
         finish: () => this.memoryBody(Buffer.concat(chunks, bytes), hash.digest('hex'), null),
@@ -98,7 +98,7 @@ export class FeedBodyStore {
         for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
         bytes += chunk.length;
         keep &&= bytes <= SMALL_BODY;
-        if (keep) chunks.push(chunk);
+        if (keep) chunks.push(Buffer.from(chunk));
       },
       finish: () => {
         close();
@@ -130,14 +130,14 @@ export class FeedBodyStore {
     const check = createHash('sha256');
     const chunks: Buffer[] = [];
     let bytes = 0;
+    const chunk = Buffer.allocUnsafeSlow(READ_CHUNK);
     try {
       for (;;) {
-        const chunk = Buffer.allocUnsafeSlow(READ_CHUNK);
         const n = readSync(fd, chunk, 0, READ_CHUNK, null);
         if (n === 0) break;
         check.update(chunk.subarray(0, n));
         bytes += n;
-        if (bytes <= SMALL_BODY) chunks.push(chunk.subarray(0, n));
+        if (bytes <= SMALL_BODY) chunks.push(Buffer.from(chunk.subarray(0, n)));
       }
     } finally {
       closeSync(fd);
