@@ -21,7 +21,7 @@ import { connectCalDav, type CalDavSetupProblem } from './caldav-connection.ts';
 import { caldavForRun } from './held-target.ts';
 import type { Part } from './part.ts';
 import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
-import { writerCounting, writerFacts, writerJob } from './writer-job.ts';
+import { followChanges, probeAfterMs, silenceOf, writerCounting, writerFacts, writerJob } from './writer-job.ts';
 import type { Services } from './services.ts';
 
 // Kept in the database, so a one-shot `status` shows what the daemon's last pass and round did.
@@ -60,7 +60,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
   const activity = { record: (f: ActivityFact) => s.activity.record(madeIn(f, 'caldav')) };
   const reverseMetrics = createReverseMetrics(metrics, { name: 'a CalDAV calendar', prefix: 'caldav_' });
 
-  const startedAt = clock.now();
+  const silence = silenceOf(clock, () => caldav.lastSuccessAt());
   const writer = new MirrorWriter<CalendarObject>({
     passBudgetMs: 45_000,
     clock,
@@ -86,8 +86,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     wake: () => s.wake('caldav-writer'),
     // Without the reverse sync's rounds, nothing asks the server while nothing changes: one cheap request keeps readiness honest.
     probe: () => {
-      const quiet = clock.now() - (caldav.lastSuccessAt() ?? startedAt) > Math.min(window / 2, 60_000);
-      return quiet && !rs.enabled ? caldav.api.findCalendar(calendars[0]!) : undefined;
+      return silence() > probeAfterMs(window) && !rs.enabled ? caldav.api.findCalendar(calendars[0]!) : undefined;
     },
   });
 
@@ -132,11 +131,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
       ]
     : [];
 
-  // As for Google: a changed appointment reaches the writer at once, into a pass already running.
-  const unsubscribe = s.appointments.changes.subscribe(({ key }) => {
-    writer.noteChange(key);
-    s.wake('caldav-writer');
-  });
+  const unsubscribe = followChanges(s.appointments, writer, () => s.wake('caldav-writer'));
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
   return {
@@ -174,7 +169,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
       const setup = caldav.setupProblem();
       if (writing.authError) warnings.push(`CalDAV: the server refused the username and password; ${AUTH_HELP}`);
       else if (setup) warnings.push(setupWarning(setup));
-      else if (clock.now() - (caldav.lastSuccessAt() ?? startedAt) > window) {
+      else if (silence() > window) {
         warnings.push(`the CalDAV server has not answered successfully for over ${Math.round(window / 60_000)} minutes (details in status: caldav.lastError)`);
       }
       if (writing.breaker) {

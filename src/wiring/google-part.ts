@@ -9,7 +9,7 @@ import { readinessWindowMs } from '../sync/readiness-window.ts';
 import type { GoogleConnection } from './google-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
-import { writerCounting, writerFacts, writerJob } from './writer-job.ts';
+import { followChanges, probeAfterMs, silenceOf, writerCounting, writerFacts, writerJob } from './writer-job.ts';
 
 const STATE_KEY = 'google.writer';
 
@@ -22,7 +22,7 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
   const { metrics, clock, links, actions } = s;
   const counting = writerCounting(metrics, 'google', 'Google event', (kind, key) => s.activity.record({ kind: 'google-write', key, action: kind }));
 
-  const startedAt = clock.now();
+  const silence = silenceOf(clock, () => google.lastSuccessAt());
   const writer = new MirrorWriter({
     passBudgetMs: 45_000,
     // Calls overlap: the pacer, not one-at-a-time round trips, holds a backfill at the quota.
@@ -53,17 +53,11 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     wake: () => s.wake('google-writer'),
     // Nothing to write for a while: one cheap read keeps readiness honest about Google.
     probe: () => {
-      const quiet = clock.now() - (google.lastSuccessAt() ?? startedAt) > Math.min(window / 2, 60_000);
-      return quiet && google.connected() ? google.api().list(cfg.calendars[0]!.calendar_id, { maxResults: 1 }) : undefined;
+      return silence() > probeAfterMs(window) && google.connected() ? google.api().list(cfg.calendars[0]!.calendar_id, { maxResults: 1 }) : undefined;
     },
   });
 
-  // The store's change signal is how a new or changed appointment reaches the writer: at once, and
-  // into a pass already running (a backfill) ahead of its older work.
-  const unsubscribe = s.appointments.changes.subscribe(({ key }) => {
-    writer.noteChange(key);
-    s.wake('google-writer');
-  });
+  const unsubscribe = followChanges(s.appointments, writer, () => s.wake('google-writer'));
 
   return {
     name: 'google',
@@ -92,7 +86,7 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
       const warnings: string[] = [];
       const writing = writer.status();
       if (writing.authError) warnings.push(AUTH_HELP);
-      else if (clock.now() - (google.lastSuccessAt() ?? startedAt) > window) {
+      else if (silence() > window) {
         warnings.push(`Google has not answered successfully for over ${Math.round(window / 60_000)} minutes (details in status: google.lastError)`);
       }
       if (writing.breaker) {

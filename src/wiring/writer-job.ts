@@ -5,6 +5,8 @@ import type { Job, JobName } from '../jobs/job.ts';
 import type { Metrics } from '../metrics.ts';
 import type { GoogleLinkStore } from '../store/google-link-store.ts';
 import type { KvStore } from '../store/kv-store.ts';
+import type { AppointmentStore } from '../store/appointment-store.ts';
+import type { Clock } from '../core/clock.ts';
 import type { MirrorWriter, WriterHooks, WriterStatus } from '../sync/mirror-writer.ts';
 
 export interface WriterCounting {
@@ -102,3 +104,23 @@ export function writerFacts<B>(o: { writer: MirrorWriter<B>; links: GoogleLinkSt
     },
   };
 }
+
+/**
+ * The store's change signal is how a new or changed appointment reaches a target's writer: at once,
+ * and into a pass already running (a backfill) ahead of its older work. Returns the unsubscribe.
+ */
+export function followChanges<B>(appointments: AppointmentStore, writer: MirrorWriter<B>, wake: () => void): () => void {
+  return appointments.changes.subscribe(({ key }) => {
+    writer.noteChange(key);
+    wake();
+  });
+}
+
+/** Milliseconds since the target last answered well (since start, before its first answer). */
+export function silenceOf(clock: Clock, lastSuccessAt: () => number | null): () => number {
+  const startedAt = clock.now();
+  return () => clock.now() - (lastSuccessAt() ?? startedAt);
+}
+
+/** A quiet target gets one cheap request after half the readiness window, at most a minute. */
+export const probeAfterMs = (readinessWindow: number): number => Math.min(readinessWindow / 2, 60_000);
