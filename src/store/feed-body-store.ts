@@ -53,6 +53,16 @@ const OURS = /^[0-9a-f]{32}[-.][0-9a-z.-]*\.(ics|gz|tmp)$/;
 const gzipBuffer = promisify(gzip);
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** A descriptor for reading the file, or undefined when it is not there. */
+function openIfThere(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
 function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
@@ -118,13 +128,8 @@ export class FeedBodyStore {
   stored(feedId: string, hash: string): StoredBody | undefined {
     if (this.dir === null) return undefined;
     const path = join(this.dir, `${feedId}-${hash}.ics`);
-    let fd: number;
-    try {
-      fd = openSync(path, 'r');
-    } catch (e) {
-      if (isMissing(e)) return undefined;
-      throw e;
-    }
+    const fd = openIfThere(path);
+    if (fd === undefined) return undefined;
     // Read back and hashed, not trusted: the file was not synced to disk, and a power cut may have
     // left it short. 41 MiB hash in about a tenth of a second, once per start.
     const check = createHash('sha256');
@@ -246,13 +251,8 @@ export class FeedBodyStore {
 
 /** Opens a file now and streams it as it is sent; undefined when it is gone. */
 function openFile(path: string, bytes: number): BodyToSend | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    if (isMissing(e)) return undefined;
-    throw e;
-  }
+  const fd = openIfThere(path);
+  if (fd === undefined) return undefined;
   // The stream closes the descriptor at its end, and when the client goes away (the web stream is cancelled).
   const stream = createReadStream(path, { fd, highWaterMark: READ_CHUNK });
   return { bytes, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
