@@ -235,7 +235,12 @@ export class FeedBodyStore {
       bytes,
       open: () => openFile(path, bytes),
       gzipped: async () => {
-        const gz = await (zipped ??= makeGzip());
+        // A copy that failed (a full disk) is tried again by the next request, not remembered.
+        zipped ??= makeGzip().catch((e: unknown) => {
+          zipped = undefined;
+          throw e;
+        });
+        const gz = await zipped;
         return gz && { bytes: gz.bytes, open: () => openFile(gz.path, gz.bytes) };
       },
       retire: () => {
