@@ -7,7 +7,7 @@
 import type { FeedConfig } from '../config/schema.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
-import { FeedBodyStore, type Representation, type StoredBody } from '../store/feed-body-store.ts';
+import { FeedBodyStore, type BodyToSend, type Representation, type StoredBody } from '../store/feed-body-store.ts';
 import type { MemberChanges } from '../store/feed-member-store.ts';
 import { hashOf, sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
@@ -16,7 +16,7 @@ import { placeInFeed } from './feed-filter.ts';
 import { renderEvent, styleVariant } from '../ical/render-event.ts';
 import { assembleInto, nextLastModified, renderHeader } from './assemble.ts';
 
-export type { Representation };
+export type { BodyToSend, Representation };
 
 export interface CachedFeed extends Representation {
   /** sha256 of the body, hex. */
