@@ -5,8 +5,7 @@ import { Readable } from 'node:stream';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import { secretMatcher } from '../core/secret-compare.ts';
-import type { CachedFeed } from '../feeds/feed-cache.ts';
-import type { BodyToSend, Representation } from '../feeds/feed-cache.ts';
+import type { BodyToSend, CachedFeed, Representation } from '../feeds/feed-cache.ts';
 
 export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
 
