@@ -12,6 +12,9 @@ import { ManualClock } from '../../src/core/clock.ts';
 import { appointment } from './appointments.ts';
 import { checkFeed } from './ics-assert.ts';
 import { feedHarness, OTHER_TOKEN, TOKEN, type FeedHarness } from './feed-harness.ts';
+import { buildRuntime } from '../../src/wiring/runtime.ts';
+import { silentLogger } from '../../src/log.ts';
+import { unreachableBooking } from '../helpers/context.ts';
 
 let h: FeedHarness;
 afterEach(() => h?.close());
@@ -128,6 +131,26 @@ describe('a large feed', () => {
     const res = await pending;
     const body = gunzipSync(await bytesOf(res));
     expect(res.headers.get('etag')).toBe(`"${sha256(body)}-gzip"`);
+  });
+});
+
+describe('status from another process', () => {
+  it('(`calbridge status` beside serve) counts without touching what serve knows, so serve still sees its own change', async () => {
+    h = feedHarness();
+    fill(20);
+    const before = await h.get(URL_);
+    await bytesOf(before);
+    h.clock.advance(60_000);
+    h.ctx.appointments.upsert(appointment(3, { status: 'CANCELED' })); // noted by serve, not yet asked for
+    const other = buildRuntime(h.ctx.config, { log: silentLogger(), clock: h.clock, booking: unreachableBooking, processMetrics: false });
+    try {
+      expect(JSON.stringify(other.status())).toContain('"events":19');
+    } finally {
+      await other.close();
+    }
+    const after = await h.get(URL_);
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(checkFeed((await bytesOf(after)).toString('utf8'))).toHaveLength(19);
   });
 });
 
