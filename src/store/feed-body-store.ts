@@ -5,28 +5,15 @@
 // file after it is unlinked). A small body is also kept in memory, under a bound for all feeds.
 // The files hold personal data: the folder is made 0700 and the files 0600, as the database's.
 import { createHash } from 'node:crypto';
-import { close, closeSync, createReadStream, createWriteStream, openSync, read, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { createPrivately } from './private-files.ts';
+import { isMissing, openFile, openIfThere, type BodyToSend } from './feed-body-file.ts';
 
-/** A body ready to send: its bytes in memory, or its open file. */
-export type BodyToSend = { bytes: number; data: Uint8Array } | { bytes: number; file: OpenFile };
-
-/** An opened body file, sent one way or the other; either closes it when done or failed. */
-export interface OpenFile {
-  /**
-   * Writes the file to `out` and ends it, through one reused buffer: no allocation per chunk, so
-   * sending a 4 MiB feed costs about what sending it from memory does (a stream of the file took
-   * nearly twice the CPU, most of it collecting its chunks).
-   */
-  writeTo(out: Writable): Promise<void>;
-  /** The file as a stream, where there is no Node response to write to. */
-  stream(): Readable;
-}
+export type { BodyToSend, OpenFile } from './feed-body-file.ts';
 
 /** One representation of a body: its size, known before it is opened (HEAD opens nothing). */
 export interface Representation {
@@ -56,26 +43,10 @@ export interface BodyWriter {
 export const SMALL_BODY = 256 * 1024;
 const MEMORY_BUDGET = 1024 * 1024;
 const READ_CHUNK = 64 * 1024;
-// Read per step when a body is sent from its file: smaller steps cost more trips through libuv's
-// thread pool, larger ones more memory per download under way and no less CPU.
-const SEND_CHUNK = 256 * 1024;
 // Only names this store makes: {feed id (32 hex)}-{sha256}.ics, its .gz copies, and temporary files.
 const OURS = /^[0-9a-f]{32}[-.][0-9a-z.-]*\.(ics|gz|tmp)$/;
 
 const gzipBuffer = promisify(gzip);
-const readInto = promisify(read);
-const closeFd = promisify(close);
-const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
-
-/** A descriptor for reading the file, or undefined when it is not there. */
-function openIfThere(path: string): number | undefined {
-  try {
-    return openSync(path, 'r');
-  } catch (e) {
-    if (isMissing(e)) return undefined;
-    throw e;
-  }
-}
 
 function unlinkQuietly(path: string): void {
   try {
@@ -266,35 +237,4 @@ export class FeedBodyStore {
       },
     };
   }
-}
-
-/** Opens a file now, to be sent; undefined when it is gone. */
-function openFile(path: string, bytes: number): BodyToSend | undefined {
-  const fd = openIfThere(path);
-  if (fd === undefined) return undefined;
-  return { bytes, file: fileToSend(path, fd) };
-}
-
-function fileToSend(path: string, fd: number): OpenFile {
-  return {
-    async writeTo(out) {
-      const buffer = Buffer.allocUnsafeSlow(SEND_CHUNK);
-      try {
-        for (;;) {
-          const { bytesRead } = await readInto(fd, buffer, 0, SEND_CHUNK, null);
-          if (bytesRead === 0) break;
-          // The buffer is filled again only once the socket has taken this chunk.
-          await new Promise<void>((resolve, reject) => {
-            if (out.destroyed) return reject(new Error('the client went away'));
-            out.write(buffer.subarray(0, bytesRead), (e) => (e ? reject(e) : resolve()));
-          });
-        }
-        out.end();
-      } finally {
-        await closeFd(fd);
-      }
-    },
-    // The stream closes the descriptor at its end, and when it is destroyed (the client went away).
-    stream: () => createReadStream(path, { fd, highWaterMark: SEND_CHUNK }),
-  };
 }
