@@ -131,6 +131,8 @@ export class AppointmentStore {
   /** Announced after every committed material change (feeds drop their cache, the Google writer wakes). */
   readonly changes = new Signal<AppointmentChange>();
   private versionQuery: Statement<[], { data_version: number }> | undefined;
+  /** Inside batch(): the changes made so far, announced once the batch has committed. */
+  private held: AppointmentChange[] | null = null;
 
   constructor(
     private readonly db: Db,
@@ -142,24 +144,56 @@ export class AppointmentStore {
     return row && fromRow(row);
   }
 
-  /** Stores what the source says now. A gone appointment that reappears is revived. */
-  upsert(a: Appointment): UpsertResult {
+  /**
+   * Runs `apply` (upserts, markGone) in one transaction: many rows for one commit. Its changes are
+   * announced after the commit, all in one transaction of their own, so what listeners write (the
+   * activity) is committed once too. If `apply` throws, nothing of it stays and nothing is announced.
+   */
+  batch<T>(apply: () => T): T {
+    if (this.held) return apply();
+    const held: AppointmentChange[] = [];
+    this.held = held;
+    let result: T;
+    try {
+      result = this.db.transaction(apply).immediate();
+    } finally {
+      this.held = null;
+    }
+    if (held.length) this.db.transaction(() => held.forEach((c) => this.changes.emit(c))).immediate();
+    return result;
+  }
+
+  /** One write's statements in a transaction of its own, or in the batch's (a throw there undoes the whole batch). */
+  private atomically<T>(write: () => T): T {
+    return this.held ? write() : this.db.transaction(write).immediate();
+  }
+
+  private announce(change: AppointmentChange): void {
+    if (this.held) this.held.push(change);
+    else this.changes.emit(change);
+  }
+
+  /**
+   * Stores what the source says now. A gone appointment that reappears is revived. `sourceHash`:
+   * the hash of the record it was read from (see migration 012), or null when there is none.
+   */
+  upsert(a: Appointment, sourceHash: string | null = null): UpsertResult {
     const now = this.clock.now();
     const hash = hashOf(materialView(a));
     let before: PreviousState | undefined;
-    const result = this.db.transaction((): UpsertResult => {
+    const result = this.atomically((): UpsertResult => {
       const row = this.db
         .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?')
         .get(a.key) as (Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string }) | undefined;
       before = row && { start: row.start_ms, status: row.status, gone: row.gone_at_ms !== null };
-      const columns = { key: a.key, start: a.start, end: a.end, data: JSON.stringify(a), hash, now, ...columnsOf(a) };
+      const columns = { key: a.key, start: a.start, end: a.end, data: JSON.stringify(a), hash, source: sourceHash, now, ...columnsOf(a) };
       if (!row) {
         this.db
           .prepare(
             `INSERT INTO appointments (appointment_key, status, start_ms, end_ms, calendar_key, client_key, person_key, owner_user,
-               service_keys, tag_keys, data, material_hash, revision, changed_at_ms, seen_at_ms)
+               service_keys, tag_keys, data, material_hash, source_hash, revision, changed_at_ms, seen_at_ms)
              VALUES (@key, @status, @start, @end, @calendar_key, @client_key, @person_key, @owner_user,
-               @service_keys, @tag_keys, @data, @hash, 1, @now, @now)`,
+               @service_keys, @tag_keys, @data, @hash, @source, 1, @now, @now)`,
           )
           .run(columns);
         return { outcome: 'created', revision: 1 };
@@ -167,7 +201,7 @@ export class AppointmentStore {
       const revived = row.gone_at_ms !== null;
       // The filter columns are material (materialView holds them): an unchanged state keeps them.
       if (row.material_hash === hash && !revived) {
-        this.db.prepare('UPDATE appointments SET data = ?, seen_at_ms = ? WHERE appointment_key = ?').run(columns.data, now, a.key);
+        this.db.prepare('UPDATE appointments SET data = ?, source_hash = ?, seen_at_ms = ? WHERE appointment_key = ?').run(columns.data, sourceHash, now, a.key);
         return { outcome: 'unchanged', revision: row.revision };
       }
       const revision = row.revision + 1;
@@ -175,14 +209,14 @@ export class AppointmentStore {
         .prepare(
           `UPDATE appointments SET status = @status, start_ms = @start, end_ms = @end, calendar_key = @calendar_key,
              client_key = @client_key, person_key = @person_key, owner_user = @owner_user, service_keys = @service_keys,
-             tag_keys = @tag_keys, data = @data, material_hash = @hash, revision = @revision, changed_at_ms = @changed,
+             tag_keys = @tag_keys, data = @data, material_hash = @hash, source_hash = @source, revision = @revision, changed_at_ms = @changed,
              seen_at_ms = @now, gone_at_ms = NULL, gone_reason = NULL
            WHERE appointment_key = @key`,
         )
         .run({ ...columns, revision, changed: nextChangedAt(row.changed_at_ms, now) });
       return { outcome: revived ? 'revived' : 'changed', revision };
-    }).immediate();
-    if (result.outcome !== 'unchanged') this.changes.emit({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
+    });
+    if (result.outcome !== 'unchanged') this.announce({ key: a.key, revision: result.revision, ...(before ? { before } : {}) });
     return result;
   }
 
@@ -190,7 +224,7 @@ export class AppointmentStore {
   markGone(key: string, reason: string): boolean {
     const now = this.clock.now();
     let before: PreviousState | undefined;
-    const revision = this.db.transaction((): number | null => {
+    const revision = this.atomically((): number | null => {
       const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?').get(key) as
         | (Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string })
         | undefined;
@@ -200,9 +234,9 @@ export class AppointmentStore {
         .prepare('UPDATE appointments SET revision = ?, changed_at_ms = ?, gone_at_ms = ?, gone_reason = ? WHERE appointment_key = ?')
         .run(row.revision + 1, nextChangedAt(row.changed_at_ms, now), now, reason, key);
       return row.revision + 1;
-    }).immediate();
+    });
     if (revision === null) return false;
-    this.changes.emit({ key, revision, ...(before ? { before } : {}) });
+    this.announce({ key, revision, ...(before ? { before } : {}) });
     return true;
   }
 

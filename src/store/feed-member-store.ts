@@ -1,4 +1,4 @@
-// Which appointments each feed holds (migration 012): the rows a feed's body is assembled from, in
+// Which appointments each feed holds (migration 013): the rows a feed's body is assembled from, in
 // feed order, and what tells whether a change touched the feed. Kept in SQLite rather than in maps
 // of every appointment, so an idle daemon holds nothing that grows with what is stored.
 import type { Db } from './db.ts';

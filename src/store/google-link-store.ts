@@ -123,7 +123,7 @@ export class GoogleLinkStore {
     const r = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
-         FROM appointments AS a LEFT JOIN google_links AS l ON l.appointment_key = a.appointment_key
+         FROM appointments AS a LEFT JOIN ${this.table} AS l ON l.appointment_key = a.appointment_key
          WHERE a.appointment_key = ?`,
       )
       .get(key) as PlanColumns | undefined;

@@ -3,41 +3,71 @@
 // strings were 100 to 200 MB; here SQLite keeps at most its page cache of them in memory.
 import type { Db } from './db.ts';
 
-const BATCH = 500;
+/** One listed record: its JSON text, its appointment key (when it has one) and its source hash. */
+export interface ListedRecord {
+  key: string | undefined;
+  hash: string;
+  text: string;
+}
 
 export class ListingSpool {
   private size = 0;
+  private unchanged = 0;
 
   constructor(private readonly db: Db) {
-    db.exec('CREATE TEMP TABLE IF NOT EXISTS poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+    // Dropped and made again: a database of an earlier version may hold the table without its hash.
+    db.exec('DROP TABLE IF EXISTS temp.poll_listing');
+    db.exec('CREATE TEMP TABLE poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
     // The TEMP database has a page cache of its own (16 MB by default): the listing is written once
     // and read once in order, so a small one does.
     db.pragma('temp.cache_size = -1000');
-    db.exec('DELETE FROM temp.poll_listing');
   }
 
+  /** Records listed so far. */
   get count(): number {
     return this.size;
   }
 
-  /** One page of records, as JSON text, in listing order. */
-  add(records: readonly string[]): void {
+  /** Of them, the very record already stored: not kept, nothing to apply. */
+  get same(): number {
+    return this.unchanged;
+  }
+
+  /**
+   * One page of records, in listing order. Those whose source hash is the one stored with their
+   * appointment (not gone) are only counted; the rest wait here to be applied. `always`: keys kept
+   * even so (they must be applied whatever they hold).
+   */
+  add(records: readonly ListedRecord[], always: ReadonlySet<string>): void {
+    const keys = records.flatMap((r) => r.key ?? []);
+    const stored = new Map(
+      this.db
+        .prepare(
+          `SELECT appointment_key, source_hash FROM appointments
+           WHERE appointment_key IN (SELECT value FROM json_each(?)) AND gone_at_ms IS NULL AND source_hash IS NOT NULL`,
+        )
+        .raw()
+        .all(JSON.stringify(keys)) as [string, string][],
+    );
+    const differing = records.filter((r) => r.key === undefined || always.has(r.key) || stored.get(r.key) !== r.hash);
+    this.size += records.length;
+    this.unchanged += records.length - differing.length;
+    if (differing.length === 0) return;
     const insert = this.db.prepare('INSERT INTO temp.poll_listing (record) VALUES (?)');
     // Only the TEMP table is written: no lock on the database others share.
     this.db.transaction(() => {
-      for (const r of records) insert.run(r);
+      for (const r of differing) insert.run(r.text);
     })();
-    this.size += records.length;
   }
 
-  /** The records in listing order, read a batch at a time (no statement stays open between batches, so the caller may write). */
-  *records(): Generator<string> {
+  /** The records kept, in listing order, `size` at a time (no statement stays open between batches, so the caller may write, and wait). */
+  *batches(size: number): Generator<string[]> {
     const next = this.db.prepare('SELECT n, record FROM temp.poll_listing WHERE n > ? ORDER BY n LIMIT ?').raw();
     let after = 0;
     for (;;) {
-      const rows = next.all(after, BATCH) as [number, string][];
-      for (const [, record] of rows) yield record;
-      if (rows.length < BATCH) return;
+      const rows = next.all(after, size) as [number, string][];
+      if (rows.length) yield rows.map(([, record]) => record);
+      if (rows.length < size) return;
       after = rows.at(-1)![0];
     }
   }
@@ -46,5 +76,6 @@ export class ListingSpool {
   close(): void {
     this.db.exec('DELETE FROM temp.poll_listing');
     this.size = 0;
+    this.unchanged = 0;
   }
 }

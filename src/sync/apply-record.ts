@@ -2,8 +2,11 @@
 // the delivery worker, the poll and the reverse sync: read tolerantly, check scope, upsert (revision
 // bumped only on a material change), or make it gone (left poll.filters, or 404) through the
 // deletion breaker.
+import { hash } from 'node:crypto';
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
+import { sha256Hex, stableStringify } from '../core/hash.ts';
 import type { PollFilters } from '../config/schema.ts';
+import { packageVersion } from '../version.ts';
 import type { AppointmentStore, UpsertOutcome } from '../store/appointment-store.ts';
 import type { GoneBreaker, GoneVerdict } from './gone-breaker.ts';
 import { outOfScope } from './scope.ts';
@@ -32,11 +35,30 @@ export function isChange(o: ApplyOutcome): boolean {
   return o.kind === 'created' || o.kind === 'changed' || o.kind === 'revived' || (o.kind === 'out_of_scope' && o.markedGone);
 }
 
+const settingsHashes = new WeakMap<PollFilters, { reader: ReaderOptions; hash: string }>();
+
+/**
+ * What a record's stored state follows from: its JSON text, and what reading it depends on (this
+ * calbridge's version, the reader's options, poll.filters). Equal hashes mean the stored row is what
+ * applying the record again would store, so a poll skips it; a new version or changed settings
+ * apply every record once more.
+ */
+export function sourceHashOf(deps: Pick<ApplyDeps, 'reader' | 'filters'>, text: string): string {
+  let settings = settingsHashes.get(deps.filters);
+  if (settings?.reader !== deps.reader) {
+    settings = { reader: deps.reader, hash: sha256Hex(stableStringify({ version: packageVersion(), reader: deps.reader, filters: deps.filters })) };
+    settingsHashes.set(deps.filters, settings);
+  }
+  // One call per record, thousands per poll: the one-shot digest, not a Hash object each time.
+  return hash('sha256', `${settings.hash}\n${text}`, 'base64');
+}
+
 /**
  * Applies one raw record. `requestedAt` is when it was asked for: a stored state seen after that is
- * fresher (a webhook re-read while a long listing ran) and wins.
+ * fresher (a webhook re-read while a long listing ran) and wins. `sourceHash`: sourceHashOf its JSON
+ * text, when the caller has it already.
  */
-export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, expectedKey?: string): ApplyOutcome {
+export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, expectedKey?: string, sourceHash?: string): ApplyOutcome {
   const read = readAppointment(raw, deps.reader);
   if (!read.ok) return { kind: 'unreadable', key: expectedKey, reason: read.reason };
   const a = read.appointment;
@@ -51,7 +73,7 @@ export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, 
     const verdict = deps.gone.markGone(a.key, OUT_OF_SCOPE);
     return { kind: 'out_of_scope', key: a.key, markedGone: verdict === 'gone', held: verdict === 'held', why };
   }
-  const result = deps.appointments.upsert(a);
+  const result = deps.appointments.upsert(a, sourceHash ?? sourceHashOf(deps, JSON.stringify(raw)));
   return { kind: result.outcome, key: a.key, revision: result.revision };
 }
 

@@ -9,14 +9,14 @@ import type { Clock } from '../core/clock.ts';
 import { isCancelled } from '../core/appointment.ts';
 import { errorMessage } from '../core/errors.ts';
 import { appointmentKeyOf } from '../core/reader.ts';
-import type { ListingSpool } from '../store/listing-spool.ts';
+import type { ListedRecord, ListingSpool } from '../store/listing-spool.ts';
 import type { Config } from '../config/schema.ts';
 import type { BookingApi, ListFilters } from '../booking/port.ts';
 import { isNotFound } from '../booking/errors.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
 import type { StoredAppointment } from '../store/appointment-store.ts';
 import type { Job, JobResult, Progress } from '../jobs/job.ts';
-import { applyNotFound, applyRecord, isChange, type ApplyDeps, type ApplyOutcome } from './apply-record.ts';
+import { applyNotFound, applyRecord, isChange, sourceHashOf, type ApplyDeps, type ApplyOutcome } from './apply-record.ts';
 import type { BookingHealth } from './booking-health.ts';
 import type { IngestMetrics } from './ingest-metrics.ts';
 import { breakerVerdict } from './poll-breaker.ts';
@@ -25,6 +25,9 @@ import { pollWindow } from './poll-window.ts';
 import { mapLimit } from './map-limit.ts';
 
 const REREAD_CONCURRENCY = 4;
+/** Listed records applied in one transaction: one commit for many rows, short enough to let webhooks in between. */
+const BATCH = 500;
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Reasons of skipped records kept in the pass's report (status shows them); the log has every one. */
 const MAX_SKIPPED_SHOWN = 5;
 // A delivery received shortly before the stored state was last confirmed still counts as announcing.
@@ -78,16 +81,19 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
 
   async function pollWith(records: ListingSpool): Promise<JobResult> {
     const listedKeys = new Set<string>();
+    // Held by the deletion breaker: applied even when listed as stored (seen alive, they are held no more).
+    const heldBefore = new Set(deps.gone.held().map((h) => h.key));
     try {
       const filters: ListFilters = { ...poll.filters, start_date: window.from, end_date: window.to };
       for await (const page of deps.booking.listPages(filters)) {
-        const texts: string[] = [];
+        const listed: ListedRecord[] = [];
         for (const raw of page) {
           const key = appointmentKeyOf(raw);
           if (key !== undefined) listedKeys.add(key);
-          texts.push(JSON.stringify(raw));
+          const text = JSON.stringify(raw);
+          listed.push({ key, text, hash: sourceHashOf(deps, text) });
         }
-        records.add(texts);
+        records.add(listed, heldBefore);
         progress?.(records.count, 0);
       }
     } catch (e) {
@@ -119,7 +125,9 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     const unannounced = (key: string, before: StoredAppointment | undefined): boolean => {
       if (baseline === null) return false; // the first pass is the initial load, not news
       let since: number;
-      if (before) since = before.seenAt;
+      // A pass that listed it unchanged confirmed it without writing (seen_at_ms stays): the stored
+      // state was true at least until the start of the previous successful pass.
+      if (before) since = Math.max(before.seenAt, previous ?? 0);
       else {
         const createdAt = deps.appointments.get(key)?.appointment.createdAt ?? null;
         if (createdAt !== null && createdAt < baseline) return false; // booked before calbridge was watching
@@ -149,16 +157,30 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     };
 
     const missingKeys = new Set(missing.map((s) => s.appointment.key));
-    const heldElsewhere = [...heldKeys].filter((k) => !listedKeys.has(k) && !missingKeys.has(k)).flatMap((k) => deps.appointments.get(k) ?? []);
+    // Held while the listing ran and listed as stored: re-read like the others held.
+    const heldElsewhere = [...heldKeys]
+      .filter((k) => (!listedKeys.has(k) || !heldBefore.has(k)) && !missingKeys.has(k))
+      .flatMap((k) => deps.appointments.get(k) ?? []);
     const reread = [...missing, ...heldElsewhere];
     const total = records.count + reread.length;
-    let done = 0;
-    for (const text of records.records()) {
-      const raw: unknown = JSON.parse(text);
-      const key = appointmentKeyOf(raw);
-      const before = key === undefined ? undefined : deps.appointments.get(key);
-      tally(applyRecord(deps, raw, startedAt), before);
-      progress?.(++done, total);
+    // Only the records that differ from what is stored are read and applied (the listing kept no
+    // others), BATCH to a transaction, the event loop free between batches: webhooks keep being
+    // acknowledged. The rest are the very record already stored: not parsed, not written.
+    report.unchanged += records.same;
+    let done = records.same;
+    for (const batch of records.batches(BATCH)) {
+      deps.appointments.batch(() => {
+        for (const text of batch) {
+          const raw: unknown = JSON.parse(text);
+          const key = appointmentKeyOf(raw);
+          // What it was before matters only for "was it announced?", never asked on the first pass.
+          const before = key === undefined || baseline === null ? undefined : deps.appointments.get(key);
+          tally(applyRecord(deps, raw, startedAt, undefined, sourceHashOf(deps, text)), before);
+        }
+      });
+      done += batch.length;
+      progress?.(done, total);
+      await yieldToIo();
     }
     await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
       const key = s.appointment.key;

@@ -36,6 +36,9 @@ describe('state per calendar target', () => {
     caldav.recordWrite(key, { calendarId: 'Clinic', eventId: key, generation: 0, present: true, hash: 'h', etag: '"1"', start: 1, end: 2, revision: 1 });
     expect(google.get(key)).toBeUndefined();
     expect(google.plannable().find((r) => r.key === key)?.link).toBeUndefined();
+    // One appointment planned on its own (a change taken at once) sees its own target's link too.
+    expect(google.plannableOne(key)?.link).toBeUndefined();
+    expect(caldav.plannableOne(key)?.link).toMatchObject({ present: true, etag: '"1"' });
     expect(caldav.byEvent('Clinic', key)).toMatchObject({ present: true, etag: '"1"' });
     expect(caldav.counts()).toEqual({ mirrored: 1, failed: 0 });
     expect(google.counts()).toEqual({ mirrored: 0, failed: 0 });

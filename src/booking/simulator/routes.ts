@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { secretEquals } from '../../core/secret-compare.ts';
 import { STATUSES } from '../../core/appointment.ts';
 import { compileFilters, FilterError } from './filters.ts';
-import { isCancelledStatus, toWire, type RecordShape } from './model.ts';
+import { isCancelledStatus, toWire, type RecordShape, type SimAppointment } from './model.ts';
 import type { SimStore } from './store.ts';
 
 export interface RouteDeps {
@@ -71,10 +71,16 @@ export function simulatorRoutes(app: Hono, d: RouteDeps): void {
     return next();
   });
 
+  // The last listing's matches, for its next pages: filtered once per state and query, not per page.
+  let matched: { version: number; query: string; items: SimAppointment[] } | null = null;
   app.get(`${A}/`, (c) => {
     try {
-      const test = compileFilters(new URL(c.req.url).searchParams, store.zone);
-      return paginate(c, d, store.inOrder().filter(test), (a) => toWire(a, d.shape(), store.zone));
+      const params = new URL(c.req.url).searchParams;
+      const query = [...params].filter(([k]) => k !== 'page').map(([k, v]) => `${k}=${v}`).join('&');
+      if (matched?.version !== store.version || matched.query !== query) {
+        matched = { version: store.version, query, items: store.inOrder().filter(compileFilters(params, store.zone)) };
+      }
+      return paginate(c, d, matched.items, (a) => toWire(a, d.shape(), store.zone));
     } catch (e) {
       if (e instanceof FilterError) return detail(c, 400, e.message);
       throw e;

@@ -20,6 +20,9 @@ export class SimStore {
   private readonly listeners: ChangeListener[] = [];
   private codes = 0;
   readonly random: Random;
+  /** Grows with every mutation: what a listing computed from the appointments stays valid while it holds. */
+  private revision = 0;
+  private sorted: { revision: number; list: readonly SimAppointment[] } | null = null;
 
   constructor(
     readonly zone: string,
@@ -33,7 +36,13 @@ export class SimStore {
     this.listeners.push(listener);
   }
 
+  /** Changes whenever an appointment is created, changed or removed. */
+  get version(): number {
+    return this.revision;
+  }
+
   private emit(event: SimEvent, a: SimAppointment): void {
+    this.revision++;
     for (const l of this.listeners) l(event, structuredClone(a));
   }
 
@@ -105,7 +114,12 @@ export class SimStore {
 
   /** The stored objects themselves in start order, for reading only (a listing copies just its page). */
   inOrder(): readonly SimAppointment[] {
-    return [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1));
+    // Sorted once per state, not on every page: a listing of 100,000 is 1,000 pages.
+    if (this.sorted?.revision !== this.revision) {
+      const list = [...this.appointments.values()].sort((x, y) => x.start - y.start || (x.appointment_key < y.appointment_key ? -1 : 1));
+      this.sorted = { revision: this.revision, list };
+    }
+    return this.sorted.list;
   }
 
   private must(key: string): SimAppointment {
