@@ -3,7 +3,7 @@
 // few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import { activityWords, isOwnEcho, type ActivityDirection, type ActivityFact } from '../core/activity-words.ts';
+import { activityWords, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords } from '../core/activity-words.ts';
 import type { AppointmentStore } from './appointment-store.ts';
 import type { RescheduleStore } from './reschedule-store.ts';
 
@@ -76,11 +76,23 @@ export class ActivityStore {
     if (!words) return undefined;
     if (fact.kind === 'booking' && isOwnEcho(words, this.reverseActions.latest(fact.key))) return undefined;
     if (words.reason !== null) words.reason = this.secrets.reduce((text, secret) => text.split(secret).join('********'), words.reason);
+    return this.insert(a.key, a.searchCode ?? a.key, words);
+  }
+
+  /**
+   * One entry for the `count` new appointments a bulk import (a poll over `window`) stored, told
+   * in `zone`: their own entries are not written (see the poll).
+   */
+  recordImport(count: number, window: { from: number; to: number }, zone: string): ActivityEntry {
+    return this.insert(null, null, importWords(count, window, zone));
+  }
+
+  private insert(key: string | null, label: string | null, words: ActivityWords): ActivityEntry {
     const at = this.clock.now();
     const { lastInsertRowid } = this.db
       .prepare('INSERT INTO activity (at_ms, appointment_key, label, kind, direction, summary, reason, start_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(at, a.key, a.searchCode ?? a.key, words.kind, words.direction, words.summary, words.reason, words.start);
-    const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: a.key, label: a.searchCode ?? a.key, ...words };
+      .run(at, key, label, words.kind, words.direction, words.summary, words.reason, words.start);
+    const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: key, label, ...words };
     for (const listener of this.listeners) listener(entry);
     return entry;
   }

@@ -56,7 +56,7 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
       onAccepted: (outcome) => metrics.received.inc({ outcome }),
     }),
     // `sync` runs them in this order: the poll brings the window up to date, then deliveries.
-    jobs: [createPollJob({ ...common, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker(common)],
+    jobs: [createPollJob({ ...common, activity: s.activity, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker(common)],
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
       // there are commits enough to matter.
