@@ -49,7 +49,7 @@ const ANNOUNCE_SLACK_MS = 60_000;
 export interface PollDeps extends ApplyDeps {
   booking: BookingApi;
   deliveries: DeliveryStore;
-  activity: Pick<ActivityStore, 'recordImport'>;
+  activity: Pick<ActivityStore, 'importEntry'>;
   health: BookingHealth;
   history: PollHistory;
   metrics: IngestMetrics;
@@ -185,6 +185,7 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     let done = records.same;
     // The new ones of a bulk import: stored without an entry each; one entry tells them all below.
     const imported = records.fresh > IMPORT_ENTRY_ABOVE;
+    const importEntry = imported ? deps.activity.importEntry(window, deps.timezone) : undefined;
     const apply = (text: string) => {
       const raw: unknown = JSON.parse(text);
       const key = appointmentKeyOf(raw);
@@ -196,16 +197,18 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
       for (let i = 0; i < chunk.length; ) {
         const from = i;
         const t0 = performance.now();
+        const created = report.created;
         deps.appointments.batch(() => {
           do apply(chunk[i++]!);
           while (i < chunk.length && performance.now() - t0 < BATCH_MS);
+          importEntry?.stored(report.created - created);
         }, { imported });
         done += i - from;
         progress?.(done, total);
         await yieldToIo();
       }
     }
-    if (imported && report.created > 0) deps.activity.recordImport(report.created, window, deps.timezone);
+    importEntry?.done();
     await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
       const key = s.appointment.key;
       const requestedAt = clock.now();

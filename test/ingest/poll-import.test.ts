@@ -103,6 +103,12 @@ describe('first import by the poll', () => {
     expect(result.status).toBe('success');
     expect(result.summary).toMatch(new RegExp(`: ${COUNT - stored.length} new, 0 changed, 0 gone, ${stored.length} unchanged$`));
     expect(h.t.ctx.appointments.listAll().map((s) => s.appointment.key).sort()).toEqual([...keys].sort());
+    // The activity tells each part of the import as it was stored, the cut one included.
+    const count = (n: number) => new RegExp(`^imported ${n.toLocaleString('en')} new appointments from the booking service`);
+    expect(activity(h).map((e) => [e.kind, e.summary])).toEqual([
+      ['imported', expect.stringMatching(count(COUNT - stored.length))],
+      ['imported', expect.stringMatching(count(stored.length))],
+    ]);
   });
 });
 
