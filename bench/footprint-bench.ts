@@ -52,9 +52,16 @@ async function stop(child: ChildProcess): Promise<void> {
   await done;
 }
 
-/** The bare baseline: node answering HTTP with nothing else loaded. */
-async function bareNode(): Promise<{ startMs: number; rss: number }> {
-  const code = "require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('port ' + this.address().port); });";
+/**
+ * The bare baseline: node answering HTTP with nothing else loaded. With `floor`, it has also made one
+ * fetch() and formatted one date in a time zone, as any daemon that polls an HTTP API with fetch and
+ * keeps appointments' local times must: Node's fetch (undici) and ICU's zone data are then in memory.
+ */
+async function bareNode(floor = false): Promise<{ startMs: number; rss: number }> {
+  const work = floor
+    ? "new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'full', timeStyle: 'long' }).format(new Date()); fetch('http://127.0.0.1:' + port + '/').then((r) => r.text()).then(() => console.log('port ' + port));"
+    : "console.log('port ' + port);";
+  const code = `require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { const port = this.address().port; ${work} });`;
   const run = await startUntilOk([process.execPath, '-e', code], (out) => /port (\d+)/.exec(out)?.[1] && `http://127.0.0.1:${/port (\d+)/.exec(out)![1]}/`);
   await sleep(2000);
   const rss = rssKb(run.child.pid!);
@@ -193,6 +200,7 @@ export async function runFootprintBench(): Promise<string> {
   const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.js')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the build failed');
   const bare = await bareNode();
+  const floor = await bareNode(true);
   const rows: string[][] = [];
   const row = (what: string, value: string, goal: string) => rows.push([what, value, goal]);
 
@@ -236,7 +244,8 @@ export async function runFootprintBench(): Promise<string> {
     `\`bin/calbridge.js serve\` (the compiled program, started as the image's entry starts it) on Node ${process.version}, booking simulator with`,
     'the appointments in the poll window (pages of 1,000), one feed of all of them, Google off. RSS from /proc, read from outside.',
     `Baseline in the same run: a bare \`node\` HTTP server idles at ${mb(bare.rss)} and answers its first request`,
-    `${Math.round(bare.startMs)} ms after spawn; \`node -e 0\` takes ${Math.round(bareMs())} ms.`,
+    `${Math.round(bare.startMs)} ms after spawn; \`node -e 0\` takes ${Math.round(bareMs())} ms. The same server after one \`fetch()\` and one date formatted`,
+    `in a time zone (what polling the booking API and local times cost any Node daemon) idles at ${mb(floor.rss)}.`,
     '',
     '| measure | calbridge | goal |',
     '|---|---|---|',

@@ -39,27 +39,27 @@ export interface AssembledFeed {
   events: number;
 }
 
-/** Fragments must already be in feed order and each end with CRLF. */
 const CHUNK = 64 * 1024;
 
-export function assembleFeed(header: string, fragments: Iterable<string>): AssembledFeed {
-  // Written into buffers of 64 KiB as the fragments come (they may be read from disk one by one) and
-  // joined once: no string of the whole feed (two bytes a character once any name has an accent or
-  // an emoji), no array of every fragment.
-  const chunks: Buffer[] = [];
+/**
+ * Writes header, fragments (already in feed order, each ending with CRLF) and footer to `out` in
+ * chunks of 64 KiB as the fragments come (they are read from disk one by one): no string of the
+ * whole feed (two bytes a character once any name has an accent or an emoji), no array of every
+ * fragment. The chunk's buffer is reused once `out` returns: `out` copies what it keeps. (A fresh
+ * buffer per chunk left the C allocator holding tens of megabytes after a large feed.)
+ */
+export function assembleInto(header: string, fragments: Iterable<string>, out: (chunk: Buffer) => void): number {
   let chunk = Buffer.allocUnsafeSlow(CHUNK);
   let at = 0;
-  let size = 0;
   let events = 0;
   const put = (text: string) => {
     const length = Buffer.byteLength(text);
     if (at + length > chunk.length) {
-      chunks.push(chunk.subarray(0, at));
-      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK, length));
+      if (at > 0) out(chunk.subarray(0, at));
+      if (length > chunk.length) chunk = Buffer.allocUnsafeSlow(length);
       at = 0;
     }
     at += chunk.write(text, at);
-    size += length;
   };
   put(header);
   for (const f of fragments) {
@@ -67,8 +67,15 @@ export function assembleFeed(header: string, fragments: Iterable<string>): Assem
     events++;
   }
   put(FOOTER);
-  chunks.push(chunk.subarray(0, at));
-  const body = Buffer.concat(chunks, size);
+  out(chunk.subarray(0, at));
+  return events;
+}
+
+/** The whole body in one buffer, with its hash (for tests and small uses). */
+export function assembleFeed(header: string, fragments: Iterable<string>): AssembledFeed {
+  const chunks: Buffer[] = [];
+  const events = assembleInto(header, fragments, (c) => chunks.push(Buffer.from(c)));
+  const body = Buffer.concat(chunks);
   return { body, hash: sha256Hex(body), events };
 }
 

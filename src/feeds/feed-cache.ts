@@ -1,26 +1,31 @@
-// Feed bodies kept ready: which appointments each feed holds (kept current from change notices),
-// which revision of each is rendered (the rendered fragments themselves stay in SQLite: 100,000 of
-// them would be tens of megabytes held for a body that is already assembled), and the assembled body
-// with its ETag.
-// A request that finds nothing changed costs a clock reading and a map lookup.
-import { gzipSync } from 'node:zlib';
+// Feed bodies kept ready, with nothing in memory that grows with what is stored: which appointments
+// each feed holds and at which revision lives in SQLite (FeedMemberStore), kept current from change
+// notices; the rendered fragments stay in SQLite; the assembled body is a file (FeedBodyStore), small
+// ones also in memory. What is held here per feed is its ETag, Last-Modified and that body's handle.
+// A request that finds nothing changed costs a clock reading and an array lookup; a 304 never
+// assembles anything.
 import type { FeedConfig } from '../config/schema.ts';
-import type { AppointmentStore, FilterRow } from '../store/appointment-store.ts';
+import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
-import { sha256Hex } from '../core/hash.ts';
+import { FeedBodyStore, type BodyToSend, type Representation, type StoredBody } from '../store/feed-body-store.ts';
+import type { MemberChanges } from '../store/feed-member-store.ts';
+import { hashOf, sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
-import { inFeedOrder, placeRow, rowOf, sameMembers, type Members } from './members.ts';
+import { memberChange, memberOf, rowOf, type Held } from './members.ts';
+import { placeInFeed } from './feed-filter.ts';
 import { renderEvent, styleVariant } from '../ical/render-event.ts';
-import { assembleFeed, nextLastModified, renderHeader } from './assemble.ts';
+import { assembleInto, nextLastModified, renderHeader } from './assemble.ts';
 
-export interface CachedFeed {
-  body: Buffer;
+export type { BodyToSend, Representation };
+
+export interface CachedFeed extends Representation {
   /** sha256 of the body, hex. */
   hash: string;
   /** Epoch ms, whole seconds; grows whenever the body changes. */
   lastModified: number;
   events: number;
-  gzipped(): Buffer;
+  /** The gzip copy, made on the first ask; undefined when this body was replaced meanwhile (ask for the feed again). */
+  gzipped(): Promise<Representation | undefined>;
 }
 
 export interface FeedSummary {
@@ -35,68 +40,90 @@ interface Entry {
   id: string;
   variant: string;
   header: string;
-  members: Members;
+  /** Everything besides the members that makes the body: a stored body made with another is not used. */
+  shape: string;
   /** Undefined when a member changed since the last assembly. */
-  served: CachedFeed | undefined;
+  served: (CachedFeed & { body: StoredBody }) | undefined;
+  summary: FeedSummary | undefined;
 }
 
 export interface FeedCacheDeps {
   feeds: readonly FeedConfig[];
   appointments: AppointmentStore;
   store: FeedFragmentStore;
+  bodies: FeedBodyStore;
   clock: Clock;
   /** How many events were just rendered (for metrics). */
   onRendered?(count: number): void;
 }
 
-// Past this many pending keys one bulk read beats reading them one by one.
+// Past this many pending keys one pass over every row beats reading them one by one.
 const BULK = 200;
-// Fragments rendered and stored together, in one transaction.
-const RENDER_BATCH = 500;
+// Rows judged per page of a full pass, and fragments rendered and stored together. Small on purpose:
+// what survives a young-generation collection (1 MB under --max-semi-space-size=1) moves to the old
+// generation, which grows and does not give its pages back; pages of 1,000 rows left 25 MB more
+// resident after one pass over 100,000 appointments.
+const PAGE = 200;
+const RENDER_BATCH = 100;
 // How often to look for commits by other processes (a one-shot `sync`); our own come as notices.
 const EXTERNAL_CHECK_MS = 1000;
+// Bump when the assembly's output changes for the same members and fragments.
+const ASSEMBLY_VERSION = 1;
 
 export class FeedCache {
   private readonly entries: Entry[];
-  /** Per style variant: the revision of each appointment whose fragment is rendered and stored. */
-  private readonly rendered = new Map<string, Map<string, number>>();
   private readonly dirty = new Set<string>();
+  /** More changed than BULK: the next refresh passes over every row (the keys are not kept). */
+  private reloadDue = false;
+  /** Membership in SQLite is current as of this process's first full pass. */
   private loaded = false;
-  private pruned = false;
+  private swept = false;
   private dataVersion = -1;
   private checkedAt = -Infinity;
   private stamp = '';
 
   constructor(private readonly deps: FeedCacheDeps) {
-    this.entries = deps.feeds.map((feed) => ({
-      feed,
-      id: sha256Hex(`feed:${feed.token}`).slice(0, 32),
-      variant: styleVariant(feed),
-      header: renderHeader(feed),
-      members: new Map(),
-      served: undefined,
-    }));
+    this.entries = deps.feeds.map((feed) => {
+      const variant = styleVariant(feed);
+      const header = renderHeader(feed);
+      const selection = { filters: feed.filters, include_cancelled: feed.include_cancelled };
+      return {
+        feed,
+        id: sha256Hex(`feed:${feed.token}`).slice(0, 32),
+        variant,
+        header,
+        shape: hashOf({ v: ASSEMBLY_VERSION, variant, header, selection }).slice(0, 32),
+        served: undefined,
+        summary: undefined,
+      };
+    });
   }
 
   /** Called from AppointmentStore.onChange: cheap, the work happens on the next request. */
   noteChange(key: string): void {
+    if (this.reloadDue) return;
     this.dirty.add(key);
+    if (this.dirty.size > BULK) {
+      this.reloadDue = true;
+      this.dirty.clear();
+    }
   }
 
   /** The feed's current body, assembled (and missing events rendered) only if something changed. */
   feed(index: number): CachedFeed {
     this.refresh();
     const entry = this.entry(index);
-    return (entry.served ??= this.assemble(entry));
+    return (entry.served ??= this.stored(entry) ?? this.assemble(entry));
   }
 
-  /** Count and last change, without rendering anything (status). */
+  /** Count and last change, without rendering anything (status; also from a process that does not serve). */
   summary(index: number): FeedSummary {
-    this.refresh();
     const entry = this.entry(index);
-    let lastChange: number | null = null;
-    for (const m of entry.members.values()) lastChange = Math.max(lastChange ?? 0, m.changedAt);
-    return { events: entry.members.size, lastChange };
+    // A process that has not taken over membership (`calbridge status` beside a running serve)
+    // counts from the appointments and writes nothing.
+    if (!this.loaded) return this.countFromRows(entry);
+    this.refresh();
+    return (entry.summary ??= this.deps.store.members.summary(entry.id));
   }
 
   private entry(index: number): Entry {
@@ -115,98 +142,161 @@ export class FeedCache {
       if (!this.loaded || version !== this.dataVersion) {
         this.dataVersion = version;
         const stamp = this.deps.appointments.changeStamp();
-        if (!this.loaded || stamp !== this.stamp || this.dirty.size > BULK) {
+        if (!this.loaded || stamp !== this.stamp) {
           this.stamp = stamp;
-          this.reload();
-          return;
+          return this.reload();
         }
       }
     }
-    if (this.dirty.size > BULK) return this.reload();
+    if (this.reloadDue) return this.reload();
+    if (this.dirty.size === 0) return;
+    const changes = this.entries.map((e): MemberChanges => ({ feedId: e.id, put: [], remove: [] }));
     for (const key of this.dirty) {
       const stored = this.deps.appointments.get(key);
-      if (stored) this.place(rowOf(stored));
+      if (!stored) continue;
+      const row = rowOf(stored);
+      this.entries.forEach((e, i) => {
+        const change = memberChange(this.deps.store.members.get(e.id, key), row, e.feed);
+        if (change === 'put') changes[i]!.put.push(memberOf(row));
+        else if (change === 'remove') changes[i]!.remove.push(key);
+      });
     }
     this.dirty.clear();
+    this.apply(changes);
   }
 
+  /** One pass over every row, a page at a time, bringing each feed's stored members up to date. */
   private reload(): void {
     this.dirty.clear();
-    const previous = this.entries.map((e) => e.members);
-    for (const e of this.entries) e.members = new Map();
-    for (const row of this.deps.appointments.filterRows()) this.place(row, false);
-    this.entries.forEach((e, i) => {
-      if (!this.loaded || !sameMembers(previous[i] ?? new Map(), e.members)) e.served = undefined;
-    });
+    this.reloadDue = false;
+    const members = this.deps.store.members;
+    if (!this.loaded) members.keepOnly(this.entries.map((e) => e.id));
+    let after = '';
+    for (;;) {
+      const rows = this.deps.appointments.filterRowPage(after, PAGE);
+      // Up to the last row read; after a short page, to the end (members of rows that went away).
+      const upTo = rows.length === PAGE ? rows[rows.length - 1]!.key : null;
+      const changes = this.entries.map((e): MemberChanges => {
+        const held: Map<string, Held> = members.range(e.id, after, upTo);
+        const put = [];
+        for (const row of rows) {
+          const change = memberChange(held.get(row.key), row, e.feed);
+          if (change === 'put') put.push(memberOf(row));
+          // What is left in `held` leaves the feed: rows it no longer shows, and rows that are gone.
+          if (change !== 'remove') held.delete(row.key);
+        }
+        return { feedId: e.id, put, remove: [...held.keys()] };
+      });
+      this.apply(changes);
+      if (upTo === null) break;
+      after = upTo;
+    }
     this.loaded = true;
   }
 
-  /** Puts one appointment in or out of every feed; `track` marks changed feeds for re-assembly. */
-  private place(row: FilterRow, track = true): void {
-    for (const e of this.entries) if (placeRow(e.members, row, e.feed) && track) e.served = undefined;
+  /** Stores member changes; a feed they touch is assembled again on its next request. */
+  private apply(changes: MemberChanges[]): void {
+    if (changes.every((c) => c.put.length === 0 && c.remove.length === 0)) return;
+    this.deps.store.members.apply(changes);
+    changes.forEach((c, i) => {
+      const entry = this.entries[i]!;
+      if (c.put.length === 0 && c.remove.length === 0) return;
+      entry.served?.body.retire();
+      entry.served = undefined;
+      entry.summary = undefined;
+    });
   }
 
-  private renderedOf(variant: string): Map<string, number> {
-    let map = this.rendered.get(variant);
-    if (!map) {
-      if (!this.pruned) {
-        this.pruned = true;
-        this.deps.store.prune(this.entries.map((e) => e.variant));
-      }
-      map = this.deps.store.revisions(variant);
-      this.rendered.set(variant, map);
+  private countFromRows(entry: Entry): FeedSummary {
+    let events = 0;
+    let lastChange: number | null = null;
+    for (const row of this.deps.appointments.filterRows()) {
+      if (placeInFeed(row.facts, row.gone, entry.feed) === 'absent') continue;
+      events++;
+      lastChange = Math.max(lastChange ?? 0, row.changedAt);
     }
-    return map;
-  }
-
-  private assemble(entry: Entry): CachedFeed {
-    const revisions = this.renderedOf(entry.variant);
-    const missing = [...entry.members].filter(([key, m]) => revisions.get(key) !== m.revision).map(([key]) => key);
-    if (missing.length) this.render(entry, missing, revisions);
-
-    const order = inFeedOrder(entry.members);
-    const bodies = function* (store: FeedFragmentStore) {
-      for (const [key] of order) yield store.body(entry.variant, key) ?? '';
-    };
-    const { body, hash, events } = assembleFeed(entry.header, bodies(this.deps.store));
-    let maxChange = 0;
-    for (const [, m] of order) maxChange = Math.max(maxChange, m.changedAt);
-    const lastModified = this.lastModified(entry, hash, maxChange);
-    let gzip: Buffer | undefined;
-    return { body, hash, lastModified, events, gzipped: () => (gzip ??= gzipSync(body)) };
+    return { events, lastChange };
   }
 
   /**
-   * Renders and stores the given members' fragments, a batch at a time: a first assembly of 100,000
-   * events never holds them all rendered at once (the assembly reads them back in feed order).
+   * The body an earlier run stored, when nothing that makes it changed since: a restart serves it
+   * without assembling. The first time here also removes files no feed uses any more.
    */
-  private render(entry: Entry, keys: string[], revisions: Map<string, number>): void {
-    let batch = new Map<string, { revision: number; body: string }>();
-    const flush = () => {
-      this.deps.store.save(entry.variant, batch);
-      this.deps.onRendered?.(batch.size);
-      batch = new Map();
-    };
-    for (const key of keys) {
-      const stored = this.deps.appointments.get(key);
-      if (!stored) continue;
-      const fragment = { revision: stored.revision, body: renderEvent(stored, entry.feed) };
-      batch.set(key, fragment);
-      revisions.set(key, fragment.revision);
-      // Written by another process since we placed it: follow the stored state.
-      const member = entry.members.get(key);
-      if (member && member.revision !== stored.revision) {
-        entry.members.set(key, { start: stored.appointment.start, revision: stored.revision, changedAt: stored.changedAt });
-      }
-      if (batch.size >= RENDER_BATCH) flush();
-    }
-    flush();
+  private stored(entry: Entry): Entry['served'] {
+    if (!this.swept) this.sweep();
+    const state = this.deps.store.state(entry.id);
+    if (!state || state.shape !== entry.shape) return undefined;
+    const body = this.deps.bodies.stored(entry.id, state.etag);
+    if (!body) return undefined;
+    const { events } = this.deps.store.members.summary(entry.id);
+    return served(body, state.lastModified, events);
   }
 
-  private lastModified(entry: Entry, hash: string, maxChange: number): number {
-    const previous = this.deps.store.state(entry.id);
-    const next = nextLastModified(previous, hash, maxChange);
-    if (next !== previous) this.deps.store.setState(entry.id, next);
-    return next.lastModified;
+  private sweep(): void {
+    this.swept = true;
+    this.deps.store.prune(this.entries.map((e) => e.variant));
+    const keep = new Set<string>();
+    for (const e of this.entries) {
+      const state = this.deps.store.state(e.id);
+      if (state && state.shape === e.shape) keep.add(FeedBodyStore.fileName(e.id, state.etag));
+    }
+    this.deps.bodies.sweep(keep);
   }
+
+  private assemble(entry: Entry): NonNullable<Entry['served']> {
+    this.renderMissing(entry);
+    const writer = this.deps.bodies.writer(entry.id);
+    let maxChange = 0;
+    let events: number;
+    const fragments = function* (rows: Iterable<[string, number]>) {
+      for (const [body, changedAt] of rows) {
+        maxChange = Math.max(maxChange, changedAt);
+        yield body;
+      }
+    };
+    try {
+      events = assembleInto(entry.header, fragments(this.deps.store.members.inFeedOrder(entry.id, entry.variant)), (chunk) => writer.write(chunk));
+    } catch (e) {
+      writer.abort();
+      throw e;
+    }
+    const body = writer.finish();
+    const previous = this.deps.store.state(entry.id);
+    const next = nextLastModified(previous, body.hash, maxChange);
+    this.deps.store.setState(entry.id, { ...next, shape: entry.shape });
+    return served(body, next.lastModified, events);
+  }
+
+  /**
+   * Renders and stores the fragments the feed's members lack (new, or of another revision), a batch
+   * at a time: a first assembly of 100,000 events never holds them all rendered at once.
+   */
+  private renderMissing(entry: Entry): void {
+    const members = this.deps.store.members;
+    let after = '';
+    for (;;) {
+      const missing = members.unrendered(entry.id, entry.variant, after, RENDER_BATCH);
+      if (missing.length === 0) return;
+      const batch = new Map<string, { revision: number; body: string }>();
+      const followed: MemberChanges = { feedId: entry.id, put: [], remove: [] };
+      for (const { key, revision } of missing) {
+        const stored = this.deps.appointments.get(key);
+        if (!stored) continue;
+        batch.set(key, { revision: stored.revision, body: renderEvent(stored, entry.feed) });
+        // Written by another process since it was placed: follow the stored state.
+        if (stored.revision !== revision) followed.put.push(memberOf(rowOf(stored)));
+      }
+      this.deps.store.save(entry.variant, batch);
+      if (followed.put.length) {
+        members.apply([followed]);
+        entry.summary = undefined;
+      }
+      this.deps.onRendered?.(batch.size);
+      after = missing[missing.length - 1]!.key;
+    }
+  }
+}
+
+function served(body: StoredBody, lastModified: number, events: number): NonNullable<Entry['served']> {
+  return { hash: body.hash, lastModified, events, bytes: body.bytes, body, open: () => body.open(), gzipped: () => body.gzipped() };
 }

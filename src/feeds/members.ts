@@ -1,33 +1,24 @@
-// Which appointments one feed holds right now, kept as a map from appointment key to what the
-// feed's body depends on. A row goes in or out by the feed's filters (feed-filter.ts).
+// Whether an appointment belongs in a feed, given what the feed holds of it now: the one decision
+// behind feed membership (kept in SQLite by FeedMemberStore). Pure: no I/O.
 import { factsOf } from '../core/appointment-filter.ts';
 import type { FilterRow, StoredAppointment } from '../store/appointment-store.ts';
+import type { Member } from '../store/feed-member-store.ts';
 import { placeInFeed, type FeedSelection } from './feed-filter.ts';
 
-export interface Member {
+/** What the feed holds of an appointment: the two things its place and text depend on. */
+export interface Held {
   start: number;
   revision: number;
-  changedAt: number;
 }
 
-export type Members = Map<string, Member>;
-
-/** Puts one appointment in or out of a feed's members; true when that changed the feed. */
-export function placeRow(members: Members, row: FilterRow, feed: FeedSelection): boolean {
-  const had = members.get(row.key);
-  if (placeInFeed(row.facts, row.gone, feed) === 'absent') return had !== undefined && members.delete(row.key);
-  if (had && had.revision === row.revision && had.start === row.start) return false;
-  members.set(row.key, { start: row.start, revision: row.revision, changedAt: row.changedAt });
-  return true;
+/** put: the feed must hold this row (new, or another revision or start); remove: it must not; undefined: nothing changes. */
+export function memberChange(held: Held | undefined, row: FilterRow, feed: FeedSelection): 'put' | 'remove' | undefined {
+  if (placeInFeed(row.facts, row.gone, feed) === 'absent') return held ? 'remove' : undefined;
+  return held && held.revision === row.revision && held.start === row.start ? undefined : 'put';
 }
 
-export function sameMembers(a: Members, b: Members): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, m] of b) {
-    const o = a.get(key);
-    if (!o || o.revision !== m.revision || o.start !== m.start) return false;
-  }
-  return true;
+export function memberOf(row: FilterRow): Member {
+  return { key: row.key, start: row.start, revision: row.revision, changedAt: row.changedAt };
 }
 
 export function rowOf(s: StoredAppointment): FilterRow {
@@ -39,9 +30,4 @@ export function rowOf(s: StoredAppointment): FilterRow {
     gone: s.goneAt !== null,
     facts: factsOf(s.appointment),
   };
-}
-
-/** Feed order: by start, then key, so equal inputs always give the same body. */
-export function inFeedOrder(members: Members): [string, Member][] {
-  return [...members].sort(([ka, a], [kb, b]) => a.start - b.start || (ka < kb ? -1 : ka > kb ? 1 : 0));
 }

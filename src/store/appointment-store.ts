@@ -295,6 +295,21 @@ export class AppointmentStore {
     for (const row of rows) yield filterRowOf(row);
   }
 
+  /**
+   * The same rows a page at a time, in key order after `after`: read at once, so the caller may
+   * write between pages (feeds record which rows they hold as they go).
+   */
+  filterRowPage(after: string, limit: number): FilterRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT appointment_key, revision, changed_at_ms, start_ms, gone_at_ms, status, calendar_key, client_key, person_key,
+                owner_user, service_keys, tag_keys
+         FROM appointments WHERE appointment_key > ? ORDER BY appointment_key LIMIT ?`,
+      )
+      .all(after, limit) as FilterColumns[];
+    return rows.map(filterRowOf);
+  }
+
   /** Changes whenever a revision grows or a row appears, whichever process wrote it. */
   changeStamp(): string {
     const r = this.db.prepare('SELECT COUNT(*) AS n, TOTAL(revision) AS s FROM appointments').get() as { n: number; s: number };

@@ -1,6 +1,7 @@
-// Feed storage: rendered event fragments and per-feed ETag state. Which appointments a feed holds
-// comes from AppointmentStore.filterRows (stored columns, no whole-record parsing for 10,000 rows).
+// Feed storage: rendered event fragments, per-feed ETag state, and (feed-member-store.ts) which
+// appointments each feed holds, judged from AppointmentStore's filter columns.
 import type { Db } from './db.ts';
+import { FeedMemberStore } from './feed-member-store.ts';
 
 export interface Fragment {
   revision: number;
@@ -13,22 +14,18 @@ export interface FeedState {
   etag: string;
   /** Epoch ms, whole seconds. */
   lastModified: number;
+  /**
+   * What else made the stored body (FeedCache's shape hash); null when a member changed since, or
+   * no body was stored: the file named for the ETag may then be out of date.
+   */
+  shape?: string | null;
 }
 
 export class FeedFragmentStore {
-  constructor(private readonly db: Db) {}
+  readonly members: FeedMemberStore;
 
-  /** Which revision of each appointment is rendered: the bodies stay on disk until a feed is assembled. */
-  revisions(variant: string): Map<string, number> {
-    const rows = this.db
-      .prepare('SELECT appointment_key, revision FROM feed_fragments WHERE variant = ?')
-      .raw()
-      .all(variant) as [string, number][];
-    return new Map(rows);
-  }
-
-  body(variant: string, key: string): string | undefined {
-    return this.db.prepare('SELECT body FROM feed_fragments WHERE variant = ? AND appointment_key = ?').pluck().get(variant, key) as string | undefined;
+  constructor(private readonly db: Db) {
+    this.members = new FeedMemberStore(db);
   }
 
   save(variant: string, fragments: ReadonlyMap<string, Fragment>): void {
@@ -55,18 +52,18 @@ export class FeedFragmentStore {
   }
 
   state(feedId: string): FeedState | undefined {
-    const row = this.db.prepare('SELECT etag, last_modified_ms FROM feed_state WHERE feed_id = ?').get(feedId) as
-      | { etag: string; last_modified_ms: number }
+    const row = this.db.prepare('SELECT etag, last_modified_ms, shape FROM feed_state WHERE feed_id = ?').get(feedId) as
+      | { etag: string; last_modified_ms: number; shape: string | null }
       | undefined;
-    return row && { etag: row.etag, lastModified: row.last_modified_ms };
+    return row && { etag: row.etag, lastModified: row.last_modified_ms, shape: row.shape };
   }
 
   setState(feedId: string, state: FeedState): void {
     this.db
       .prepare(
-        `INSERT INTO feed_state (feed_id, etag, last_modified_ms) VALUES (?, ?, ?)
-         ON CONFLICT (feed_id) DO UPDATE SET etag = excluded.etag, last_modified_ms = excluded.last_modified_ms`,
+        `INSERT INTO feed_state (feed_id, etag, last_modified_ms, shape) VALUES (?, ?, ?, ?)
+         ON CONFLICT (feed_id) DO UPDATE SET etag = excluded.etag, last_modified_ms = excluded.last_modified_ms, shape = excluded.shape`,
       )
-      .run(feedId, state.etag, state.lastModified);
+      .run(feedId, state.etag, state.lastModified, state.shape ?? null);
   }
 }

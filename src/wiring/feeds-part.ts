@@ -1,5 +1,6 @@
 // The feeds part: serves /feeds/{token}.ics from the one feed cache and reports each feed in status.
 import { FeedCache } from '../feeds/feed-cache.ts';
+import { FeedBodyStore } from '../store/feed-body-store.ts';
 import { maskedFeedUrls } from '../feeds/feed-urls.ts';
 import { feedRoutes } from '../http/feed-routes.ts';
 import type { Part } from './part.ts';
@@ -12,7 +13,10 @@ export function createFeedsPart(s: Services): Part {
   const log = s.log.child({ module: 'feeds' });
   const requests = s.metrics.counter('feed_requests_total', 'Feed requests by outcome', ['outcome']);
   const rendered = s.metrics.counter('feed_events_rendered_total', 'Feed events rendered (not served from stored fragments)');
-  const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, clock: s.clock, onRendered: (n) => rendered.inc(n) });
+  const path = s.config.database.path;
+  // Assembled bodies beside the database, as its -wal and -shm files are: a cache of it (README, "Feeds").
+  const bodies = new FeedBodyStore(path === ':memory:' ? null : `${path}-feeds`);
+  const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
   const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));
   const byOutcome = { ok: requests.labels('ok'), not_modified: requests.labels('not_modified'), not_found: requests.labels('not_found') };
   let warming: NodeJS.Timeout | undefined;

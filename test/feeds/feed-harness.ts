@@ -20,17 +20,19 @@ export interface FeedHarness {
   /** The feeds part. */
   part: Part;
   get(path: string, headers?: Record<string, string>, method?: string): Promise<Response>;
-  /** A new runtime over the same database: what a restarted daemon has. */
-  restart(): Promise<void>;
+  /** A new runtime over the same database: what a restarted daemon has (with other feeds, if given). */
+  restart(feeds?: Record<string, unknown>[]): Promise<void>;
+  /** The folder beside the database where assembled bodies are kept. */
+  bodiesDir: string;
   rendered(): Promise<number>;
   close(): Promise<void>;
 }
 
 export function feedHarness(feeds: Record<string, unknown>[] = [{ name: 'Clinic', token: TOKEN }]): FeedHarness {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-feeds-'));
-  const config = testConfig({ server: { public_url: 'https://cal.example.com/' }, database: { path: join(dir, 'calbridge.db') }, feeds });
+  const configOf = (f: Record<string, unknown>[]) => testConfig({ server: { public_url: 'https://cal.example.com/' }, database: { path: join(dir, 'calbridge.db') }, feeds: f });
   const clock = new ManualClock();
-  const build = () => buildRuntime(config, { log: silentLogger(), clock, booking: unreachableBooking, wake: () => undefined, processMetrics: false });
+  const build = (f = feeds) => buildRuntime(configOf(f), { log: silentLogger(), clock, booking: unreachableBooking, wake: () => undefined, processMetrics: false });
   let runtime: Runtime = build();
   return {
     get ctx() {
@@ -41,10 +43,11 @@ export function feedHarness(feeds: Record<string, unknown>[] = [{ name: 'Clinic'
       return runtime.parts.find((p) => p.name === 'feeds')!;
     },
     get: (path, headers = {}, method = 'GET') => Promise.resolve(runtime.app.request(path, { method, headers })),
-    async restart() {
+    async restart(f) {
       await runtime.close();
-      runtime = build();
+      runtime = build(f);
     },
+    bodiesDir: join(dir, 'calbridge.db-feeds'),
     async rendered() {
       const metric = await runtime.services.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get();
       return metric?.values[0]?.value ?? 0;

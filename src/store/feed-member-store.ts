@@ -1,0 +1,114 @@
+// Which appointments each feed holds (migration 013): the rows a feed's body is assembled from, in
+// feed order, and what tells whether a change touched the feed. Kept in SQLite rather than in maps
+// of every appointment, so an idle daemon holds nothing that grows with what is stored.
+import type { Db } from './db.ts';
+
+/** What a feed's body depends on, per appointment it shows. */
+export interface Member {
+  key: string;
+  start: number;
+  revision: number;
+  changedAt: number;
+}
+
+/** One feed's changes to its members, written together with the other feeds' in one transaction. */
+export interface MemberChanges {
+  feedId: string;
+  put: Member[];
+  remove: string[];
+}
+
+export interface MemberSummary {
+  events: number;
+  /** The newest change among the members, or null when the feed is empty. */
+  lastChange: number | null;
+}
+
+export class FeedMemberStore {
+  constructor(private readonly db: Db) {}
+
+  get(feedId: string, key: string): { start: number; revision: number } | undefined {
+    return this.db.prepare('SELECT start_ms AS start, revision FROM feed_members WHERE feed_id = ? AND appointment_key = ?').get(feedId, key) as
+      | { start: number; revision: number }
+      | undefined;
+  }
+
+  /** Members with a key after `after` up to `upTo` (to the end when null), in SQLite's key order. */
+  range(feedId: string, after: string, upTo: string | null): Map<string, { start: number; revision: number }> {
+    const rows = (
+      upTo === null
+        ? this.db.prepare('SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ?').raw().all(feedId, after)
+        : this.db
+            .prepare('SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ? AND appointment_key <= ?')
+            .raw()
+            .all(feedId, after, upTo)
+    ) as [string, number, number][];
+    return new Map(rows.map(([key, start, revision]) => [key, { start, revision }]));
+  }
+
+  /**
+   * Writes the changes; a feed whose members changed loses its stored body's claim (feed_state.shape)
+   * in the same transaction, so a restart never serves a body older than its members.
+   */
+  apply(changes: readonly MemberChanges[]): void {
+    const put = this.db.prepare(
+      `INSERT INTO feed_members (feed_id, appointment_key, start_ms, revision, changed_at_ms) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (feed_id, appointment_key) DO UPDATE SET start_ms = excluded.start_ms, revision = excluded.revision, changed_at_ms = excluded.changed_at_ms`,
+    );
+    const remove = this.db.prepare('DELETE FROM feed_members WHERE feed_id = ? AND appointment_key = ?');
+    const forget = this.db.prepare('UPDATE feed_state SET shape = NULL WHERE feed_id = ?');
+    this.db
+      .transaction(() => {
+        for (const c of changes) {
+          if (c.put.length === 0 && c.remove.length === 0) continue;
+          for (const m of c.put) put.run(c.feedId, m.key, m.start, m.revision, m.changedAt);
+          for (const key of c.remove) remove.run(c.feedId, key);
+          forget.run(c.feedId);
+        }
+      })
+      .immediate();
+  }
+
+  /** Drops the members of feeds no longer configured. */
+  keepOnly(feedIds: readonly string[]): void {
+    const marks = feedIds.map(() => '?').join(', ');
+    if (feedIds.length) this.db.prepare(`DELETE FROM feed_members WHERE feed_id NOT IN (${marks})`).run(...feedIds);
+    else this.db.prepare('DELETE FROM feed_members').run();
+  }
+
+  summary(feedId: string): MemberSummary {
+    const row = this.db.prepare('SELECT COUNT(*) AS events, MAX(changed_at_ms) AS lastChange FROM feed_members WHERE feed_id = ?').get(feedId) as MemberSummary;
+    return { events: row.events, lastChange: row.lastChange };
+  }
+
+  /**
+   * Up to `limit` members after `after` (key order) whose fragment for `variant` is missing or of
+   * another revision: what must be rendered before the feed is assembled.
+   */
+  unrendered(feedId: string, variant: string, after: string, limit: number): { key: string; revision: number }[] {
+    return this.db
+      .prepare(
+        `SELECT m.appointment_key AS key, m.revision AS revision FROM feed_members m
+         LEFT JOIN feed_fragments f ON f.variant = ? AND f.appointment_key = m.appointment_key
+         WHERE m.feed_id = ? AND m.appointment_key > ? AND (f.revision IS NULL OR f.revision != m.revision)
+         ORDER BY m.appointment_key LIMIT ?`,
+      )
+      .all(variant, feedId, after, limit) as { key: string; revision: number }[];
+  }
+
+  /**
+   * The feed's fragments in feed order (by start, then key, so equal inputs give the same body), one
+   * row at a time, with each member's change time. Run no other statement until it is done.
+   */
+  *inFeedOrder(feedId: string, variant: string): IterableIterator<[body: string, changedAt: number]> {
+    const rows = this.db
+      .prepare(
+        `SELECT COALESCE(f.body, ''), m.changed_at_ms FROM feed_members m
+         LEFT JOIN feed_fragments f ON f.variant = ? AND f.appointment_key = m.appointment_key
+         WHERE m.feed_id = ? ORDER BY m.start_ms, m.appointment_key`,
+      )
+      .raw()
+      .iterate(variant, feedId) as IterableIterator<[string, number]>;
+    yield* rows;
+  }
+}

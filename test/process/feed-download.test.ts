@@ -1,0 +1,116 @@
+// A large feed downloaded from a real `serve` over a socket: its body is written from the file beside
+// the database straight into the response, plain and gzipped, whole and matching its ETag; a phone
+// that drops the connection mid-download leaves no open file behind, and the next one gets it whole.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openDatabase } from '../../src/store/db.ts';
+import { AppointmentStore } from '../../src/store/appointment-store.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { appointment } from '../feeds/appointments.ts';
+import { checkFeed } from '../feeds/ics-assert.ts';
+import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+
+const TOKEN = 'download-feed-token-0123456789';
+const EVENTS = 2000; // about 0.9 MB: sent from its file, not from memory
+const calbridge = calbridgeProcesses();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-download-'));
+  dirs.push(dir);
+  const config = join(dir, 'config.yaml');
+  writeFileSync(
+    config,
+    [
+      'server: {host: 127.0.0.1, port: 0, public_url: "https://cal.example.com"}',
+      'database: {path: calbridge.db}',
+      'booking: {base_url: "http://127.0.0.1:9", token: booking-token-0123456789abcdef}',
+      'webhook: {secret: download-webhook-secret-0123, register: false}',
+      'poll: {schedule: "0 0 1 1 *"}',
+      `feeds: [{name: Clinic, token: ${TOKEN}}]`,
+    ].join('\n'),
+  );
+  const db = openDatabase(join(dir, 'calbridge.db'));
+  const store = new AppointmentStore(db, systemClock);
+  db.transaction(() => {
+    for (let n = 0; n < EVENTS; n++) store.upsert(appointment(n));
+  })();
+  db.close();
+  return config;
+}
+
+interface Download {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function download(url: string, headers: Record<string, string> = {}): Promise<Download> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Reads the first chunk of the body, then drops the connection. */
+function abandon(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', () => undefined).end();
+    req.on('close', resolve);
+    setTimeout(() => reject(new Error('no body arrived')), 20_000).unref();
+  });
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const openFiles = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+describe('a large feed over HTTP', () => {
+  it('arrives whole, plain and gzipped, and a dropped download leaves no file open', async () => {
+    const config = setup();
+    const serve = calbridge.spawn(['serve', '--config', config]);
+    const base = await serve.listening();
+    const url = `${base}/feeds/${TOKEN}.ics`;
+
+    const plain = await download(url);
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(500_000);
+    expect(plain.headers['content-length']).toBe(String(plain.body.length));
+    expect(plain.headers.etag).toBe(`"${sha256(plain.body)}"`);
+    expect(checkFeed(plain.body.toString('utf8'))).toHaveLength(EVENTS);
+
+    const zipped = await download(url, { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+
+    const pid = serve.child.pid!;
+    const before = openFiles(pid);
+    for (let i = 0; i < 5; i++) await abandon(url);
+    // The server notices each closed connection a moment later.
+    for (let i = 0; i < 50 && openFiles(pid) > before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(openFiles(pid)).toBeLessThanOrEqual(before);
+    const again = await download(url);
+    expect(again.body.equals(plain.body)).toBe(true);
+    expect(serve.hasExited()).toBe(false);
+  });
+});
