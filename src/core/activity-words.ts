@@ -104,6 +104,16 @@ function bookingWords(before: { start: number; status: string; gone: boolean } |
   return out('changed', 'details changed at the booking service');
 }
 
+/**
+ * Many new appointments stored by one poll (a first import): one entry for all of them, not one a
+ * booking, which would push everything else off the status page. `from`/`to`: the poll's window.
+ */
+export function importWords(count: number, window: { from: number; to: number }, zone: string): ActivityWords {
+  const day = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL yyyy');
+  const what = `${count.toLocaleString('en')} new appointment${count === 1 ? '' : 's'}`;
+  return entry('imported', 'booking-to-targets', `imported ${what} from the booking service in one poll, between ${day(window.from)} and ${day(window.to)}`);
+}
+
 const WRITES: Record<string, string> = { insert: 'added to Google', update: 'updated in Google', delete: 'removed from Google', move: 'moved to another Google calendar' };
 
 /** How a target is named in a sentence, and the direction of what a person did there. */

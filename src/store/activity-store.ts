@@ -3,7 +3,7 @@
 // few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import { activityWords, isOwnEcho, type ActivityDirection, type ActivityFact } from '../core/activity-words.ts';
+import { activityWords, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords } from '../core/activity-words.ts';
 import type { AppointmentStore } from './appointment-store.ts';
 import type { RescheduleStore } from './reschedule-store.ts';
 
@@ -48,6 +48,14 @@ const fromRow = (r: Row): ActivityEntry => ({
 
 export type ActivityListener = (entry: ActivityEntry) => void;
 
+/** A bulk import's entry while the import runs (ActivityStore.importEntry). */
+export interface ImportEntry {
+  /** `n` more new appointments stored, in the transaction that stored them. */
+  stored(n: number): void;
+  /** The import is over: its entry, if any was written. */
+  done(): ActivityEntry | undefined;
+}
+
 export class ActivityStore {
   private readonly listeners = new Set<ActivityListener>();
 
@@ -76,13 +84,48 @@ export class ActivityStore {
     if (!words) return undefined;
     if (fact.kind === 'booking' && isOwnEcho(words, this.reverseActions.latest(fact.key))) return undefined;
     if (words.reason !== null) words.reason = this.secrets.reduce((text, secret) => text.split(secret).join('********'), words.reason);
+    return this.insert(a.key, a.searchCode ?? a.key, words);
+  }
+
+  /**
+   * The one entry of a bulk import (a poll over `window`, told in `zone`), instead of one for each
+   * new appointment. `stored(n)` in each batch's transaction: the entry is written with the first
+   * and its count kept in step, so a crash mid-import leaves it true to what was stored. Listeners
+   * hear of it once, at `done()`, with the final count.
+   */
+  importEntry(window: { from: number; to: number }, zone: string): ImportEntry {
+    let entry: ActivityEntry | undefined;
+    let count = 0;
+    return {
+      stored: (n) => {
+        if (n <= 0) return;
+        count += n;
+        const words = importWords(count, window, zone);
+        if (!entry) entry = this.insert(null, null, words, false);
+        else {
+          this.db.prepare('UPDATE activity SET summary = ? WHERE id = ?').run(words.summary, entry.id);
+          entry.summary = words.summary;
+        }
+      },
+      done: () => {
+        if (entry) this.tell(entry);
+        return entry;
+      },
+    };
+  }
+
+  private insert(key: string | null, label: string | null, words: ActivityWords, tell = true): ActivityEntry {
     const at = this.clock.now();
     const { lastInsertRowid } = this.db
       .prepare('INSERT INTO activity (at_ms, appointment_key, label, kind, direction, summary, reason, start_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(at, a.key, a.searchCode ?? a.key, words.kind, words.direction, words.summary, words.reason, words.start);
-    const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: a.key, label: a.searchCode ?? a.key, ...words };
-    for (const listener of this.listeners) listener(entry);
+      .run(at, key, label, words.kind, words.direction, words.summary, words.reason, words.start);
+    const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: key, label, ...words };
+    if (tell) this.tell(entry);
     return entry;
+  }
+
+  private tell(entry: ActivityEntry): void {
+    for (const listener of this.listeners) listener(entry);
   }
 
   /** The latest entries, newest first. */

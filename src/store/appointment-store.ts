@@ -38,6 +38,13 @@ export interface AppointmentChange {
   revision: number;
   /** What it was before: absent for a new appointment. */
   before?: PreviousState;
+  /** A new appointment stored by a bulk import (batch's `imported`): told once for all, not on its own. */
+  imported?: true;
+}
+
+export interface BatchOptions {
+  /** The new appointments of this batch are part of a bulk import (their changes say `imported`). */
+  imported?: boolean;
 }
 
 /** An appointment's start, status and whether it was gone, before a change. */
@@ -149,7 +156,7 @@ export class AppointmentStore {
    * announced after the commit, all in one transaction of their own, so what listeners write (the
    * activity) is committed once too. If `apply` throws, nothing of it stays and nothing is announced.
    */
-  batch<T>(apply: () => T): T {
+  batch<T>(apply: () => T, options: BatchOptions = {}): T {
     if (this.held) return apply();
     const held: AppointmentChange[] = [];
     this.held = held;
@@ -159,7 +166,8 @@ export class AppointmentStore {
     } finally {
       this.held = null;
     }
-    if (held.length) this.db.transaction(() => held.forEach((c) => this.changes.emit(c))).immediate();
+    const told = (c: AppointmentChange): AppointmentChange => (options.imported && !c.before ? { ...c, imported: true } : c);
+    if (held.length) this.db.transaction(() => held.forEach((c) => this.changes.emit(told(c)))).immediate();
     return result;
   }
 

@@ -13,6 +13,7 @@ export interface ListedRecord {
 export class ListingSpool {
   private size = 0;
   private unchanged = 0;
+  private unknown = 0;
 
   constructor(private readonly db: Db) {
     // Dropped and made again: a database of an earlier version may hold the table without its hash.
@@ -33,6 +34,11 @@ export class ListingSpool {
     return this.unchanged;
   }
 
+  /** Of them, those of an appointment never stored (gone ones are known): new ones, once applied. */
+  get fresh(): number {
+    return this.unknown;
+  }
+
   /**
    * One page of records, in listing order. Those whose source hash is the one stored with their
    * appointment (not gone) are only counted; the rest wait here to be applied. `always`: keys kept
@@ -40,18 +46,20 @@ export class ListingSpool {
    */
   add(records: readonly ListedRecord[], always: ReadonlySet<string>): void {
     const keys = records.flatMap((r) => r.key ?? []);
+    // Every stored one, gone or not: a gone one listed again is back, not new. Its hash is null then.
     const stored = new Map(
       this.db
         .prepare(
-          `SELECT appointment_key, source_hash FROM appointments
-           WHERE appointment_key IN (SELECT value FROM json_each(?)) AND gone_at_ms IS NULL AND source_hash IS NOT NULL`,
+          `SELECT appointment_key, CASE WHEN gone_at_ms IS NULL THEN source_hash END FROM appointments
+           WHERE appointment_key IN (SELECT value FROM json_each(?))`,
         )
         .raw()
-        .all(JSON.stringify(keys)) as [string, string][],
+        .all(JSON.stringify(keys)) as [string, string | null][],
     );
-    const differing = records.filter((r) => r.key === undefined || always.has(r.key) || stored.get(r.key) !== r.hash);
+    const differing = records.filter((r) => r.key === undefined || always.has(r.key) || (stored.get(r.key) ?? null) !== r.hash);
     this.size += records.length;
     this.unchanged += records.length - differing.length;
+    this.unknown += differing.filter((r) => r.key !== undefined && !stored.has(r.key)).length;
     if (differing.length === 0) return;
     const insert = this.db.prepare('INSERT INTO temp.poll_listing (record) VALUES (?)');
     // Only the TEMP table is written: no lock on the database others share.
@@ -77,5 +85,6 @@ export class ListingSpool {
     this.db.exec('DELETE FROM temp.poll_listing');
     this.size = 0;
     this.unchanged = 0;
+    this.unknown = 0;
   }
 }

@@ -15,6 +15,7 @@ import type { BookingApi, ListFilters } from '../booking/port.ts';
 import { isNotFound } from '../booking/errors.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
 import type { StoredAppointment } from '../store/appointment-store.ts';
+import type { ActivityStore } from '../store/activity-store.ts';
 import type { Job, JobResult, Progress } from '../jobs/job.ts';
 import { applyNotFound, applyRecord, isChange, sourceHashOf, type ApplyDeps, type ApplyOutcome } from './apply-record.ts';
 import type { BookingHealth } from './booking-health.ts';
@@ -25,17 +26,30 @@ import { pollWindow } from './poll-window.ts';
 import { mapLimit } from './map-limit.ts';
 
 const REREAD_CONCURRENCY = 4;
-/** Listed records applied in one transaction: one commit for many rows, short enough to let webhooks in between. */
+/** Listed records applied in one transaction at most: one commit for many rows. */
 const BATCH = 500;
+/**
+ * And at most this long (ms) applying them: the transaction then commits and the event loop is let
+ * go, so a webhook waits about this long for its acknowledgement while an import runs, never the
+ * 100 to 250 ms 500 new rows can take (parsing, normalising, indexes, a slow disk).
+ */
+const BATCH_MS = 15;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Reasons of skipped records kept in the pass's report (status shows them); the log has every one. */
 const MAX_SKIPPED_SHOWN = 5;
+/**
+ * More new appointments than this in one pass (a first import, a widened window) are told in the
+ * activity by one entry, not one each: the status page shows the latest 50, and thousands of
+ * "booked" lines would push everything else off it (and cost a sixth of a large import's time).
+ */
+const IMPORT_ENTRY_ABOVE = 50;
 // A delivery received shortly before the stored state was last confirmed still counts as announcing.
 const ANNOUNCE_SLACK_MS = 60_000;
 
 export interface PollDeps extends ApplyDeps {
   booking: BookingApi;
   deliveries: DeliveryStore;
+  activity: Pick<ActivityStore, 'importEntry'>;
   health: BookingHealth;
   history: PollHistory;
   metrics: IngestMetrics;
@@ -164,24 +178,37 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     const reread = [...missing, ...heldElsewhere];
     const total = records.count + reread.length;
     // Only the records that differ from what is stored are read and applied (the listing kept no
-    // others), BATCH to a transaction, the event loop free between batches: webhooks keep being
-    // acknowledged. The rest are the very record already stored: not parsed, not written.
+    // others), in transactions of BATCH records or BATCH_MS, whichever comes first, the event loop
+    // free between them: webhooks keep being acknowledged. A crash keeps whole transactions only.
+    // The rest are the very record already stored: not parsed, not written.
     report.unchanged += records.same;
     let done = records.same;
-    for (const batch of records.batches(BATCH)) {
-      deps.appointments.batch(() => {
-        for (const text of batch) {
-          const raw: unknown = JSON.parse(text);
-          const key = appointmentKeyOf(raw);
-          // What it was before matters only for "was it announced?", never asked on the first pass.
-          const before = key === undefined || baseline === null ? undefined : deps.appointments.get(key);
-          tally(applyRecord(deps, raw, startedAt, undefined, sourceHashOf(deps, text)), before);
-        }
-      });
-      done += batch.length;
-      progress?.(done, total);
-      await yieldToIo();
+    // The new ones of a bulk import: stored without an entry each; one entry tells them all below.
+    const imported = records.fresh > IMPORT_ENTRY_ABOVE;
+    const importEntry = imported ? deps.activity.importEntry(window, deps.timezone) : undefined;
+    const apply = (text: string) => {
+      const raw: unknown = JSON.parse(text);
+      const key = appointmentKeyOf(raw);
+      // What it was before matters only for "was it announced?", never asked on the first pass.
+      const before = key === undefined || baseline === null ? undefined : deps.appointments.get(key);
+      tally(applyRecord(deps, raw, startedAt, undefined, sourceHashOf(deps, text)), before);
+    };
+    for (const chunk of records.batches(BATCH)) {
+      for (let i = 0; i < chunk.length; ) {
+        const from = i;
+        const t0 = performance.now();
+        const created = report.created;
+        deps.appointments.batch(() => {
+          do apply(chunk[i++]!);
+          while (i < chunk.length && performance.now() - t0 < BATCH_MS);
+          importEntry?.stored(report.created - created);
+        }, { imported });
+        done += i - from;
+        progress?.(done, total);
+        await yieldToIo();
+      }
     }
+    importEntry?.done();
     await mapLimit(reread, REREAD_CONCURRENCY, async (s) => {
       const key = s.appointment.key;
       const requestedAt = clock.now();

@@ -61,7 +61,7 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
       activity: receiver,
     }),
     // `sync` runs them in this order: the poll brings the window up to date, then deliveries.
-    jobs: [createPollJob({ ...common, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker({ ...common, receiver })],
+    jobs: [createPollJob({ ...common, activity: s.activity, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker({ ...common, receiver })],
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
       // there are commits enough to matter.

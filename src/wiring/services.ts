@@ -66,7 +66,8 @@ export function createServices(deps: ServiceDeps): Services {
   // The booking service's echo of a reschedule sent for either target is not news.
   const latestOfAny = { latest: (key: string) => [actions.latest(key), caldavActions.latest(key)].reduce((a, b) => (b && (!a || b.id > a.id) ? b : a), undefined) };
   const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
-  appointments.changes.subscribe(({ key, before }) => activity.record({ kind: 'booking', key, ...(before ? { before } : {}) }));
+  // A bulk import's new appointments are told in one entry, by the poll that stored them.
+  appointments.changes.subscribe(({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })));
   return {
     ...deps,
     atomic: atomicOf(db),

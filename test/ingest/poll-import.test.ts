@@ -4,7 +4,7 @@
 // pass completes the import.
 import { afterEach, describe, expect, it } from 'vitest';
 import { countRequests } from '../helpers/simulator.ts';
-import { ingestHarness, type Harness } from './harness.ts';
+import { envelopeFor, ingestHarness, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -17,13 +17,13 @@ const LIST = '/api/v3/appointments/';
 const FEED_TOKEN = 'import-feed-token-0123456789abcdef';
 const COUNT = 1_234; // more than two batches of the poll's 500
 
-async function importing(): Promise<{ harness: Harness; keys: string[] }> {
+async function importing(count = COUNT): Promise<{ harness: Harness; keys: string[] }> {
   const harness = await ingestHarness({
     sim: { pageSize: 100 },
     config: { poll: { past_days: 7, future_days: 30 }, feeds: [{ name: 'All', token: FEED_TOKEN }] },
   });
   const now = Date.now();
-  const keys = Array.from({ length: COUNT }, (_, i) => harness.sim.create({ start: now + (i % 30) * DAY + i * 60_000 }).appointment_key);
+  const keys = Array.from({ length: count }, (_, i) => harness.sim.create({ start: now + (i % 30) * DAY + i * 60_000 }).appointment_key);
   return { harness, keys };
 }
 
@@ -91,13 +91,65 @@ describe('first import by the poll', () => {
     const doomed = listed[699]!;
     h.t.ctx.db.exec(`CREATE TEMP TRIGGER fail_one BEFORE INSERT ON main.appointments WHEN new.appointment_key = '${doomed}' BEGIN SELECT RAISE(ABORT, 'disk gone'); END`);
     await expect(h.poll.run()).rejects.toThrow(/disk gone/);
+    // Whole batches before the failing one: the listing's first ones, in order, none after a gap;
+    // nothing of the failing one's batch (batches are 500 records at most, fewer when slow).
     const stored = h.t.ctx.appointments.listAll().map((s) => s.appointment.key);
-    expect(stored.sort()).toEqual(listed.slice(0, 500).sort()); // the first batch; nothing of the second
+    expect(stored.length).toBeGreaterThanOrEqual(700 - 500);
+    expect(stored.length).toBeLessThan(700);
+    expect(stored.sort()).toEqual(listed.slice(0, stored.length).sort());
 
     h.t.ctx.db.exec('DROP TRIGGER temp.fail_one');
     const result = await h.poll.run();
     expect(result.status).toBe('success');
-    expect(result.summary).toMatch(new RegExp(`: ${COUNT - 500} new, 0 changed, 0 gone, 500 unchanged$`));
+    expect(result.summary).toMatch(new RegExp(`: ${COUNT - stored.length} new, 0 changed, 0 gone, ${stored.length} unchanged$`));
     expect(h.t.ctx.appointments.listAll().map((s) => s.appointment.key).sort()).toEqual([...keys].sort());
+    // The activity tells each part of the import as it was stored, the cut one included.
+    const count = (n: number) => new RegExp(`^imported ${n.toLocaleString('en')} new appointments from the booking service`);
+    expect(activity(h).map((e) => [e.kind, e.summary])).toEqual([
+      ['imported', expect.stringMatching(count(COUNT - stored.length))],
+      ['imported', expect.stringMatching(count(stored.length))],
+    ]);
+  });
+});
+
+type Entry = { appointment: string | null; kind: string; direction: string; summary: string };
+/** The status document's recent activity (/api/status, the status page's list), newest first. */
+const activity = (x: Harness) => (x.t.runtime.status().activity as { recent: Entry[] }).recent;
+const activityRows = (x: Harness) => (x.t.ctx.db.prepare('SELECT COUNT(*) AS n FROM activity').get() as { n: number }).n;
+
+describe('the activity of a first import', () => {
+  it('tells a first import in one entry, not one a booking; a later new booking, polled or announced, in its own', async () => {
+    const { harness } = await importing();
+    h = harness;
+    await h.poll.run();
+    expect(activity(h)).toEqual([
+      expect.objectContaining({ appointment: null, kind: 'imported', direction: 'booking-to-targets', summary: expect.stringMatching(/^imported 1,234 new appointments from the booking service in one poll, between \w{3} \d+ \w{3} \d{4} and /) }),
+    ]);
+    expect(activityRows(h)).toBe(1);
+
+    // A booking made later, found by the next poll: told on its own, as before.
+    const later = h.sim.create({ start: Date.now() + 2 * DAY });
+    await h.poll.run();
+    expect(activity(h)[0]).toMatchObject({ appointment: later.search_code, kind: 'booked', summary: expect.stringMatching(/^booked for /) });
+    // One announced by a webhook: the same.
+    const announced = h.sim.create({ start: Date.now() + 3 * DAY });
+    expect((await h.post(envelopeFor(h.sim, announced.appointment_key, 'appointment.created'))).status).toBe(200);
+    await h.deliveries.run();
+    expect(activity(h).slice(0, 3).map((e) => [e.appointment, e.kind])).toEqual([
+      [announced.search_code, 'booked'],
+      [later.search_code, 'booked'],
+      [null, 'imported'],
+    ]);
+    expect(activityRows(h)).toBe(3);
+  });
+
+  it('tells each of 50 new appointments found by one pass on its own, as ever', async () => {
+    const { harness, keys } = await importing(50);
+    h = harness;
+    await h.poll.run();
+    const entries = activity(h);
+    expect(entries).toHaveLength(50);
+    expect(entries.every((e) => e.kind === 'booked' && e.summary.startsWith('booked for '))).toBe(true);
+    expect(new Set(entries.map((e) => e.appointment))).toEqual(new Set(keys.map((k) => h!.sim.record(k)!.search_code)));
   });
 });
