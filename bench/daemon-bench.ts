@@ -42,8 +42,11 @@ function writeConfig(dir: string, port: number, f: Fakes['ready'], google: boole
 }
 
 async function status(port: number): Promise<Record<string, any>> {
+  const t0 = performance.now();
   const res = await fetch(`http://127.0.0.1:${port}/api/status`, { headers: { authorization: `Bearer ${ADMIN}` } });
-  return (await res.json()) as Record<string, any>;
+  const body = (await res.json()) as Record<string, any>;
+  if (process.env.BENCH_IMPORT_DEBUG) process.stderr.write(`status answered after ${(performance.now() - t0).toFixed(0)} ms\n`);
+  return body;
 }
 
 const stored = async (port: number): Promise<number> => Number((await status(port)).ingest?.appointments?.total ?? 0);

@@ -41,14 +41,21 @@ export interface AssembledFeed {
 
 const CHUNK = 64 * 1024;
 
+/** Takes a feed's fragments one at a time, in feed order, and writes them out in chunks. */
+export interface FeedAssembler {
+  add(fragment: string): void;
+  /** Writes the footer and what is left; returns how many fragments were added. */
+  finish(): number;
+}
+
 /**
- * Writes header, fragments (already in feed order, each ending with CRLF) and footer to `out` in
- * chunks of 64 KiB as the fragments come (they are read from disk one by one): no string of the
- * whole feed (two bytes a character once any name has an accent or an emoji), no array of every
- * fragment. The chunk's buffer is reused once `out` returns: `out` copies what it keeps. (A fresh
- * buffer per chunk left the C allocator holding tens of megabytes after a large feed.)
+ * Writes header, fragments (each ending with CRLF) and footer to `out` in chunks of 64 KiB as the
+ * fragments come (they are read from disk a page at a time): no string of the whole feed (two bytes
+ * a character once any name has an accent or an emoji), no array of every fragment. The chunk's
+ * buffer is reused once `out` returns: `out` copies what it keeps. (A fresh buffer per chunk left the
+ * C allocator holding tens of megabytes after a large feed.)
  */
-export function assembleInto(header: string, fragments: Iterable<string>, out: (chunk: Buffer) => void): number {
+export function feedAssembler(header: string, out: (chunk: Buffer) => void): FeedAssembler {
   let chunk = Buffer.allocUnsafeSlow(CHUNK);
   let at = 0;
   let events = 0;
@@ -62,13 +69,24 @@ export function assembleInto(header: string, fragments: Iterable<string>, out: (
     at += chunk.write(text, at);
   };
   put(header);
-  for (const f of fragments) {
-    put(f);
-    events++;
-  }
-  put(FOOTER);
-  out(chunk.subarray(0, at));
-  return events;
+  return {
+    add(fragment) {
+      put(fragment);
+      events++;
+    },
+    finish() {
+      put(FOOTER);
+      out(chunk.subarray(0, at));
+      return events;
+    },
+  };
+}
+
+/** The assembler over fragments that are all at hand. */
+export function assembleInto(header: string, fragments: Iterable<string>, out: (chunk: Buffer) => void): number {
+  const assembler = feedAssembler(header, out);
+  for (const f of fragments) assembler.add(f);
+  return assembler.finish();
 }
 
 /** The whole body in one buffer, with its hash (for tests and small uses). */

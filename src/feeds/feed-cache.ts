@@ -3,18 +3,20 @@
 // notices; the rendered fragments stay in SQLite; the assembled body is a file (FeedBodyStore), small
 // ones also in memory. What is held here per feed is its ETag, Last-Modified and that body's handle.
 // A request that finds nothing changed costs a clock reading and an array lookup; a 304 never
-// assembles anything.
+// assembles anything. An assembly (rendering what is missing, then writing the body) runs in slices
+// of a few milliseconds and lets the event loop go between them: 100,000 events held it about a
+// second in one piece, and webhooks and /healthz waited that long.
 import type { FeedConfig } from '../config/schema.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
 import { FeedBodyStore, type BodyToSend, type Representation, type StoredBody } from '../store/feed-body-store.ts';
-import type { MemberChanges } from '../store/feed-member-store.ts';
+import type { FeedPlace, MemberChanges } from '../store/feed-member-store.ts';
 import { hashOf, sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
 import { memberChange, memberOf, rowOf, type Held } from './members.ts';
 import { placeInFeed } from './feed-filter.ts';
 import { renderEvent, styleVariant } from '../ical/render-event.ts';
-import { assembleInto, nextLastModified, renderHeader } from './assemble.ts';
+import { feedAssembler, nextLastModified, renderHeader } from './assemble.ts';
 
 export type { BodyToSend, Representation };
 
@@ -45,6 +47,10 @@ interface Entry {
   /** Undefined when a member changed since the last assembly. */
   served: (CachedFeed & { body: StoredBody }) | undefined;
   summary: FeedSummary | undefined;
+  /** Grows whenever its members change. */
+  changes: number;
+  /** The assembly under way, which every request for the feed meanwhile waits for. */
+  building: Promise<NonNullable<Entry['served']>> | undefined;
 }
 
 export interface FeedCacheDeps {
@@ -57,14 +63,20 @@ export interface FeedCacheDeps {
   onRendered?(count: number): void;
 }
 
-// Past this many pending keys one pass over every row beats reading them one by one.
-const BULK = 200;
+// Past this many pending keys one pass over every row is done instead. Read in batches of KEYS_AT_ONCE,
+// pending keys cost about what the pass costs per row, and an import keeps adding them between two
+// status calls: a pass over every row on each call cost 100 to 240 ms at 20,000 stored. Bounded all
+// the same (a few hundred kilobytes of keys), as nothing here grows with what is stored.
+const BULK = 5000;
+const KEYS_AT_ONCE = 200;
 // Rows judged per page of a full pass, and fragments rendered and stored together. Small on purpose:
 // what survives a young-generation collection (1 MB under --max-semi-space-size=1) moves to the old
 // generation, which grows and does not give its pages back; pages of 1,000 rows left 25 MB more
 // resident after one pass over 100,000 appointments.
 const PAGE = 200;
 const RENDER_BATCH = 100;
+// An assembly lets the event loop go once it has worked this long (answering a webhook takes far less).
+const SLICE_MS = 10;
 // How often to look for commits by other processes (a one-shot `sync`); our own come as notices.
 const EXTERNAL_CHECK_MS = 1000;
 // Bump when the assembly's output changes for the same members and fragments.
@@ -81,6 +93,15 @@ export class FeedCache {
   private dataVersion = -1;
   private checkedAt = -Infinity;
   private stamp = '';
+  /** This process keeps membership current (serve); others count from the appointments. */
+  private serving = false;
+  /** Assemblies run one after another, never two at once. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * A body is being written from the members: they are not changed meanwhile (the pending changes
+   * wait), so the body is one state of the feed, never a mix of two.
+   */
+  private writing = false;
 
   constructor(private readonly deps: FeedCacheDeps) {
     this.entries = deps.feeds.map((feed) => {
@@ -95,6 +116,8 @@ export class FeedCache {
         shape: hashOf({ v: ASSEMBLY_VERSION, variant, header, selection }).slice(0, 32),
         served: undefined,
         summary: undefined,
+        building: undefined,
+        changes: 0,
       };
     });
   }
@@ -109,11 +132,24 @@ export class FeedCache {
     }
   }
 
-  /** The feed's current body, assembled (and missing events rendered) only if something changed. */
-  feed(index: number): CachedFeed {
+  /** This process serves the feeds: it keeps their members in SQLite current, and counts from them. */
+  serve(): void {
+    this.serving = true;
+  }
+
+  /**
+   * The feed's current body, at once when nothing changed since it was made; else a promise of it,
+   * assembled (and missing events rendered) in slices. A request while the feed is being assembled
+   * waits for that assembly: the body it gets, and the ETag of it, are of one state of the feed.
+   */
+  feed(index: number): CachedFeed | Promise<CachedFeed> {
     this.refresh();
     const entry = this.entry(index);
-    return (entry.served ??= this.stored(entry) ?? this.assemble(entry));
+    if (entry.served) return entry.served;
+    const building = (entry.building ??= this.build(entry).finally(() => {
+      entry.building = undefined;
+    }));
+    return building;
   }
 
   /** Count and last change, without rendering anything (status; also from a process that does not serve). */
@@ -121,7 +157,7 @@ export class FeedCache {
     const entry = this.entry(index);
     // A process that has not taken over membership (`calbridge status` beside a running serve)
     // counts from the appointments and writes nothing.
-    if (!this.loaded) return this.countFromRows(entry);
+    if (!this.loaded && !this.serving) return this.countFromRows(entry);
     this.refresh();
     return (entry.summary ??= this.deps.store.members.summary(entry.id));
   }
@@ -133,6 +169,7 @@ export class FeedCache {
   }
 
   private refresh(): void {
+    if (this.writing) return;
     const now = this.deps.clock.now();
     const due = now - this.checkedAt >= EXTERNAL_CHECK_MS || now < this.checkedAt;
     // Another process commits without our change notices: when SQLite says someone did, compare a stamp.
@@ -150,19 +187,29 @@ export class FeedCache {
     }
     if (this.reloadDue) return this.reload();
     if (this.dirty.size === 0) return;
-    const changes = this.entries.map((e): MemberChanges => ({ feedId: e.id, put: [], remove: [] }));
-    for (const key of this.dirty) {
-      const stored = this.deps.appointments.get(key);
-      if (!stored) continue;
-      const row = rowOf(stored);
-      this.entries.forEach((e, i) => {
-        const change = memberChange(this.deps.store.members.get(e.id, key), row, e.feed);
-        if (change === 'put') changes[i]!.put.push(memberOf(row));
-        else if (change === 'remove') changes[i]!.remove.push(key);
-      });
-    }
+    const keys = [...this.dirty];
     this.dirty.clear();
-    this.apply(changes);
+    for (let at = 0; at < keys.length; at += KEYS_AT_ONCE) {
+      // Keys of rows no longer stored are skipped, as they always were (retention removes only rows
+      // that left every feed, or are about to by the same pass).
+      const rows = this.deps.appointments.filterRowsOf(keys.slice(at, at + KEYS_AT_ONCE));
+      this.apply(
+        this.entries.map((e): MemberChanges => {
+          const held = this.deps.store.members.heldOf(
+            e.id,
+            rows.map((r) => r.key),
+          );
+          const put = [];
+          const remove = [];
+          for (const row of rows) {
+            const change = memberChange(held.get(row.key), row, e.feed);
+            if (change === 'put') put.push(memberOf(row));
+            else if (change === 'remove') remove.push(row.key);
+          }
+          return { feedId: e.id, put, remove };
+        }),
+      );
+    }
   }
 
   /** One pass over every row, a page at a time, bringing each feed's stored members up to date. */
@@ -204,6 +251,7 @@ export class FeedCache {
       entry.served?.body.retire();
       entry.served = undefined;
       entry.summary = undefined;
+      entry.changes++;
     });
   }
 
@@ -243,19 +291,46 @@ export class FeedCache {
     this.deps.bodies.sweep(keep);
   }
 
-  private assemble(entry: Entry): NonNullable<Entry['served']> {
-    this.renderMissing(entry);
+  /** After the assemblies before it: the stored body when it is still current, else a new one. */
+  private build(entry: Entry): Promise<NonNullable<Entry['served']>> {
+    const run = this.queue.then(async () => {
+      this.refresh();
+      // Nothing changed since an earlier run stored its body: serve that.
+      const stored = this.stored(entry);
+      if (stored) return (entry.served = stored);
+      await this.renderMissing(entry);
+      // Rendered up to now, and from here no member changes until the body is written.
+      this.writing = true;
+      try {
+        return (entry.served = await this.assemble(entry));
+      } finally {
+        this.writing = false;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes the body from the members and their stored fragments, a page at a time. */
+  private async assemble(entry: Entry): Promise<NonNullable<Entry['served']>> {
     const writer = this.deps.bodies.writer(entry.id);
     let maxChange = 0;
     let events: number;
-    const fragments = function* (rows: Iterable<[string, number]>) {
-      for (const [body, changedAt] of rows) {
-        maxChange = Math.max(maxChange, changedAt);
-        yield body;
-      }
-    };
     try {
-      events = assembleInto(entry.header, fragments(this.deps.store.members.inFeedOrder(entry.id, entry.variant)), (chunk) => writer.write(chunk));
+      const assembler = feedAssembler(entry.header, (chunk) => writer.write(chunk));
+      const slice = new Slice();
+      let after: FeedPlace | null = null;
+      for (;;) {
+        const page = this.deps.store.members.feedOrderPage(entry.id, entry.variant, after, PAGE);
+        for (const row of page) {
+          maxChange = Math.max(maxChange, row.changedAt);
+          assembler.add(row.body);
+        }
+        if (page.length < PAGE) break;
+        after = page[page.length - 1]!;
+        await slice.pause();
+      }
+      events = assembler.finish();
     } catch (e) {
       writer.abort();
       throw e;
@@ -269,14 +344,24 @@ export class FeedCache {
 
   /**
    * Renders and stores the fragments the feed's members lack (new, or of another revision), a batch
-   * at a time: a first assembly of 100,000 events never holds them all rendered at once.
+   * at a time: a first assembly of 100,000 events never holds them all rendered at once. Members
+   * that change meanwhile are rendered too: this ends when none lacks its fragment.
    */
-  private renderMissing(entry: Entry): void {
+  private async renderMissing(entry: Entry): Promise<void> {
     const members = this.deps.store.members;
+    const slice = new Slice();
     let after = '';
+    let changes = entry.changes;
     for (;;) {
       const missing = members.unrendered(entry.id, entry.variant, after, RENDER_BATCH);
-      if (missing.length === 0) return;
+      if (missing.length === 0) {
+        // Members changed while the event loop was away (requests refresh them): another pass.
+        this.refresh();
+        if (entry.changes === changes) return;
+        changes = entry.changes;
+        after = '';
+        continue;
+      }
       const batch = new Map<string, { revision: number; body: string }>();
       const followed: MemberChanges = { feedId: entry.id, put: [], remove: [] };
       for (const { key, revision } of missing) {
@@ -293,7 +378,19 @@ export class FeedCache {
       }
       this.deps.onRendered?.(batch.size);
       after = missing[missing.length - 1]!.key;
+      await slice.pause();
     }
+  }
+}
+
+/** Lets the event loop go (to answer what came meanwhile) once SLICE_MS of work is done. */
+class Slice {
+  private started = performance.now();
+
+  async pause(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
   }
 }
 

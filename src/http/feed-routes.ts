@@ -11,8 +11,11 @@ export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
 
 export interface FeedRouteDeps {
   feeds: readonly { token: string; refresh_minutes: number }[];
-  /** The feed's current body (a new object whenever the body changed); a 304 opens nothing of it. */
-  feed(index: number): CachedFeed;
+  /**
+   * The feed's current body (a new object whenever the body changed), or a promise of it while it is
+   * being assembled; a 304 opens nothing of it.
+   */
+  feed(index: number): CachedFeed | Promise<CachedFeed>;
   onRequest?(outcome: FeedOutcome): void;
 }
 
@@ -41,7 +44,12 @@ export function feedRoutes(deps: FeedRouteDeps): Hono {
 
   /** A 200 or 304 for the feed's current body; asked again when that body was replaced before it was opened. */
   const answer = (c: Context, index: number, attempt: number): Response | Promise<Response> => {
-    const feed = deps.feed(index);
+    const current = deps.feed(index);
+    // Unchanged feeds are answered without a promise.
+    return current instanceof Promise ? current.then((feed) => answerWith(c, index, attempt, feed)) : answerWith(c, index, attempt, current);
+  };
+
+  const answerWith = (c: Context, index: number, attempt: number, feed: CachedFeed): Response | Promise<Response> => {
     let tags = tagsOf.get(feed);
     if (!tags) {
       // A strong ETag names one representation, so the gzip one gets its own.

@@ -310,6 +310,19 @@ export class AppointmentStore {
     return rows.map(filterRowOf);
   }
 
+  /** The rows of these keys (those still stored), with only what filters read. */
+  filterRowsOf(keys: readonly string[]): FilterRow[] {
+    if (keys.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT appointment_key, revision, changed_at_ms, start_ms, gone_at_ms, status, calendar_key, client_key, person_key,
+                owner_user, service_keys, tag_keys
+         FROM appointments WHERE appointment_key IN (${keys.map(() => '?').join(', ')})`,
+      )
+      .all(...keys) as FilterColumns[];
+    return rows.map(filterRowOf);
+  }
+
   /** Changes whenever a revision grows or a row appears, whichever process wrote it. */
   changeStamp(): string {
     const r = this.db.prepare('SELECT COUNT(*) AS n, TOTAL(revision) AS s FROM appointments').get() as { n: number; s: number };

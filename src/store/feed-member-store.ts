@@ -18,6 +18,18 @@ export interface MemberChanges {
   remove: string[];
 }
 
+/** A member's place in feed order. */
+export interface FeedPlace {
+  start: number;
+  key: string;
+}
+
+export interface FeedOrderRow extends FeedPlace {
+  /** The stored fragment ('' when there is none). */
+  body: string;
+  changedAt: number;
+}
+
 export interface MemberSummary {
   events: number;
   /** The newest change among the members, or null when the feed is empty. */
@@ -27,10 +39,14 @@ export interface MemberSummary {
 export class FeedMemberStore {
   constructor(private readonly db: Db) {}
 
-  get(feedId: string, key: string): { start: number; revision: number } | undefined {
-    return this.db.prepare('SELECT start_ms AS start, revision FROM feed_members WHERE feed_id = ? AND appointment_key = ?').get(feedId, key) as
-      | { start: number; revision: number }
-      | undefined;
+  /** What the feed holds of these keys (those it holds). */
+  heldOf(feedId: string, keys: readonly string[]): Map<string, { start: number; revision: number }> {
+    if (keys.length === 0) return new Map();
+    const rows = this.db
+      .prepare(`SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key IN (${keys.map(() => '?').join(', ')})`)
+      .raw()
+      .all(feedId, ...keys) as [string, number, number][];
+    return new Map(rows.map(([key, start, revision]) => [key, { start, revision }]));
   }
 
   /** Members with a key after `after` up to `upTo` (to the end when null), in SQLite's key order. */
@@ -97,18 +113,17 @@ export class FeedMemberStore {
   }
 
   /**
-   * The feed's fragments in feed order (by start, then key, so equal inputs give the same body), one
-   * row at a time, with each member's change time. Run no other statement until it is done.
+   * Up to `limit` of the feed's fragments in feed order (by start, then key, so equal inputs give the
+   * same body) after the member `after` (from the first when null), with each member's change time
+   * and place: read at once, so the assembly can let the event loop go between pages.
    */
-  *inFeedOrder(feedId: string, variant: string): IterableIterator<[body: string, changedAt: number]> {
-    const rows = this.db
+  feedOrderPage(feedId: string, variant: string, after: FeedPlace | null, limit: number): FeedOrderRow[] {
+    return this.db
       .prepare(
-        `SELECT COALESCE(f.body, ''), m.changed_at_ms FROM feed_members m
+        `SELECT COALESCE(f.body, '') AS body, m.changed_at_ms AS changedAt, m.start_ms AS start, m.appointment_key AS key FROM feed_members m
          LEFT JOIN feed_fragments f ON f.variant = ? AND f.appointment_key = m.appointment_key
-         WHERE m.feed_id = ? ORDER BY m.start_ms, m.appointment_key`,
+         WHERE m.feed_id = ? AND (m.start_ms, m.appointment_key) > (?, ?) ORDER BY m.start_ms, m.appointment_key LIMIT ?`,
       )
-      .raw()
-      .iterate(variant, feedId) as IterableIterator<[string, number]>;
-    yield* rows;
+      .all(variant, feedId, after?.start ?? Number.MIN_SAFE_INTEGER, after?.key ?? '', limit) as FeedOrderRow[];
   }
 }

@@ -25,15 +25,14 @@ export function createFeedsPart(s: Services): Part {
     name: 'feeds',
     routes: feedRoutes({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() }),
     async start() {
+      cache.serve();
       // Assemble every feed a little after start, so the first phone to ask gets it at once. Not at
-      // once: assembling 100,000 events holds the event loop for seconds, and /healthz, /readyz and the
-      // webhooks must answer as soon as the server listens.
+      // once: /healthz, /readyz and the webhooks get the first seconds to themselves. The assembly
+      // lets the event loop go every few milliseconds, so requests meanwhile are answered.
       warming = setTimeout(() => {
-        try {
-          feeds.forEach((_f, i) => cache.feed(i));
-        } catch (e) {
-          log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request');
-        }
+        void (async () => {
+          for (let i = 0; i < feeds.length; i++) await cache.feed(i);
+        })().catch((e: unknown) => log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request'));
       }, WARM_AFTER_MS);
       warming.unref();
     },

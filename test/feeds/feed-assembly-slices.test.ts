@@ -1,0 +1,159 @@
+// A large feed is assembled in slices: the server answers other requests meanwhile, requests for the
+// feed wait for that one assembly, and the feeds' counts in status come from their stored members
+// (the same numbers a count over every appointment gives) as changes arrive.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
+import { silentLogger } from '../../src/log.ts';
+import { testConfig, unreachableBooking } from '../helpers/context.ts';
+import { appointment } from './appointments.ts';
+import { checkFeed } from './ics-assert.ts';
+
+const runtimes: Runtime[] = [];
+let dir: string | undefined;
+afterEach(async () => {
+  for (const r of runtimes.splice(0)) await r.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const TOKEN = 'sliced-feed-token-0123456789';
+const ALL_TOKEN = 'sliced-all-token-0123456789';
+
+function open(path: string): Runtime {
+  const config = testConfig({
+    database: { path },
+    feeds: [
+      { name: 'Clinic', token: TOKEN },
+      { name: 'Everything', token: ALL_TOKEN, include_cancelled: true },
+    ],
+  });
+  const runtime = buildRuntime(config, { log: silentLogger(), booking: unreachableBooking, processMetrics: false });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+/** As `serve` does: the feeds part started, so it keeps the members and counts from them. */
+async function serving(path: string): Promise<Runtime> {
+  const runtime = open(path);
+  await runtime.parts.find((p) => p.name === 'feeds')!.start?.();
+  return runtime;
+}
+
+async function renderedSoFar(runtime: Runtime): Promise<number> {
+  const text = await runtime.services.metrics.registry.metrics();
+  return Number(/calbridge_feed_events_rendered_total (\d+)/.exec(text)?.[1] ?? 0);
+}
+
+function feedCounts(runtime: Runtime): Record<string, number> {
+  const feeds = (runtime.status() as { feeds: { feeds: { name: string; events: number }[] } }).feeds.feeds;
+  return Object.fromEntries(feeds.map((f) => [f.name, f.events]));
+}
+
+describe('a large feed being assembled', () => {
+  it('leaves the server answering meanwhile, and requests for it wait for that one assembly', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
+    const runtime = await serving(join(dir, 'db.sqlite'));
+    const count = 3000;
+    runtime.services.appointments.batch(() => {
+      for (let n = 1; n <= count; n++) runtime.services.appointments.upsert(appointment(n));
+    });
+
+    let feedDone = false;
+    const first = Promise.resolve(runtime.app.request(`/feeds/${TOKEN}.ics`)).then((res) => {
+      feedDone = true;
+      return res;
+    });
+    // Wait, through the event loop, until the assembly has rendered its first events: it has begun.
+    while (!feedDone && (await renderedSoFar(runtime)) === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(feedDone).toBe(false);
+
+    const second = runtime.app.request(`/feeds/${TOKEN}.ics`);
+    const health = await runtime.app.request('/healthz');
+    expect(health.status).toBe(200);
+    // Answered while the feed was still being assembled.
+    expect(feedDone).toBe(false);
+
+    const [a, b] = await Promise.all([first, second]);
+    const [textA, textB] = await Promise.all([a.text(), b.text()]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(checkFeed(textA)).toHaveLength(count);
+    // One assembly for both: the same body under the same ETag, each event rendered once.
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    expect(textB).toBe(textA);
+    expect(await renderedSoFar(runtime)).toBe(count);
+
+    // Unchanged: a 304 for that ETag, without assembling anything.
+    const again = await runtime.app.request(`/feeds/${TOKEN}.ics`, { headers: { 'if-none-match': a.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(await renderedSoFar(runtime)).toBe(count);
+  });
+
+  it('includes changes that arrive while its events are being rendered, under the ETag of what it sends', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
+    const runtime = await serving(join(dir, 'db.sqlite'));
+    runtime.services.appointments.batch(() => {
+      for (let n = 1; n <= 2000; n++) runtime.services.appointments.upsert(appointment(n));
+    });
+    let feedDone = false;
+    const first = Promise.resolve(runtime.app.request(`/feeds/${TOKEN}.ics`)).then((res) => {
+      feedDone = true;
+      return res;
+    });
+    while (!feedDone && (await renderedSoFar(runtime)) === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(feedDone).toBe(false);
+    // Webhooks applied meanwhile: one new appointment, one cancelled.
+    runtime.services.appointments.upsert(appointment(2001));
+    runtime.services.appointments.upsert(appointment(5, { status: 'CANCELLED' }));
+
+    const res = await first;
+    const uids = checkFeed(await res.text()).map((e) => e.uid);
+    expect(uids).toHaveLength(2000);
+    expect(new Set(uids).size).toBe(2000);
+    expect(uids).toContain('apt02001@calbridge');
+    expect(uids).not.toContain('apt00005@calbridge');
+    // Its ETag names that body: nothing changed since, so asking with it gets a 304.
+    const next = await runtime.app.request(`/feeds/${TOKEN}.ics`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(next.status).toBe(304);
+
+    // A change after it was sent: a new body under a new ETag.
+    runtime.services.appointments.upsert(appointment(6, { status: 'CANCELLED' }));
+    const changed = await runtime.app.request(`/feeds/${TOKEN}.ics`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(res.headers.get('etag'));
+    expect(checkFeed(await changed.text()).map((e) => e.uid)).not.toContain('apt00006@calbridge');
+  });
+});
+
+describe("the feeds' counts in status", () => {
+  it('follow changes, small and bulk, and agree with a count over every appointment', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-counts-'));
+    const path = join(dir, 'db.sqlite');
+    const runtime = await serving(path);
+    const store = runtime.services.appointments;
+    expect(feedCounts(runtime)).toEqual({ Clinic: 0, Everything: 0 });
+
+    store.batch(() => {
+      for (let n = 1; n <= 300; n++) store.upsert(appointment(n));
+    });
+    expect(feedCounts(runtime)).toEqual({ Clinic: 300, Everything: 300 });
+
+    store.upsert(appointment(7, { status: 'CANCELLED' }));
+    store.markGone(appointment(8).key, 'deleted');
+    store.upsert(appointment(301));
+    expect(feedCounts(runtime)).toEqual({ Clinic: 299, Everything: 300 });
+
+    // More changes at once than are read key by key: one pass over every row.
+    store.batch(() => {
+      for (let n = 302; n <= 5400; n++) store.upsert(appointment(n));
+      for (let n = 10; n < 20; n++) store.upsert(appointment(n, { status: 'CANCELLED' }));
+    });
+    expect(feedCounts(runtime)).toEqual({ Clinic: 5400 - 2 - 10, Everything: 5400 - 1 });
+
+    // A process that does not serve (`calbridge status` beside serve) counts from the appointments: the same.
+    expect(feedCounts(open(path))).toEqual(feedCounts(runtime));
+  });
+});
