@@ -52,29 +52,39 @@ function feedCounts(runtime: Runtime): Record<string, number> {
   return Object.fromEntries(feeds.map((f) => [f.name, f.events]));
 }
 
+/**
+ * Stores `count` appointments, asks for the feed, and waits through the event loop until its
+ * assembly has rendered its first events: it has begun and not ended.
+ */
+async function feedRequestedAndBegun(runtime: Runtime, count: number): Promise<{ response: Promise<Response>; done: boolean }> {
+  runtime.services.appointments.batch(() => {
+    for (let n = 1; n <= count; n++) runtime.services.appointments.upsert(appointment(n));
+  });
+  const request = {
+    done: false,
+    response: Promise.resolve(runtime.app.request(`/feeds/${TOKEN}.ics`)).then((res) => {
+      request.done = true;
+      return res;
+    }),
+  };
+  while (!request.done && (await renderedSoFar(runtime)) === 0) await new Promise((resolve) => setImmediate(resolve));
+  expect(request.done).toBe(false);
+  return request;
+}
+
 describe('a large feed being assembled', () => {
   it('leaves the server answering meanwhile, and requests for it wait for that one assembly', async () => {
     dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
     const runtime = await serving(join(dir, 'db.sqlite'));
     const count = 3000;
-    runtime.services.appointments.batch(() => {
-      for (let n = 1; n <= count; n++) runtime.services.appointments.upsert(appointment(n));
-    });
-
-    let feedDone = false;
-    const first = Promise.resolve(runtime.app.request(`/feeds/${TOKEN}.ics`)).then((res) => {
-      feedDone = true;
-      return res;
-    });
-    // Wait, through the event loop, until the assembly has rendered its first events: it has begun.
-    while (!feedDone && (await renderedSoFar(runtime)) === 0) await new Promise((resolve) => setImmediate(resolve));
-    expect(feedDone).toBe(false);
+    const request = await feedRequestedAndBegun(runtime, count);
+    const first = request.response;
 
     const second = runtime.app.request(`/feeds/${TOKEN}.ics`);
     const health = await runtime.app.request('/healthz');
     expect(health.status).toBe(200);
     // Answered while the feed was still being assembled.
-    expect(feedDone).toBe(false);
+    expect(request.done).toBe(false);
 
     const [a, b] = await Promise.all([first, second]);
     const [textA, textB] = await Promise.all([a.text(), b.text()]);
@@ -95,16 +105,7 @@ describe('a large feed being assembled', () => {
   it('includes changes that arrive while its events are being rendered, under the ETag of what it sends', async () => {
     dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
     const runtime = await serving(join(dir, 'db.sqlite'));
-    runtime.services.appointments.batch(() => {
-      for (let n = 1; n <= 2000; n++) runtime.services.appointments.upsert(appointment(n));
-    });
-    let feedDone = false;
-    const first = Promise.resolve(runtime.app.request(`/feeds/${TOKEN}.ics`)).then((res) => {
-      feedDone = true;
-      return res;
-    });
-    while (!feedDone && (await renderedSoFar(runtime)) === 0) await new Promise((resolve) => setImmediate(resolve));
-    expect(feedDone).toBe(false);
+    const first = (await feedRequestedAndBegun(runtime, 2000)).response;
     // Webhooks applied meanwhile: one new appointment, one cancelled.
     runtime.services.appointments.upsert(appointment(2001));
     runtime.services.appointments.upsert(appointment(5, { status: 'CANCELLED' }));
