@@ -41,7 +41,8 @@ export function writerCounting(metrics: Metrics, prefix: string, what: string, a
   let backfill: BackfillEntry | undefined;
   const told = (kind: string, key: string) => {
     if (!activity) return;
-    const one = activity.record && (() => activity.record!(kind, key));
+    const record = activity.record;
+    const one = record && (() => record(kind, key));
     if (kind !== 'insert') return void one?.();
     backfill ??= activity.backfill();
     backfill.added(one);
