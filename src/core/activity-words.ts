@@ -114,6 +114,28 @@ export function importWords(count: number, window: { from: number; to: number },
   return entry('imported', 'booking-to-targets', `imported ${what} from the booking service in one poll, between ${day(window.from)} and ${day(window.to)}`);
 }
 
+/**
+ * Above this many new appointments at once, one entry tells them all (an import, a target's
+ * backfill): the status page shows the latest 50, and one line each would push everything else off.
+ */
+export const BULK_ABOVE = 50;
+
+/**
+ * A target's backfill (its first copy of many appointments, a calendar newly configured): one entry
+ * for all the events it added, not one "added to Google" each. `place`: the target and its calendars,
+ * "Google Calendar (primary)".
+ */
+export function backfillWords(count: number, place: string): ActivityWords {
+  return entry('backfill', 'booking-to-targets', `added ${count.toLocaleString('en')} appointment${count === 1 ? '' : 's'} to ${place}`);
+}
+
+/** How a backfill's entry names a target: "Google Calendar (primary)", "the CalDAV calendars (Work, Home)". */
+export function targetPlace(target: ActivityTarget, calendars: readonly string[]): string {
+  const names = [...new Set(calendars)];
+  const list = names.length ? ` (${names.join(', ')})` : '';
+  return target === 'google' ? `Google Calendar${list}` : `the CalDAV calendar${names.length > 1 ? 's' : ''}${list}`;
+}
+
 const WRITES: Record<string, string> = { insert: 'added to Google', update: 'updated in Google', delete: 'removed from Google', move: 'moved to another Google calendar' };
 
 /** How a target is named in a sentence, and the direction of what a person did there. */

@@ -3,7 +3,7 @@
 // few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import { activityWords, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords } from '../core/activity-words.ts';
+import { activityWords, backfillWords, BULK_ABOVE, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords } from '../core/activity-words.ts';
 import type { AppointmentStore } from './appointment-store.ts';
 import type { RescheduleStore } from './reschedule-store.ts';
 
@@ -56,6 +56,14 @@ export interface ImportEntry {
   done(): ActivityEntry | undefined;
 }
 
+/** A target's backfill's entry while the writer's passes run (ActivityStore.backfillEntry). */
+export interface BackfillEntry {
+  /** One more new event written; `one`: its own entry, recorded while the backfill is small. */
+  added(one?: () => ActivityEntry | undefined): void;
+  /** The backfill is over (the writer caught up): listeners hear of its entry, if it has one. */
+  done(): void;
+}
+
 export class ActivityStore {
   private readonly listeners = new Set<ActivityListener>();
 
@@ -102,16 +110,51 @@ export class ActivityStore {
         count += n;
         const words = importWords(count, window, zone);
         if (!entry) entry = this.insert(null, null, words, false);
-        else {
-          this.db.prepare('UPDATE activity SET summary = ? WHERE id = ?').run(words.summary, entry.id);
-          entry.summary = words.summary;
-        }
+        else this.resummarise(entry, words);
       },
       done: () => {
         if (entry) this.tell(entry);
         return entry;
       },
     };
+  }
+
+  /**
+   * The one entry of a target's backfill (`place`: "Google Calendar (primary)"). The first
+   * BULK_ABOVE new events keep their own entries, so a small batch reads as ever; the next one
+   * folds them into one entry, in one transaction, whose count is then kept in step with every
+   * write, so a backfill cut short says how many it added.
+   */
+  backfillEntry(place: string): BackfillEntry {
+    let count = 0;
+    let entry: ActivityEntry | undefined;
+    const ones: number[] = [];
+    const remove = this.db.prepare('DELETE FROM activity WHERE id = ?');
+    return {
+      added: (one) => {
+        count++;
+        if (count <= BULK_ABOVE) {
+          const own = one?.();
+          if (own) ones.push(own.id);
+          return;
+        }
+        const words = backfillWords(count, place);
+        if (entry) return this.resummarise(entry, words);
+        this.db.transaction(() => {
+          for (const id of ones) remove.run(id);
+          entry = this.insert(null, null, words, false);
+        })();
+      },
+      done: () => {
+        if (entry) this.tell(entry);
+      },
+    };
+  }
+
+  /** A running bulk entry's new count. */
+  private resummarise(entry: ActivityEntry, words: ActivityWords): void {
+    this.db.prepare('UPDATE activity SET summary = ? WHERE id = ?').run(words.summary, entry.id);
+    entry.summary = words.summary;
   }
 
   private insert(key: string | null, label: string | null, words: ActivityWords, tell = true): ActivityEntry {

@@ -3,7 +3,7 @@
 // and reverse-sync actions. Jobs: `caldav-writer`, `caldav-reverse-sync`, `caldav-reschedules`.
 import type { CalDavConfig } from '../config/schema.ts';
 import type { Appointment } from '../core/appointment.ts';
-import { madeIn, type ActivityFact } from '../core/activity-words.ts';
+import { madeIn, targetPlace, type ActivityFact } from '../core/activity-words.ts';
 import type { Readiness } from '../core/readiness.ts';
 import type { Job } from '../jobs/job.ts';
 import { AUTH_HELP } from '../caldav/errors.ts';
@@ -55,7 +55,8 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
   const desire = (a: Appointment, revision: number, gone: boolean) =>
     desiredObject(a, revision, gone, mapping, s.appointments.get(a.key)?.changedAt ?? clock.now());
 
-  const counting = writerCounting(metrics, 'caldav', 'CalDAV object');
+  // Its writes are not told one by one; a backfill is, in one entry.
+  const counting = writerCounting(metrics, 'caldav', 'CalDAV object', { backfill: () => s.activity.backfillEntry(targetPlace('caldav', calendars)) });
   // People's changes made here are told as made in the CalDAV calendar.
   const activity = { record: (f: ActivityFact) => s.activity.record(madeIn(f, 'caldav')) };
   const reverseMetrics = createReverseMetrics(metrics, { name: 'a CalDAV calendar', prefix: 'caldav_' });

@@ -1,6 +1,7 @@
 // The Google mirror as a part of the daemon: the writer job, its status, readiness and metrics.
 // A committed appointment change wakes the writer through the store's change signal.
 import type { GoogleConfig } from '../config/schema.ts';
+import { targetPlace } from '../core/activity-words.ts';
 import { desiredEvent } from '../core/mirror/desired-event.ts';
 import type { Readiness } from '../core/readiness.ts';
 import { AUTH_HELP } from '../google/errors.ts';
@@ -20,7 +21,11 @@ export interface GooglePartOptions {
 
 export function createGooglePart(s: Services, google: GoogleConnection, cfg: GoogleConfig, options: GooglePartOptions = {}): Part {
   const { metrics, clock, links, actions } = s;
-  const counting = writerCounting(metrics, 'google', 'Google event', (kind, key) => s.activity.record({ kind: 'google-write', key, action: kind }));
+  const place = targetPlace('google', cfg.calendars.map((c) => c.calendar_id));
+  const counting = writerCounting(metrics, 'google', 'Google event', {
+    backfill: () => s.activity.backfillEntry(place),
+    record: (kind, key) => s.activity.record({ kind: 'google-write', key, action: kind }),
+  });
 
   const silence = silenceOf(clock, () => google.lastSuccessAt());
   const writer = new MirrorWriter({

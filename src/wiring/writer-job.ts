@@ -8,27 +8,51 @@ import type { KvStore } from '../store/kv-store.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { Clock } from '../core/clock.ts';
 import type { MirrorWriter, WriterHooks, WriterStatus } from '../sync/mirror-writer.ts';
+import type { ActivityEntry, BackfillEntry } from '../store/activity-store.ts';
 
 export interface WriterCounting {
   hooks: WriterHooks;
   /** Writes attempted since the last reset (a pass with none is idle). */
   writesThisPass(): number;
   resetPass(): void;
+  /** A pass is over; `more`: the writer carries on at once (the backfill, if one runs, goes on). */
+  passEnded(more: boolean): void;
 }
 
-/** `prefix`: google or caldav; `what`: "Google event", "CalDAV object"; `onOk`: after each successful write. */
-export function writerCounting(metrics: Metrics, prefix: string, what: string, onOk?: (kind: string, key: string) => void): WriterCounting {
+/** What a target's writes tell the activity. */
+export interface WriterActivity {
+  /** A new entry for a backfill (ActivityStore.backfillEntry with the target's place). */
+  backfill(): BackfillEntry;
+  /** An appointment's own entry for a write (none for a target whose writes are not told one by one). */
+  record?(kind: string, key: string): ActivityEntry | undefined;
+}
+
+/**
+ * `prefix`: google or caldav; `what`: "Google event", "CalDAV object". New events written by the
+ * passes until the writer has caught up are one backfill: more than BULK_ABOVE of them are told in
+ * one entry; every other write (changes, moves, deletions) keeps its own entry.
+ */
+export function writerCounting(metrics: Metrics, prefix: string, what: string, activity?: WriterActivity): WriterCounting {
   const target = what.split(' ')[0];
   const writes = metrics.counter(`${prefix}_writes_total`, `${what} writes by kind and outcome`, ['kind', 'outcome']);
   const pendingGauge = metrics.gauge(`${prefix}_pending`, `Appointments whose ${what} differs from what was last written`);
   const failedGauge = metrics.gauge(`${prefix}_failed_items`, `Appointments whose last ${target} write failed`);
   let count = 0;
+  let backfill: BackfillEntry | undefined;
+  const told = (kind: string, key: string) => {
+    if (!activity) return;
+    const record = activity.record;
+    const one = record && (() => record(kind, key));
+    if (kind !== 'insert') return void one?.();
+    backfill ??= activity.backfill();
+    backfill.added(one);
+  };
   return {
     hooks: {
       onWrite: (kind, outcome, key) => {
         count++;
         writes.inc({ kind, outcome });
-        if (outcome === 'ok') onOk?.(kind, key);
+        if (outcome === 'ok') told(kind, key);
       },
       onPending: (pending, failed) => {
         pendingGauge.set(pending);
@@ -37,6 +61,11 @@ export function writerCounting(metrics: Metrics, prefix: string, what: string, o
     },
     writesThisPass: () => count,
     resetPass: () => void (count = 0),
+    passEnded: (more) => {
+      if (more) return;
+      backfill?.done();
+      backfill = undefined;
+    },
   };
 }
 
@@ -80,6 +109,7 @@ export function writerJob<B>(o: WriterJobOptions<B>): Job {
         lastSaved = saved;
         savedAt = Date.now();
       }
+      o.counting.passEnded(result.more === true);
       if (result.more) o.wake?.();
       return { ...result, ...(result.status === 'success' && o.counting.writesThisPass() === 0 && !result.more ? { idle: true } : {}) };
     },
