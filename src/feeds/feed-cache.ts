@@ -102,6 +102,7 @@ export class FeedCache {
    * wait), so the body is one state of the feed, never a mix of two.
    */
   private writing = false;
+  private stopped = false;
 
   constructor(private readonly deps: FeedCacheDeps) {
     this.entries = deps.feeds.map((feed) => {
@@ -130,6 +131,11 @@ export class FeedCache {
       this.reloadDue = true;
       this.dirty.clear();
     }
+  }
+
+  /** The daemon stops: an assembly under way ends at its next slice (with FeedCacheStopped). */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** This process serves the feeds: it keeps their members in SQLite current, and counts from them. */
@@ -318,7 +324,7 @@ export class FeedCache {
     let events: number;
     try {
       const assembler = feedAssembler(entry.header, (chunk) => writer.write(chunk));
-      const slice = new Slice();
+      const slice = new Slice(() => this.stopped);
       let after: FeedPlace | null = null;
       for (;;) {
         const page = this.deps.store.members.feedOrderPage(entry.id, entry.variant, after, PAGE);
@@ -349,7 +355,7 @@ export class FeedCache {
    */
   private async renderMissing(entry: Entry): Promise<void> {
     const members = this.deps.store.members;
-    const slice = new Slice();
+    const slice = new Slice(() => this.stopped);
     let after = '';
     let changes = entry.changes;
     for (;;) {
@@ -383,13 +389,23 @@ export class FeedCache {
   }
 }
 
+export class FeedCacheStopped extends Error {
+  constructor() {
+    super('the feeds stopped while a feed was being assembled');
+  }
+}
+
 /** Lets the event loop go (to answer what came meanwhile) once SLICE_MS of work is done. */
 class Slice {
   private started = performance.now();
 
+  constructor(private readonly stopped: () => boolean) {}
+
   async pause(): Promise<void> {
     if (performance.now() - this.started < SLICE_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // The daemon stopped meanwhile (its database closes): the assembly ends here, its temporary file removed.
+    if (this.stopped()) throw new FeedCacheStopped();
     this.started = performance.now();
   }
 }

@@ -1,5 +1,5 @@
 // The feeds part: serves /feeds/{token}.ics from the one feed cache and reports each feed in status.
-import { FeedCache } from '../feeds/feed-cache.ts';
+import { FeedCache, FeedCacheStopped } from '../feeds/feed-cache.ts';
 import { FeedBodyStore } from '../store/feed-body-store.ts';
 import { maskedFeedUrls } from '../feeds/feed-urls.ts';
 import { feedRoutes } from '../http/feed-routes.ts';
@@ -32,12 +32,15 @@ export function createFeedsPart(s: Services): Part {
       warming = setTimeout(() => {
         void (async () => {
           for (let i = 0; i < feeds.length; i++) await cache.feed(i);
-        })().catch((e: unknown) => log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request'));
+        })().catch((e: unknown) => {
+          if (!(e instanceof FeedCacheStopped)) log.warn({ err: e }, 'feeds could not be prepared; they are built on the first request');
+        });
       }, WARM_AFTER_MS);
       warming.unref();
     },
     async stop() {
       clearTimeout(warming);
+      cache.stop();
       unsubscribe();
     },
     status() {

@@ -1,7 +1,7 @@
 // A large feed is assembled in slices: the server answers other requests meanwhile, requests for the
 // feed wait for that one assembly, and the feeds' counts in status come from their stored members
 // (the same numbers a count over every appointment gives) as changes arrive.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,6 +126,16 @@ describe('a large feed being assembled', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(res.headers.get('etag'));
     expect(checkFeed(await changed.text()).map((e) => e.uid)).not.toContain('apt00006@calbridge');
+  });
+
+  it('ends when the daemon stops meanwhile, leaving no partial body behind', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
+    const path = join(dir, 'db.sqlite');
+    const runtime = await serving(path);
+    const request = await feedRequestedAndBegun(runtime, 2000);
+    await runtime.close();
+    expect((await request.response).status).toBe(500);
+    expect(existsSync(`${path}-feeds`) ? readdirSync(`${path}-feeds`) : []).toEqual([]);
   });
 });
 
