@@ -15,13 +15,14 @@ import { feedHarness, OTHER_TOKEN, TOKEN, type FeedHarness } from './feed-harnes
 import { buildRuntime } from '../../src/wiring/runtime.ts';
 import { silentLogger } from '../../src/log.ts';
 import { unreachableBooking } from '../helpers/context.ts';
+import { SMALL_BODY } from '../../src/store/feed-body-store.ts';
 
 let h: FeedHarness;
 afterEach(() => h?.close());
 
 const URL_ = `/feeds/${TOKEN}.ics`;
 // Enough events for a body of about half a megabyte: past what is kept in memory, so it is sent from its file.
-const MANY = 700;
+const MANY = 1400;
 
 async function bytesOf(res: Response): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
@@ -40,7 +41,7 @@ describe('a large feed', () => {
     fill();
     const res = await h.get(URL_);
     const body = await bytesOf(res);
-    expect(body.length).toBeGreaterThan(300 * 1024);
+    expect(body.length).toBeGreaterThan(SMALL_BODY);
     expect(res.headers.get('content-length')).toBe(String(body.length));
     expect(res.headers.get('etag')).toBe(`"${sha256(body)}"`);
     expect(checkFeed(body.toString('utf8'))).toHaveLength(MANY);
