@@ -1,19 +1,19 @@
 // Webhook acknowledgement: throughput and latency of our receiver (every 200 only after its body is
 // committed to SQLite) against a bare Hono endpoint answering 200, measured in the same run.
-// The load comes from a worker thread (its own event loop) over loopback keep-alive connections.
-import { Worker } from 'node:worker_threads';
+// The load comes from a worker thread (its own event loop) over loopback keep-alive connections (daemon/load.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { configSchema } from '../src/config/schema.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
+import { randomUUID } from 'node:crypto';
 import type { BookingApi } from '../src/booking/port.ts';
+import { load, type LoadResult } from './daemon/load.ts';
 
 const CONNECTIONS = 32;
 const DURATION_MS = 3000;
@@ -22,61 +22,9 @@ const MAX_REQUESTS = 200_000;
 const BODY_BYTES = 500;
 const SECRET = 'bench-webhook-secret-0123456789';
 
-interface LoadResult {
-  ok: number;
-  bad: number;
-  elapsedMs: number;
-  latencies: number[];
-}
-
-// Plain JavaScript, so the worker needs no TypeScript loader.
-const LOAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const { port, path, connections, durationMs, maxRequests, bodyBytes, run } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-function body(i) {
-  const head = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: run + '-' + i, status: 'CONFIRMED', pad: '' } });
-  return head.replace('"pad":""', '"pad":"' + 'x'.repeat(Math.max(0, bodyBytes - head.length)) + '"');
-}
-function one(i) {
-  return new Promise((resolve) => {
-    const b = body(i);
-    const t0 = performance.now();
-    const req = http.request({ agent, host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(b) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve([res.statusCode, performance.now() - t0]));
-    });
-    req.on('error', () => resolve([0, performance.now() - t0]));
-    req.end(b);
-  });
-}
-(async () => {
-  let sent = 0, ok = 0, bad = 0;
-  const latencies = [];
-  const start = performance.now();
-  const end = start + durationMs;
-  const loop = async () => {
-    while (performance.now() < end && sent < maxRequests) {
-      const [status, ms] = await one(sent++);
-      if (status === 200) { ok++; latencies.push(ms); } else bad++;
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, loop));
-  agent.destroy();
-  parentPort.postMessage({ ok, bad, elapsedMs: performance.now() - start, latencies });
-})();
-`;
-
-function load(port: number, path: string, durationMs: number, run: string): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(LOAD, {
-      eval: true,
-      workerData: { port, path, connections: CONNECTIONS, durationMs, maxRequests: MAX_REQUESTS, bodyBytes: BODY_BYTES, run },
-    });
-    w.once('message', (m: LoadResult) => resolve(m));
-    w.once('error', reject);
-  });
+/** One load run: each body names a new appointment, so every 200 is a new delivery committed. */
+function loadRun(port: number, path: string, durationMs: number, run: string): Promise<LoadResult> {
+  return load({ port, method: 'POST', path, durationMs, run, connections: CONNECTIONS, maxRequests: MAX_REQUESTS, bodyBytes: BODY_BYTES });
 }
 
 function listen(app: Hono): Promise<ServerType> {
@@ -101,8 +49,8 @@ interface Measured {
 }
 
 async function measure(port: number, path: string, run = `run-${randomUUID()}`): Promise<Measured> {
-  await load(port, path, WARMUP_MS, `warm-${randomUUID()}`);
-  const r = await load(port, path, DURATION_MS, run);
+  await loadRun(port, path, WARMUP_MS, `warm-${randomUUID()}`);
+  const r = await loadRun(port, path, DURATION_MS, run);
   const sorted = [...r.latencies].sort((a, b) => a - b);
   return { rate: r.ok / (r.elapsedMs / 1000), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), ok: r.ok, bad: r.bad };
 }

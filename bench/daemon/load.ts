@@ -8,8 +8,14 @@ export interface LoadSpec {
   method: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string>;
-  /** POST: appointment keys the webhook bodies name, in turn. */
+  /** POST: appointment keys the webhook bodies name, in turn; none: each body names a new one. */
   keys?: string[];
+  /** POST: bodies padded to this many bytes. */
+  bodyBytes?: number;
+  /** Names this run in the bodies (new keys are `{run}-{n}`); random when not given. */
+  run?: string;
+  /** Stops sending after this many requests (closed loop). */
+  maxRequests?: number;
   durationMs: number;
   /** Closed loop. */
   connections?: number;
@@ -31,11 +37,11 @@ const LOAD = `
 const { parentPort, workerData: s } = require('node:worker_threads');
 const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true, maxSockets: s.connections || 64 });
-const run = Math.random().toString(36).slice(2);
+const run = s.run || Math.random().toString(36).slice(2);
 function body(i) {
-  const key = s.keys[i % s.keys.length];
-  const head = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key, n: run + '-' + i } });
-  return head;
+  const key = s.keys.length ? s.keys[i % s.keys.length] : run + '-' + i;
+  const head = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key, n: run + '-' + i, pad: '' } });
+  return head.replace('"pad":""', '"pad":"' + 'x'.repeat(Math.max(0, (s.bodyBytes || 0) - head.length)) + '"');
 }
 const statuses = {};
 function one(i, t0) {
@@ -69,7 +75,7 @@ function one(i, t0) {
     }
     await Promise.all(pending);
   } else {
-    const loop = async () => { while (performance.now() < end) note(await one(sent++, performance.now())); };
+    const loop = async () => { while (performance.now() < end && sent < (s.maxRequests || Infinity)) note(await one(sent++, performance.now())); };
     await Promise.all(Array.from({ length: s.connections }, loop));
   }
   agent.destroy();
