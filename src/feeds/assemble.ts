@@ -82,17 +82,12 @@ export function feedAssembler(header: string, out: (chunk: Buffer) => void): Fee
   };
 }
 
-/** The assembler over fragments that are all at hand. */
-export function assembleInto(header: string, fragments: Iterable<string>, out: (chunk: Buffer) => void): number {
-  const assembler = feedAssembler(header, out);
-  for (const f of fragments) assembler.add(f);
-  return assembler.finish();
-}
-
 /** The whole body in one buffer, with its hash (for tests and small uses). */
 export function assembleFeed(header: string, fragments: Iterable<string>): AssembledFeed {
   const chunks: Buffer[] = [];
-  const events = assembleInto(header, fragments, (c) => chunks.push(Buffer.from(c)));
+  const assembler = feedAssembler(header, (c) => chunks.push(Buffer.from(c)));
+  for (const f of fragments) assembler.add(f);
+  const events = assembler.finish();
   const body = Buffer.concat(chunks);
   return { body, hash: sha256Hex(body), events };
 }

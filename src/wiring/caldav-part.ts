@@ -77,6 +77,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     hooks: counting.hooks,
   });
   const window = readinessWindowMs(s.config.poll.schedule);
+  const wakeWriter = () => s.wake('caldav-writer');
 
   const writing = writerJob({
     name: 'caldav-writer',
@@ -84,11 +85,9 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     counting,
     stateKey: STATE_KEY,
     cursors: s.cursors,
-    wake: () => s.wake('caldav-writer'),
+    wake: wakeWriter,
     // Without the reverse sync's rounds, nothing asks the server while nothing changes: one cheap request keeps readiness honest.
-    probe: () => {
-      return silence() > probeAfterMs(window) && !rs.enabled ? caldav.api.findCalendar(calendars[0]!) : undefined;
-    },
+    probe: () => silence() > probeAfterMs(window) && !rs.enabled ? caldav.api.findCalendar(calendars[0]!) : undefined,
   });
 
   const reverseDeps = (): ReverseDeps<CalendarObject> => ({
@@ -105,7 +104,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     links,
     actions,
     metrics: reverseMetrics,
-    wakeWriter: () => s.wake('caldav-writer'),
+    wakeWriter,
     wakeReschedules: () => s.wake('caldav-reschedules'),
     activity,
   });
@@ -121,7 +120,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
     onConflict: rs.on_conflict,
     // CalDAV has no send_email: a cancellation made in a calendar app is not announced to the client.
     sendEmail: false,
-    wakeWriter: () => s.wake('caldav-writer'),
+    wakeWriter,
     activity,
   };
   const round = () => loadRound(s.cursors, ROUND_KEY);
@@ -132,7 +131,7 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
       ]
     : [];
 
-  const unsubscribe = followChanges(s.appointments, writer, () => s.wake('caldav-writer'));
+  const unsubscribe = followChanges(s.appointments, writer, wakeWriter);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
   return {

@@ -48,6 +48,7 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     hooks: counting.hooks,
   });
   const window = readinessWindowMs(s.config.poll.schedule);
+  const wakeWriter = () => s.wake('google-writer');
 
   const job = writerJob({
     name: 'google-writer',
@@ -55,14 +56,12 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     counting,
     stateKey: STATE_KEY,
     cursors: s.cursors,
-    wake: () => s.wake('google-writer'),
+    wake: wakeWriter,
     // Nothing to write for a while: one cheap read keeps readiness honest about Google.
-    probe: () => {
-      return silence() > probeAfterMs(window) && google.connected() ? google.api().list(cfg.calendars[0]!.calendar_id, { maxResults: 1 }) : undefined;
-    },
+    probe: () => silence() > probeAfterMs(window) && google.connected() ? google.api().list(cfg.calendars[0]!.calendar_id, { maxResults: 1 }) : undefined,
   });
 
-  const unsubscribe = followChanges(s.appointments, writer, () => s.wake('google-writer'));
+  const unsubscribe = followChanges(s.appointments, writer, wakeWriter);
 
   return {
     name: 'google',
