@@ -5,7 +5,9 @@
 // A request that finds nothing changed costs a clock reading and an array lookup; a 304 never
 // assembles anything. An assembly (rendering what is missing, then writing the body) runs in slices
 // of a few milliseconds and lets the event loop go between them: 100,000 events held it about a
-// second in one piece, and webhooks and /healthz waited that long.
+// second in one piece, and webhooks and /healthz waited that long. So does a pass over every stored
+// row (full-pass.ts: after a restart, a commit by another process, a bulk change); status answers
+// from the stored members meanwhile, and a feed request waits for it.
 import type { FeedConfig } from '../config/schema.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { FeedFragmentStore } from '../store/feed-fragment-store.ts';
@@ -13,12 +15,15 @@ import { FeedBodyStore, type BodyToSend, type Representation, type StoredBody } 
 import type { FeedPlace, MemberChanges } from '../store/feed-member-store.ts';
 import { hashOf, sha256Hex } from '../core/hash.ts';
 import type { Clock } from '../core/clock.ts';
-import { memberChange, memberOf, rowOf, type Held } from './members.ts';
+import { memberChange, memberOf, rowOf } from './members.ts';
 import { placeInFeed } from './feed-filter.ts';
 import { renderEvent, styleVariant } from '../ical/render-event.ts';
 import { feedAssembler, nextLastModified, renderHeader } from './assemble.ts';
+import { FullPass, PAGE } from './full-pass.ts';
+import { FeedCacheStopped, Slice } from './slice.ts';
 
 export type { BodyToSend, Representation };
+export { FeedCacheStopped };
 
 export interface CachedFeed extends Representation {
   /** sha256 of the body, hex. */
@@ -69,14 +74,8 @@ export interface FeedCacheDeps {
 // the same (a few hundred kilobytes of keys), as nothing here grows with what is stored.
 const BULK = 5000;
 const KEYS_AT_ONCE = 200;
-// Rows judged per page of a full pass, and fragments rendered and stored together. Small on purpose:
-// what survives a young-generation collection (1 MB under --max-semi-space-size=1) moves to the old
-// generation, which grows and does not give its pages back; pages of 1,000 rows left 25 MB more
-// resident after one pass over 100,000 appointments.
-const PAGE = 200;
+// Fragments rendered and stored together: small for the reason pages are (full-pass.ts).
 const RENDER_BATCH = 100;
-// An assembly lets the event loop go once it has worked this long (answering a webhook takes far less).
-const SLICE_MS = 10;
 // How often to look for commits by other processes (a one-shot `sync`); our own come as notices.
 const EXTERNAL_CHECK_MS = 1000;
 // Bump when the assembly's output changes for the same members and fragments.
@@ -89,6 +88,11 @@ export class FeedCache {
   private reloadDue = false;
   /** Membership in SQLite is current as of this process's first full pass. */
   private loaded = false;
+  /**
+   * The full pass under way (one at a time: a refresh meanwhile joins it), with its promise. Changes
+   * noted meanwhile to rows it has passed wait in `dirty` and are applied after it.
+   */
+  private pass: { rows: FullPass; done: Promise<void> } | undefined;
   private swept = false;
   private dataVersion = -1;
   private checkedAt = -Infinity;
@@ -126,14 +130,16 @@ export class FeedCache {
   /** Called from AppointmentStore.onChange: cheap, the work happens on the next request. */
   noteChange(key: string): void {
     if (this.reloadDue) return;
+    // A pass under way reads this row when it gets there, as it is then.
+    if (this.pass?.rows.ahead(key)) return;
     this.dirty.add(key);
-    if (this.dirty.size > BULK) {
-      this.reloadDue = true;
-      this.dirty.clear();
-    }
+    if (this.dirty.size <= BULK) return;
+    this.dirty.clear();
+    // Too many rows the pass already read changed: it starts over (rather than end and begin again).
+    if (!this.pass?.rows.restart()) this.reloadDue = true;
   }
 
-  /** The daemon stops: an assembly under way ends at its next slice (with FeedCacheStopped). */
+  /** The daemon stops: an assembly or a pass under way ends at its next slice (with FeedCacheStopped). */
   stop(): void {
     this.stopped = true;
   }
@@ -147,24 +153,31 @@ export class FeedCache {
    * The feed's current body, at once when nothing changed since it was made; else a promise of it,
    * assembled (and missing events rendered) in slices. A request while the feed is being assembled
    * waits for that assembly: the body it gets, and the ETag of it, are of one state of the feed.
+   * A pass over every row under way (or started here) is waited for as well, as it may change the body.
    */
   feed(index: number): CachedFeed | Promise<CachedFeed> {
-    this.refresh();
+    const pass = this.refresh();
     const entry = this.entry(index);
-    if (entry.served) return entry.served;
+    if (entry.served && !pass) return entry.served;
     const building = (entry.building ??= this.build(entry).finally(() => {
       entry.building = undefined;
     }));
     return building;
   }
 
-  /** Count and last change, without rendering anything (status; also from a process that does not serve). */
+  /**
+   * Count and last change, without rendering anything (status; also from a process that does not
+   * serve). Never waits for a pass over every row: while one is under way (started here if due) this
+   * counts what the stored members hold now (after a restart, the previous run's, which is close);
+   * once it ends, the counts are current again.
+   */
   summary(index: number): FeedSummary {
     const entry = this.entry(index);
     // A process that has not taken over membership (`calbridge status` beside a running serve)
     // counts from the appointments and writes nothing.
     if (!this.loaded && !this.serving) return this.countFromRows(entry);
     this.refresh();
+    // Each page a pass stores clears this when it touched the feed, so it is never older than the members.
     return (entry.summary ??= this.deps.store.members.summary(entry.id));
   }
 
@@ -174,8 +187,13 @@ export class FeedCache {
     return entry;
   }
 
-  private refresh(): void {
-    if (this.writing) return;
+  /**
+   * Brings the stored members up to date with what changed: a few keys at once; when a pass over every
+   * row is due, starts it (or finds it under way) and returns it, for whoever must wait for it.
+   */
+  private refresh(): Promise<void> | undefined {
+    if (this.writing) return undefined;
+    if (this.pass) return this.pass.done;
     const now = this.deps.clock.now();
     const due = now - this.checkedAt >= EXTERNAL_CHECK_MS || now < this.checkedAt;
     // Another process commits without our change notices: when SQLite says someone did, compare a stamp.
@@ -187,12 +205,12 @@ export class FeedCache {
         const stamp = this.deps.appointments.changeStamp();
         if (!this.loaded || stamp !== this.stamp) {
           this.stamp = stamp;
-          return this.reload();
+          return this.startPass();
         }
       }
     }
-    if (this.reloadDue) return this.reload();
-    if (this.dirty.size === 0) return;
+    if (this.reloadDue) return this.startPass();
+    if (this.dirty.size === 0) return undefined;
     const keys = [...this.dirty];
     this.dirty.clear();
     for (let at = 0; at < keys.length; at += KEYS_AT_ONCE) {
@@ -216,35 +234,48 @@ export class FeedCache {
         }),
       );
     }
+    return undefined;
   }
 
-  /** One pass over every row, a page at a time, bringing each feed's stored members up to date. */
-  private reload(): void {
+  /**
+   * A pass over every row, in slices; its first page runs before this returns, and undefined is
+   * returned when that was all of it (nothing to wait for). The keys noted so far are covered by it.
+   */
+  private startPass(): Promise<void> | undefined {
     this.dirty.clear();
     this.reloadDue = false;
-    const members = this.deps.store.members;
-    if (!this.loaded) members.keepOnly(this.entries.map((e) => e.id));
-    let after = '';
-    for (;;) {
-      const rows = this.deps.appointments.filterRowPage(after, PAGE);
-      // Up to the last row read; after a short page, to the end (members of rows that went away).
-      const upTo = rows.length === PAGE ? rows[rows.length - 1]!.key : null;
-      const changes = this.entries.map((e): MemberChanges => {
-        const held: Map<string, Held> = members.range(e.id, after, upTo);
-        const put = [];
-        for (const row of rows) {
-          const change = memberChange(held.get(row.key), row, e.feed);
-          if (change === 'put') put.push(memberOf(row));
-          // What is left in `held` leaves the feed: rows it no longer shows, and rows that are gone.
-          if (change !== 'remove') held.delete(row.key);
-        }
-        return { feedId: e.id, put, remove: [...held.keys()] };
-      });
-      this.apply(changes);
-      if (upTo === null) break;
-      after = upTo;
+    if (!this.loaded) this.deps.store.members.keepOnly(this.entries.map((e) => e.id));
+    const rows = new FullPass(this.deps.appointments, this.deps.store.members, this.entries, (changes) => this.apply(changes));
+    const pass = { rows, done: Promise.resolve() };
+    this.pass = pass;
+    pass.done = this.runPass(rows);
+    // Started by status, nobody may wait for it: its failure must not be an unhandled rejection (a
+    // feed request waiting for it sees it).
+    pass.done.catch(() => undefined);
+    // Done in its first page: nothing to wait for, unless it failed (whoever waits is told why).
+    return this.pass || this.reloadDue ? pass.done : undefined;
+  }
+
+  /**
+   * The pass's pages, letting the event loop go between slices. Its end is marked in the same step as
+   * its last page, so a change noted right after is kept (not taken for one the pass will read). A
+   * pass that fails (not stopped) is due again on the next refresh.
+   */
+  private async runPass(rows: FullPass): Promise<void> {
+    const slice = new Slice(() => this.stopped);
+    // The first page runs in the caller's step (a small store is then done at once, as when the pass
+    // was one piece); then the event loop goes: the caller is answered, and what was waiting
+    // (webhooks, /healthz) goes before the rest.
+    slice.endNow();
+    try {
+      while (!rows.page()) await slice.pause();
+      this.loaded = true;
+    } catch (e) {
+      if (!(e instanceof FeedCacheStopped)) this.reloadDue = true;
+      throw e;
+    } finally {
+      this.pass = undefined;
     }
-    this.loaded = true;
   }
 
   /** Stores member changes; a feed they touch is assembled again on its next request. */
@@ -300,14 +331,16 @@ export class FeedCache {
   /** After the assemblies before it: the stored body when it is still current, else a new one. */
   private build(entry: Entry): Promise<NonNullable<Entry['served']>> {
     const run = this.queue.then(async () => {
-      this.refresh();
+      // Every change so far applied, waiting for passes over every row until none is due.
+      for (let pass = this.refresh(); pass; pass = this.refresh()) await pass;
+      // The pass waited for changed nothing of this feed: its body stands.
+      if (entry.served) return entry.served;
       // Nothing changed since an earlier run stored its body: serve that.
       const stored = this.stored(entry);
       if (stored) return (entry.served = stored);
-      await this.renderMissing(entry);
-      // Rendered up to now, and from here no member changes until the body is written.
-      this.writing = true;
       try {
+        // Ends with every member rendered and the members held (`writing`) until the body is written.
+        await this.renderMissing(entry);
         return (entry.served = await this.assemble(entry));
       } finally {
         this.writing = false;
@@ -351,7 +384,8 @@ export class FeedCache {
   /**
    * Renders and stores the fragments the feed's members lack (new, or of another revision), a batch
    * at a time: a first assembly of 100,000 events never holds them all rendered at once. Members
-   * that change meanwhile are rendered too: this ends when none lacks its fragment.
+   * that change meanwhile are rendered too: this ends when none lacks its fragment, and then holds
+   * the members (`writing`) in the same step as that last look, so none changes before the body is written.
    */
   private async renderMissing(entry: Entry): Promise<void> {
     const members = this.deps.store.members;
@@ -361,9 +395,17 @@ export class FeedCache {
     for (;;) {
       const missing = members.unrendered(entry.id, entry.variant, after, RENDER_BATCH);
       if (missing.length === 0) {
-        // Members changed while the event loop was away (requests refresh them): another pass.
-        this.refresh();
-        if (entry.changes === changes) return;
+        // Members changed while the event loop was away (requests refresh them, a pass over every row
+        // may have begun): another look once they are current.
+        const pass = this.refresh();
+        if (pass) {
+          await pass;
+          continue;
+        }
+        if (entry.changes === changes) {
+          this.writing = true;
+          return;
+        }
         changes = entry.changes;
         after = '';
         continue;
@@ -386,27 +428,6 @@ export class FeedCache {
       after = missing[missing.length - 1]!.key;
       await slice.pause();
     }
-  }
-}
-
-export class FeedCacheStopped extends Error {
-  constructor() {
-    super('the feeds stopped while a feed was being assembled');
-  }
-}
-
-/** Lets the event loop go (to answer what came meanwhile) once SLICE_MS of work is done. */
-class Slice {
-  private started = performance.now();
-
-  constructor(private readonly stopped: () => boolean) {}
-
-  async pause(): Promise<void> {
-    if (performance.now() - this.started < SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    // The daemon stopped meanwhile (its database closes): the assembly ends here, its temporary file removed.
-    if (this.stopped()) throw new FeedCacheStopped();
-    this.started = performance.now();
   }
 }
 
