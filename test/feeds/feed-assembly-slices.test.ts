@@ -1,55 +1,18 @@
 // A large feed is assembled in slices: the server answers other requests meanwhile, requests for the
 // feed wait for that one assembly, and the feeds' counts in status come from their stored members
 // (the same numbers a count over every appointment gives) as changes arrive.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
-import { silentLogger } from '../../src/log.ts';
-import { testConfig, unreachableBooking } from '../helpers/context.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Runtime } from '../../src/wiring/runtime.ts';
 import { appointment } from './appointments.ts';
 import { checkFeed } from './ics-assert.ts';
+import { countsBecome, feedCounts, servingRuntimes, TOKEN } from './serving-runtime.ts';
 
-const runtimes: Runtime[] = [];
-let dir: string | undefined;
-afterEach(async () => {
-  for (const r of runtimes.splice(0)) await r.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
-const TOKEN = 'sliced-feed-token-0123456789';
-const ALL_TOKEN = 'sliced-all-token-0123456789';
-
-function open(path: string): Runtime {
-  const config = testConfig({
-    database: { path },
-    feeds: [
-      { name: 'Clinic', token: TOKEN },
-      { name: 'Everything', token: ALL_TOKEN, include_cancelled: true },
-    ],
-  });
-  const runtime = buildRuntime(config, { log: silentLogger(), booking: unreachableBooking, processMetrics: false });
-  runtimes.push(runtime);
-  return runtime;
-}
-
-/** As `serve` does: the feeds part started, so it keeps the members and counts from them. */
-async function serving(path: string): Promise<Runtime> {
-  const runtime = open(path);
-  await runtime.parts.find((p) => p.name === 'feeds')!.start?.();
-  return runtime;
-}
+const { newPath, open, serving } = servingRuntimes();
 
 async function renderedSoFar(runtime: Runtime): Promise<number> {
   const text = await runtime.services.metrics.registry.metrics();
   return Number(/calbridge_feed_events_rendered_total (\d+)/.exec(text)?.[1] ?? 0);
-}
-
-function feedCounts(runtime: Runtime): Record<string, number> {
-  const feeds = (runtime.status() as { feeds: { feeds: { name: string; events: number }[] } }).feeds.feeds;
-  return Object.fromEntries(feeds.map((f) => [f.name, f.events]));
 }
 
 /**
@@ -74,8 +37,7 @@ async function feedRequestedAndBegun(runtime: Runtime, count: number): Promise<{
 
 describe('a large feed being assembled', () => {
   it('leaves the server answering meanwhile, and requests for it wait for that one assembly', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
-    const runtime = await serving(join(dir, 'db.sqlite'));
+    const runtime = await serving(newPath('calbridge-feed-slices-'));
     const count = 3000;
     const request = await feedRequestedAndBegun(runtime, count);
     const first = request.response;
@@ -103,8 +65,7 @@ describe('a large feed being assembled', () => {
   });
 
   it('includes changes that arrive while its events are being rendered, under the ETag of what it sends', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
-    const runtime = await serving(join(dir, 'db.sqlite'));
+    const runtime = await serving(newPath('calbridge-feed-slices-'));
     const first = (await feedRequestedAndBegun(runtime, 2000)).response;
     // Webhooks applied meanwhile: one new appointment, one cancelled.
     runtime.services.appointments.upsert(appointment(2001));
@@ -129,8 +90,7 @@ describe('a large feed being assembled', () => {
   });
 
   it('ends when the daemon stops meanwhile, leaving no partial body behind', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-slices-'));
-    const path = join(dir, 'db.sqlite');
+    const path = newPath('calbridge-feed-slices-');
     const runtime = await serving(path);
     const request = await feedRequestedAndBegun(runtime, 2000);
     await runtime.close();
@@ -141,8 +101,7 @@ describe('a large feed being assembled', () => {
 
 describe("the feeds' counts in status", () => {
   it('follow changes, small and bulk, and agree with a count over every appointment', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-counts-'));
-    const path = join(dir, 'db.sqlite');
+    const path = newPath('calbridge-feed-counts-');
     const runtime = await serving(path);
     const store = runtime.services.appointments;
     expect(feedCounts(runtime)).toEqual({ Clinic: 0, Everything: 0 });
@@ -157,12 +116,13 @@ describe("the feeds' counts in status", () => {
     store.upsert(appointment(301));
     expect(feedCounts(runtime)).toEqual({ Clinic: 299, Everything: 300 });
 
-    // More changes at once than are read key by key: one pass over every row.
+    // More changes at once than are read key by key: one pass over every row, in slices. Status
+    // answers meanwhile from the members stored so far, and shows them all once the pass is over.
     store.batch(() => {
       for (let n = 302; n <= 5400; n++) store.upsert(appointment(n));
       for (let n = 10; n < 20; n++) store.upsert(appointment(n, { status: 'CANCELLED' }));
     });
-    expect(feedCounts(runtime)).toEqual({ Clinic: 5400 - 2 - 10, Everything: 5400 - 1 });
+    await countsBecome(runtime, { Clinic: 5400 - 2 - 10, Everything: 5400 - 1 });
 
     // A process that does not serve (`calbridge status` beside serve) counts from the appointments: the same.
     expect(feedCounts(open(path))).toEqual(feedCounts(runtime));
