@@ -138,3 +138,26 @@ describe('the pass over every row after a restart', () => {
     await countsBecome(restarted, AFTER);
   });
 });
+
+describe('the pass and keys outside ASCII', () => {
+  it('keeps a change to a row it has read in SQLite order, though JavaScript orders the two keys the other way', async () => {
+    const path = newPath('calbridge-member-pass-');
+    // SQLite orders keys by their UTF-8 bytes, JavaScript by UTF-16 units: '\uFFFD' comes before
+    // '😀' in the first order, after it in the second.
+    const read = 'k-\uFFFD';
+    const cursor = 'k-😀';
+    const keys = [...Array.from({ length: 198 }, (_, i) => `k-${String(i).padStart(4, '0')}`), read, cursor];
+    keys.push(...Array.from({ length: 300 }, (_, i) => `z-${String(i).padStart(4, '0')}`));
+    const first = await serving(path);
+    feedCounts(first);
+    first.services.appointments.batch(() => keys.forEach((key, n) => first.services.appointments.upsert(appointment(n, { key }))));
+    expect(feedCounts(first)).toEqual({ Clinic: keys.length, Everything: keys.length });
+    await first.close();
+
+    const runtime = await serving(path);
+    // The pass's first page ends at `cursor`: `read` is behind it.
+    feedCounts(runtime);
+    runtime.services.appointments.upsert(appointment(keys.indexOf(read), { key: read, status: 'CANCELLED' }));
+    await countsBecome(runtime, { Clinic: keys.length - 1, Everything: keys.length });
+  });
+});
