@@ -10,7 +10,8 @@ import { ManualClock } from '../../src/core/clock.ts';
 import type { Runtime } from '../../src/wiring/runtime.ts';
 import { appointment } from './appointments.ts';
 import { checkFeed } from './ics-assert.ts';
-import { countsBecome, feedCounts, nextTurn, servingRuntimes, TOKEN } from './serving-runtime.ts';
+import { sha256Hex } from '../../src/core/hash.ts';
+import { ALL_TOKEN, BOTH_FEEDS, countsBecome, feedCounts, nextTurn, servingRuntimes, TOKEN } from './serving-runtime.ts';
 
 const { newPath, serving } = servingRuntimes();
 
@@ -123,6 +124,16 @@ describe('the pass over every row after a restart', () => {
       for (let n = 1; n <= imported; n++) store.upsert(appointment(n, { key: `a-${String(n).padStart(5, '0')}` }));
     });
     await countsBecome(runtime, { Clinic: AFTER.Clinic - 1 + imported, Everything: COUNT + imported });
+  });
+
+  it('forgets the members of a feed no longer configured, and keeps the others\'', async () => {
+    const { path } = await restartedAfterAnotherProcessChanged();
+    const storedMembers = (runtime: Runtime, token: string) => runtime.services.fragments.members.summary(sha256Hex(`feed:${token}`).slice(0, 32)).events;
+    const clinicOnly = await serving(path, BOTH_FEEDS.slice(0, 1));
+    expect(feedCounts(clinicOnly)).toEqual({ Clinic: BEFORE.Clinic });
+    expect(storedMembers(clinicOnly, ALL_TOKEN)).toBe(0);
+    await countsBecome(clinicOnly, { Clinic: AFTER.Clinic });
+    expect(storedMembers(clinicOnly, TOKEN)).toBe(AFTER.Clinic);
   });
 
   it('ends when the daemon stops meanwhile: a feed request waiting for it fails, and the next start does it whole', async () => {

@@ -12,13 +12,20 @@ import { testConfig, unreachableBooking } from '../helpers/context.ts';
 export const TOKEN = 'sliced-feed-token-0123456789';
 export const ALL_TOKEN = 'sliced-all-token-0123456789';
 
+type FeedEntry = Record<string, unknown>;
+
+export const BOTH_FEEDS: FeedEntry[] = [
+  { name: 'Clinic', token: TOKEN },
+  { name: 'Everything', token: ALL_TOKEN, include_cancelled: true },
+];
+
 export interface ServingRuntimes {
   /** A new temporary folder's database file. */
   newPath(prefix: string): string;
   /** A runtime that has not started the feeds part (as `calbridge status` beside serve). */
-  open(path: string): Runtime;
+  open(path: string, feeds?: FeedEntry[]): Runtime;
   /** As `serve` does: the feeds part started, so it keeps the members and counts from them. */
-  serving(path: string): Promise<Runtime>;
+  serving(path: string, feeds?: FeedEntry[]): Promise<Runtime>;
 }
 
 /** Call at a test file's top level: registers the clean-up after each test. */
@@ -29,14 +36,8 @@ export function servingRuntimes(): ServingRuntimes {
     for (const r of runtimes.splice(0)) await r.close();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
-  const open = (path: string): Runtime => {
-    const config = testConfig({
-      database: { path },
-      feeds: [
-        { name: 'Clinic', token: TOKEN },
-        { name: 'Everything', token: ALL_TOKEN, include_cancelled: true },
-      ],
-    });
+  const open = (path: string, feeds = BOTH_FEEDS): Runtime => {
+    const config = testConfig({ database: { path }, feeds });
     const runtime = buildRuntime(config, { log: silentLogger(), booking: unreachableBooking, processMetrics: false });
     runtimes.push(runtime);
     return runtime;
@@ -48,8 +49,8 @@ export function servingRuntimes(): ServingRuntimes {
       return join(dir, 'db.sqlite');
     },
     open,
-    async serving(path) {
-      const runtime = open(path);
+    async serving(path, feeds) {
+      const runtime = open(path, feeds);
       await runtime.parts.find((p) => p.name === 'feeds')!.start?.();
       return runtime;
     },
