@@ -3,7 +3,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUN_TS = join(ROOT, 'bin', 'run-ts.js');
@@ -83,12 +83,21 @@ export async function startBare(feedFile: string): Promise<{ port: number; pid: 
 /** `calbridge serve --config <file>`, as users start it; resolves once /healthz answers. */
 export async function startServe(config: string, port: number): Promise<{ pid: number; child: ChildProcess; stop(): Promise<void> }> {
   // BENCH_PROFILE=<dir>: a CPU profile of serve, written when it stops.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const profile = process.env.BENCH_PROFILE ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE}` : '';
   // BENCH_SERVE_ROOT=<dir>: serve another build of calbridge (a checkout with dist/ built), to compare two.
   const root = process.env.BENCH_SERVE_ROOT ?? ROOT;
-  const child = spawn(process.execPath, [...profile, join(root, 'bin', 'calbridge.js'), 'serve', '--config', config], {
+  const entry = join(root, 'bin', 'calbridge.js');
+  // As the image's entry starts it: the file itself, its #! line giving node calbridge's flags.
+  // BENCH_NODE_FLAGS="<flags>" runs `node <flags> bin/calbridge.js` instead, to compare flags.
+  const [program, args] = process.env.BENCH_NODE_FLAGS === undefined ? [entry, []] : [process.execPath, [...process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean), entry]];
+  const child = spawn(program, [...args, 'serve', '--config', config], {
     stdio: ['ignore', process.env.BENCH_SERVE_LOG ? 'inherit' : 'ignore', 'inherit'],
-    env: { ...process.env, CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info' },
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, profile].filter(Boolean).join(' '),
+      CALBRIDGE_LOG_LEVEL: process.env.CALBRIDGE_LOG_LEVEL ?? 'info',
+    },
   });
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode})`);

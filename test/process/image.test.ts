@@ -65,7 +65,16 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** What the #! line of bin/calbridge.js gives node: `#!/usr/bin/env -S node <flags>`. */
+const SIZE_FLAGS = readFileSync(join(REPO, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!.split(' ').filter((w) => w.startsWith('--'));
+
 describe('the container image, run from its runtime stage', () => {
+  it('and `npm start` give node the same V8 flags, a small young generation and sizes before speed', () => {
+    expect(SIZE_FLAGS).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--optimize-for-size']));
+    const start = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    expect(start).toBe(`node ${SIZE_FLAGS.join(' ')} bin/calbridge.js`);
+  });
+
   it('holds the compiled program and no TypeScript toolchain', () => {
     expect(existsSync(inImage('dist/cli.js'))).toBe(true);
     expect(existsSync(inImage('src'))).toBe(false);
@@ -102,6 +111,9 @@ poll:
     env.BOOKING_TOKEN = 'booking-token-image-0123456789';
     const serve = calbridge.spawn(image.cmd!, { entry: image.entrypoint!, env, cwd: inImage('.') });
     await serve.listening();
+    // The entry's #! line gave node calbridge's V8 flags, for a small resident size (BENCHMARKS.md, "Footprint").
+    const argv = readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toEqual(expect.arrayContaining(SIZE_FLAGS));
     // The daemon took the database path from the image's ENV: the file sits on the volume.
     expect(existsSync(env.CALBRIDGE_DATABASE_PATH!)).toBe(true);
 
