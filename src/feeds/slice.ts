@@ -3,7 +3,7 @@
 // for up to a second at 100,000 appointments.
 
 // Work lets the event loop go once it has run this long (answering a webhook takes far less).
-export const SLICE_MS = 10;
+const SLICE_MS = 10;
 
 export class FeedCacheStopped extends Error {
   constructor() {
