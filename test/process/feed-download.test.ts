@@ -1,51 +1,20 @@
 // A large feed downloaded from a real `serve` over a socket: its body is written from the file beside
 // the database straight into the response, plain and gzipped, whole and matching its ETag; a phone
 // that drops the connection mid-download leaves no open file behind, and the next one gets it whole.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { openDatabase } from '../../src/store/db.ts';
-import { AppointmentStore } from '../../src/store/appointment-store.ts';
-import { systemClock } from '../../src/core/clock.ts';
-import { appointment } from '../feeds/appointments.ts';
 import { checkFeed } from '../feeds/ics-assert.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { feedDaemonFolders } from '../helpers/feed-daemon-folder.ts';
 
 const TOKEN = 'download-feed-token-0123456789';
 const EVENTS = 2000; // about 0.9 MB: sent from its file, not from memory
 const calbridge = calbridgeProcesses();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function setup(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-feed-download-'));
-  dirs.push(dir);
-  const config = join(dir, 'config.yaml');
-  writeFileSync(
-    config,
-    [
-      'server: {host: 127.0.0.1, port: 0, public_url: "https://cal.example.com"}',
-      'database: {path: calbridge.db}',
-      'booking: {base_url: "http://127.0.0.1:9", token: booking-token-0123456789abcdef}',
-      'webhook: {secret: download-webhook-secret-0123, register: false}',
-      'poll: {schedule: "0 0 1 1 *"}',
-      `feeds: [{name: Clinic, token: ${TOKEN}}]`,
-    ].join('\n'),
-  );
-  const db = openDatabase(join(dir, 'calbridge.db'));
-  const store = new AppointmentStore(db, systemClock);
-  db.transaction(() => {
-    for (let n = 0; n < EVENTS; n++) store.upsert(appointment(n));
-  })();
-  db.close();
-  return config;
-}
+const folder = feedDaemonFolders('calbridge-feed-download-');
+const setup = (): string => folder({ token: TOKEN, events: EVENTS });
 
 interface Download {
   status: number;
