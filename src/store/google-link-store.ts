@@ -196,10 +196,10 @@ export class GoogleLinkStore {
 
   /**
    * A failed write: attempts, error, next attempt and `content`, what it tried to make the target
-   * show (its backoff holds only while that is still wanted); `target` creates the row when none
-   * exists yet, without claiming an event is present.
+   * show (its backoff holds only while that is still wanted; null: whatever is wanted); `target`
+   * creates the row when none exists yet, without claiming an event is present.
    */
-  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number, content: string): void {
+  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number, content: string | null): void {
     this.db
       .prepare(
         `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, failed_hash, updated_at_ms)

@@ -7,7 +7,7 @@ import { backoffMs, type BackoffPolicy } from '../core/backoff.ts';
 import type { Clock } from '../core/clock.ts';
 import { breakerTrips } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired, type DesiredEvent } from '../core/mirror/desired-event.ts';
-import { contentOf, retryDueAt } from '../core/mirror/retry-due.ts';
+import { contentOf, failedContentOf, retryDueAt } from '../core/mirror/retry-due.ts';
 import { asTargetError, provesAccess, type CalendarTarget, type TargetErrorKind } from '../core/mirror/target.ts';
 import { failureSuperseded, notesRevision, planWrite, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import type { JobResult, Progress } from '../jobs/job.ts';
@@ -312,7 +312,7 @@ export class MirrorWriter<B> {
     const target = w.action.kind === 'move' || w.action.kind === 'insert'
       ? { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: w.action.generation }
       : { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: 0 };
-    links.recordFailure(w.key, target, message, clock.now() + delay, w.content);
+    links.recordFailure(w.key, target, message, clock.now() + delay, failedContentOf(kind, w.content));
     this.state.lastError = message;
     log.warn({ appointment: w.key, action: w.action.kind, kind, err: message, retryInMs: delay }, 'calendar write failed');
   }

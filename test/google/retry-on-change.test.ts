@@ -1,6 +1,7 @@
 // A failed write backs off, but only for the content that failed: when the booking service changes
 // the appointment meanwhile (moved, cancelled), the next writer run writes the new state at once,
 // long before the backoff is over; with no new change, the writer leaves Google alone until then.
+// A usage limit is different: it asks for fewer calls, and its wait holds whatever changes.
 // The whole loop: the booking simulator's webhook, the delivery worker, the real googleapis client
 // against the Google simulator, on a clock that only the test moves.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,6 +116,31 @@ describe('a change after a failed write', () => {
 
     // Once its time comes, the wanted state is written (the first failure's time has passed as well).
     clock.set(Math.max(first, Date.parse(failure!.nextAttemptAt)));
+    await env.run('google-writer');
+    expect(googleStart(env.eventOf(key))).toBe(slot(3));
+    expect(google(env)).toMatchObject({ failed: 0, failures: [] });
+  });
+
+  it('after a usage-limit answer the wait holds for any change: no call until it is over', async () => {
+    const clock = new ManualClock(Date.now());
+    env = await startReverseEnv({ clock, itemBackoff: { baseMs: 10 * MINUTE, maxMs: 60 * MINUTE } });
+    const key = env.sim.create({ start: slot(1) }).appointment_key;
+    await env.settle(1);
+
+    env.fake.failNext('quota'); // Google's quotaExceeded: not retried, the pass stops
+    env.sim.reschedule(key, slot(2));
+    await delivered(env);
+    await env.run('google-writer');
+    const backoffUntil = Date.parse(google(env).failures[0]!.nextAttemptAt);
+
+    env.fake.resetLog();
+    env.sim.reschedule(key, slot(3));
+    await delivered(env);
+    await env.run('google-writer');
+    expect(callsAbout(env, key)).toEqual([]);
+    expect(googleStart(env.eventOf(key))).toBe(slot(1));
+
+    clock.set(backoffUntil);
     await env.run('google-writer');
     expect(googleStart(env.eventOf(key))).toBe(slot(3));
     expect(google(env)).toMatchObject({ failed: 0, failures: [] });

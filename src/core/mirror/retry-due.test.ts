@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentOf, NO_EVENT, retryDueAt } from './retry-due.ts';
+import { contentOf, failedContentOf, NO_EVENT, retryDueAt } from './retry-due.ts';
 
 const BACKOFF_UNTIL = Date.UTC(2026, 5, 20, 13, 0);
 const at10 = contentOf({ calendarId: 'primary', hash: 'hash-10h' });
@@ -28,5 +28,21 @@ describe('retryDueAt', () => {
     ['a wait with no failed content', { nextAttemptMs: BACKOFF_UNTIL, failedContent: null }, at11, BACKOFF_UNTIL],
   ])('%s', (_name, link, content, due) => {
     expect(retryDueAt(link, content)).toBe(due);
+  });
+});
+
+describe('failedContentOf', () => {
+  it('a refusal of the write (a 5xx, a 403, a 400) records its content: a new change is tried at once', () => {
+    for (const kind of ['transient', 'forbidden', 'invalid', 'not_found', 'precondition_failed'] as const) {
+      expect(retryDueAt({ nextAttemptMs: BACKOFF_UNTIL, failedContent: failedContentOf(kind, at10) }, at11)).toBe(0);
+    }
+  });
+
+  it('a usage limit records none: its wait holds whatever the appointment wants meanwhile', () => {
+    for (const kind of ['quota_exceeded', 'rate_limited'] as const) {
+      expect(failedContentOf(kind, at10)).toBeNull();
+      expect(retryDueAt({ nextAttemptMs: BACKOFF_UNTIL, failedContent: failedContentOf(kind, at10) }, at11)).toBe(BACKOFF_UNTIL);
+      expect(retryDueAt({ nextAttemptMs: BACKOFF_UNTIL, failedContent: failedContentOf(kind, at10) }, NO_EVENT)).toBe(BACKOFF_UNTIL);
+    }
   });
 });

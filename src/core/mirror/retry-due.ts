@@ -4,6 +4,7 @@
 // at once, one call per change as ever. The same content waits out its backoff.
 // Attempts keep counting across such changes (store: recordFailure), so a target that refuses every
 // write still backs off further with each failure, whatever the appointment does meanwhile.
+import type { TargetErrorKind } from './target.ts';
 
 /** No event wanted: the content a delete tries to bring about. Never a desired event's content (those hold a '#'). */
 export const NO_EVENT = 'none';
@@ -11,6 +12,15 @@ export const NO_EVENT = 'none';
 /** What a write tries to make the target show: the desired event (its hash, in its calendar), or no event. */
 export function contentOf(desired: { calendarId: string; hash: string } | null): string {
   return desired ? `${desired.calendarId}#${desired.hash}` : NO_EVENT;
+}
+
+/**
+ * What a failure records as the content that failed. A usage limit (Google's quota, a rate limit
+ * its retries did not outlast) refuses how much we call, not what we wrote: its wait holds for any
+ * content (null), so a stream of changes never calls a target that asked for quiet.
+ */
+export function failedContentOf(kind: TargetErrorKind, content: string): string | null {
+  return kind === 'quota_exceeded' || kind === 'rate_limited' ? null : content;
 }
 
 /** A link's retry state: when the next attempt is due, and the content of the write that last failed (null: none). */
