@@ -267,13 +267,6 @@ export class AppointmentStore {
     return new ListingSpool(this.db);
   }
 
-  /** Keys and statuses of the appointments (not gone) whose start lies in [fromMs, toMs): what a poll compares its listing with, without reading every record. */
-  keysInWindow(fromMs: number, toMs: number): { key: string; status: string }[] {
-    return this.db
-      .prepare('SELECT appointment_key AS key, status FROM appointments WHERE gone_at_ms IS NULL AND start_ms >= ? AND start_ms < ? ORDER BY start_ms')
-      .all(fromMs, toMs) as { key: string; status: string }[];
-  }
-
   /** Every stored appointment, gone ones included when asked, ordered by start. */
   listAll(options: { includeGone?: boolean } = {}): StoredAppointment[] {
     const where = options.includeGone ? '' : 'WHERE gone_at_ms IS NULL';

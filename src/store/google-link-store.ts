@@ -12,6 +12,8 @@ export interface GoogleLink extends LinkState {
   attempts: number;
   nextAttemptMs: number;
   lastError: string | null;
+  /** What the last failed write tried to make the target show (core/mirror/retry-due.ts contentOf); null once one succeeds. */
+  failedContent: string | null;
 }
 
 interface Row {
@@ -32,6 +34,7 @@ interface Row {
   deferred_etag: string | null;
   deferred_since_ms: number | null;
   write_started_ms: number | null;
+  failed_hash: string | null;
 }
 
 const fromRow = (r: Row): GoogleLink => ({
@@ -48,6 +51,7 @@ const fromRow = (r: Row): GoogleLink => ({
   attempts: r.attempts,
   nextAttemptMs: r.next_attempt_ms,
   lastError: r.last_error,
+  failedContent: r.failed_hash,
   updatedAt: r.updated_at_ms,
   writeInFlight: r.write_started_ms !== null,
   deferral: r.deferred_since_ms === null ? null : { etag: r.deferred_etag, since: r.deferred_since_ms },
@@ -90,7 +94,7 @@ function planRowOf(r: PlanColumns): PlanRow {
 
 const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation, l.present, l.written_hash, l.etag,
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
-  l.deferred_etag, l.deferred_since_ms, l.write_started_ms`;
+  l.deferred_etag, l.deferred_since_ms, l.write_started_ms, l.failed_hash`;
 
 /** The link table of each calendar target. */
 export type LinkTable = 'google_links' | 'caldav_links';
@@ -151,7 +155,7 @@ export class GoogleLinkStore {
       .run(key, target.calendarId, target.eventId, target.generation, this.clock.now(), this.clock.now());
   }
 
-  /** A successful write: what Google now holds; retry state, the write's intent and any deferral cleared. */
+  /** A successful write: what Google now holds; retry state (what failed too), the write's intent and any deferral cleared. */
   recordWrite(key: string, w: WrittenEvent): void {
     this.db
       .prepare(
@@ -161,7 +165,7 @@ export class GoogleLinkStore {
          ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
            generation = excluded.generation, present = excluded.present, written_hash = excluded.written_hash,
            etag = excluded.etag, written_start_ms = excluded.written_start_ms, written_end_ms = excluded.written_end_ms,
-           written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL,
+           written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL, failed_hash = NULL,
            updated_at_ms = excluded.updated_at_ms, deferred_etag = NULL, deferred_since_ms = NULL, write_started_ms = NULL`,
       )
       .run({ key, ...w, present: w.present ? 1 : 0, now: this.clock.now() });
@@ -170,7 +174,7 @@ export class GoogleLinkStore {
   /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
     this.db
-      .prepare(`UPDATE ${this.table} SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0 WHERE appointment_key = ?`)
+      .prepare(`UPDATE ${this.table} SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0, failed_hash = NULL WHERE appointment_key = ?`)
       .run(revision, key);
   }
 
@@ -181,27 +185,29 @@ export class GoogleLinkStore {
 
   /**
    * A person's change is left to the reverse sync: which state of the event and since when (kept
-   * across passes and restarts), and no new look before `lookAgainAt`. Not a failure.
+   * across passes and restarts), and no new look before `lookAgainAt`. Not a failure: the wait is
+   * the deferral's now, not a failed write's backoff, so no failed content is left to compare.
    */
   leaveToReverse(key: string, deferral: Deferral, lookAgainAt: number): void {
     this.db
-      .prepare(`UPDATE ${this.table} SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ? WHERE appointment_key = ?`)
+      .prepare(`UPDATE ${this.table} SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ?, failed_hash = NULL WHERE appointment_key = ?`)
       .run(deferral.etag, deferral.since, lookAgainAt, key);
   }
 
   /**
-   * A failed write: attempts, error and next attempt; `target` creates the row when none exists yet,
-   * without claiming an event is present.
+   * A failed write: attempts, error, next attempt and `content`, what it tried to make the target
+   * show (its backoff holds only while that is still wanted; null: whatever is wanted); `target`
+   * creates the row when none exists yet, without claiming an event is present.
    */
-  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number): void {
+  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number, content: string | null): void {
     this.db
       .prepare(
-        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, updated_at_ms)
-         VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?)
+        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, failed_hash, updated_at_ms)
+         VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?, ?)
          ON CONFLICT (appointment_key) DO UPDATE SET attempts = attempts + 1, next_attempt_ms = excluded.next_attempt_ms,
-           last_error = excluded.last_error, updated_at_ms = excluded.updated_at_ms`,
+           last_error = excluded.last_error, failed_hash = excluded.failed_hash, updated_at_ms = excluded.updated_at_ms`,
       )
-      .run(key, target.calendarId, target.eventId, target.generation, nextAttemptMs, error, this.clock.now());
+      .run(key, target.calendarId, target.eventId, target.generation, nextAttemptMs, error, content, this.clock.now());
   }
 
   /** Google refused to revive the deleted id: the next insert uses a new generation of it. */

@@ -19,6 +19,10 @@ export class ListingSpool {
     // Dropped and made again: a database of an earlier version may hold the table without its hash.
     db.exec('DROP TABLE IF EXISTS temp.poll_listing');
     db.exec('CREATE TEMP TABLE poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
+    // Every key listed, changed or not: what the listing missed is found against it in SQL, so a
+    // pass over 100,000 holds neither their keys nor the stored ones in memory (about 17 MB).
+    db.exec('DROP TABLE IF EXISTS temp.poll_listed');
+    db.exec('CREATE TEMP TABLE poll_listed (key TEXT PRIMARY KEY) WITHOUT ROWID');
     // The TEMP database has a page cache of its own (16 MB by default): the listing is written once
     // and read once in order, so a small one does.
     db.pragma('temp.cache_size = -1000');
@@ -60,12 +64,40 @@ export class ListingSpool {
     this.size += records.length;
     this.unchanged += records.length - differing.length;
     this.unknown += differing.filter((r) => r.key !== undefined && !stored.has(r.key)).length;
-    if (differing.length === 0) return;
+    const listed = this.db.prepare('INSERT OR IGNORE INTO temp.poll_listed (key) VALUES (?)');
     const insert = this.db.prepare('INSERT INTO temp.poll_listing (record) VALUES (?)');
-    // Only the TEMP table is written: no lock on the database others share.
+    // Only the TEMP tables are written: no lock on the database others share.
     this.db.transaction(() => {
+      for (const key of keys) listed.run(key);
       for (const r of differing) insert.run(r.text);
     })();
+  }
+
+  /** Whether the listing so far named this appointment. */
+  listed(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM temp.poll_listed WHERE key = ?').get(key) !== undefined;
+  }
+
+  /**
+   * The stored appointments (not gone) starting in [fromMs, toMs): how many are not cancelled
+   * (`isCancelled` judges a status), and those the listing did not name, with their status. Read a
+   * row at a time: only the unlisted ones are kept (a handful, unless the listing is broken).
+   */
+  unlistedInWindow(fromMs: number, toMs: number, isCancelled: (status: string) => boolean): { active: number; unlisted: { key: string; status: string }[] } {
+    const rows = this.db
+      .prepare(
+        `SELECT a.appointment_key, a.status, EXISTS (SELECT 1 FROM temp.poll_listed AS l WHERE l.key = a.appointment_key)
+         FROM appointments AS a WHERE a.gone_at_ms IS NULL AND a.start_ms >= ? AND a.start_ms < ?`,
+      )
+      .raw()
+      .iterate(fromMs, toMs) as IterableIterator<[string, string, 0 | 1]>;
+    let active = 0;
+    const unlisted: { key: string; status: string }[] = [];
+    for (const [key, status, listed] of rows) {
+      if (!isCancelled(status)) active++;
+      if (!listed) unlisted.push({ key, status });
+    }
+    return { active, unlisted };
   }
 
   /** The records kept, in listing order, `size` at a time (no statement stays open between batches, so the caller may write, and wait). */
@@ -80,9 +112,10 @@ export class ListingSpool {
     }
   }
 
-  /** Empties the table (its pages go back to SQLite's temp file). */
+  /** Empties the tables (their pages go back to SQLite's temp file). */
   close(): void {
     this.db.exec('DELETE FROM temp.poll_listing');
+    this.db.exec('DELETE FROM temp.poll_listed');
     this.size = 0;
     this.unchanged = 0;
     this.unknown = 0;

@@ -7,6 +7,7 @@ import { backoffMs, type BackoffPolicy } from '../core/backoff.ts';
 import type { Clock } from '../core/clock.ts';
 import { breakerTrips } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired, type DesiredEvent } from '../core/mirror/desired-event.ts';
+import { contentOf, failedContentOf, retryDueAt } from '../core/mirror/retry-due.ts';
 import { asTargetError, provesAccess, type CalendarTarget, type TargetErrorKind } from '../core/mirror/target.ts';
 import { failureSuperseded, notesRevision, planWrite, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import type { JobResult, Progress } from '../jobs/job.ts';
@@ -80,6 +81,9 @@ interface Work<B> {
   revision: number;
   action: Exclude<WriteAction, { kind: 'none' }>;
   desired: DesiredEvent<B> | null;
+  /** What this write makes the target show (contentOf): recorded if it fails. */
+  content: string;
+  /** When it is due: a failed write's backoff, unless the appointment wants something else by now. */
   nextAttemptMs: number;
   attempts: number;
 }
@@ -147,7 +151,8 @@ export class MirrorWriter<B> {
       return null;
     }
     if (failureSuperseded(row.link, action)) links.forgetError(row.key);
-    return { key: row.key, revision: memo.revision, action, desired, nextAttemptMs: row.link?.nextAttemptMs ?? 0, attempts: row.link?.attempts ?? 0 };
+    const content = contentOf(desired);
+    return { key: row.key, revision: memo.revision, action, desired, content, nextAttemptMs: retryDueAt(row.link, content), attempts: row.link?.attempts ?? 0 };
   }
 
   /**
@@ -307,7 +312,7 @@ export class MirrorWriter<B> {
     const target = w.action.kind === 'move' || w.action.kind === 'insert'
       ? { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: w.action.generation }
       : { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: 0 };
-    links.recordFailure(w.key, target, message, clock.now() + delay);
+    links.recordFailure(w.key, target, message, clock.now() + delay, failedContentOf(kind, w.content));
     this.state.lastError = message;
     log.warn({ appointment: w.key, action: w.action.kind, kind, err: message, retryInMs: delay }, 'calendar write failed');
   }

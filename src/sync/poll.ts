@@ -94,7 +94,6 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
   }
 
   async function pollWith(records: ListingSpool): Promise<JobResult> {
-    const listedKeys = new Set<string>();
     // Held by the deletion breaker: applied even when listed as stored (seen alive, they are held no more).
     const heldBefore = new Set(deps.gone.held().map((h) => h.key));
     try {
@@ -103,7 +102,6 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
         const listed: ListedRecord[] = [];
         for (const raw of page) {
           const key = appointmentKeyOf(raw);
-          if (key !== undefined) listedKeys.add(key);
           const text = JSON.stringify(raw);
           listed.push({ key, text, hash: sourceHashOf(deps, text) });
         }
@@ -120,18 +118,18 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     // 2. What the listing missed, and whether that looks like a broken listing.
     // Cancelled ones are re-read too: one that left poll.filters is still shown by feeds with
     // include_cancelled until it is gone. The breaker weighs the active ones only.
-    const inWindow = deps.appointments.keysInWindow(window.from, window.to + 1);
-    const stored = inWindow.filter((s) => !isCancelled(s.status));
-    const missing = inWindow.filter((s) => !listedKeys.has(s.key)).flatMap((s) => deps.appointments.get(s.key) ?? []);
+    const { active: stored, unlisted } = records.unlistedInWindow(window.from, window.to + 1, isCancelled);
     // Held by the deletion breaker: re-read on every pass, in the window or not, until they go through.
     // Already stopped and reported there, they do not count again towards this pass's breaker.
     const heldKeys = new Set(deps.gone.held().map((h) => h.key));
-    const newlyMissing = missing.filter((s) => !heldKeys.has(s.appointment.key) && !isCancelled(s.appointment.status)).length;
-    const verdict = breakerVerdict({ listed: records.count, stored: stored.length, missing: newlyMissing, share: poll.breaker_share });
+    const newlyMissing = unlisted.filter((s) => !heldKeys.has(s.key) && !isCancelled(s.status)).length;
+    const verdict = breakerVerdict({ listed: records.count, stored, missing: newlyMissing, share: poll.breaker_share });
     if (verdict) {
-      deps.log.warn({ listed: records.count, stored: stored.length, missing: missing.length }, `poll stopped by the breaker: ${verdict}`);
+      deps.log.warn({ listed: records.count, stored, missing: unlisted.length }, `poll stopped by the breaker: ${verdict}`);
       return finish('breaker', verdict);
     }
+    // Read whole only now: a broken listing that trips the breaker would miss every stored one.
+    const missing = unlisted.flatMap((s) => deps.appointments.get(s.key) ?? []);
 
     // 3. Apply. Changes found here that no delivery announced mean the webhook missed them.
     const baseline = deps.history.firstSuccessAt();
@@ -173,7 +171,7 @@ export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<Job
     const missingKeys = new Set(missing.map((s) => s.appointment.key));
     // Held while the listing ran and listed as stored: re-read like the others held.
     const heldElsewhere = [...heldKeys]
-      .filter((k) => (!listedKeys.has(k) || !heldBefore.has(k)) && !missingKeys.has(k))
+      .filter((k) => (!records.listed(k) || !heldBefore.has(k)) && !missingKeys.has(k))
       .flatMap((k) => deps.appointments.get(k) ?? []);
     const reread = [...missing, ...heldElsewhere];
     const total = records.count + reread.length;

@@ -43,6 +43,8 @@ export interface FailingProxy {
   log: { method: string; path: string; status: number }[];
   /** Resolves once the request to hold has been applied by the server (its answer withheld). */
   held: Promise<void>;
+  /** From now on this share of requests fails (0: none, 1: every one). */
+  setShare(share: number): void;
   stop(): Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
   const stats = { requests: 0, failedBefore: 0, failedAfter: 0, refusedSyncReports: 0 };
   const log: FailingProxy['log'] = [];
   let hold = o.hold;
+  let share = o.share;
   let markHeld = () => {};
   const held = new Promise<void>((r) => (markHeld = r));
   const server = createServer(async (req, res) => {
@@ -122,7 +125,7 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
         ? res.writeHead(403, { 'content-type': 'application/xml; charset=utf-8' }).end(SUPPORTED_REPORT_ERROR)
         : res.writeHead(501, { 'content-type': 'text/plain' }).end('Not Implemented');
     }
-    const fail = random() < o.share;
+    const fail = random() < share;
     const after = o.when === 'after' || (o.when === 'mixed' && random() < 0.5);
     const status = statuses[Math.floor(random() * statuses.length)] ?? 503;
     const injected = () => res.writeHead(status, { 'content-type': 'text/plain', ...o.headers }).end('injected failure');
@@ -152,6 +155,7 @@ export async function startFailingProxy(o: FailingProxyOptions): Promise<Failing
     stats,
     log,
     held,
+    setShare: (s) => void (share = s),
     stop: () =>
       new Promise<void>((r) => {
         server.close(() => r());

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { readEvent, type ReadEvent } from '../../src/caldav/event-reader.ts';
-import { systemClock } from '../../src/core/clock.ts';
+import { systemClock, type Clock } from '../../src/core/clock.ts';
 import type { JobName, JobResult } from '../../src/jobs/job.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
@@ -33,6 +33,10 @@ export interface MirrorEnvOptions {
   server?: Record<string, unknown>;
   /** false: a stored change does not run the writer at once (jobs run only when a test runs them). */
   wakeJobs?: boolean;
+  /** Default: the system's. */
+  clock?: Clock;
+  /** Backoff of an appointment whose write failed (default: none, retried on the next pass). */
+  itemBackoff?: { baseMs: number; maxMs: number };
 }
 
 export interface MirrorEnv {
@@ -96,9 +100,9 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
   const t = createTestContext({
     config,
     booking: simulatorClient(sim),
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     runJobs: options.wakeJobs ?? true,
-    tuning: { caldavRetry: { retries: 3, baseMs: 1, maxMs: 5 }, caldavItemBackoff: { baseMs: 0, maxMs: 0 } },
+    tuning: { caldavRetry: { retries: 3, baseMs: 1, maxMs: 5 }, caldavItemBackoff: options.itemBackoff ?? { baseMs: 0, maxMs: 0 } },
   });
   const { scheduler } = t.runtime;
   const run = (job: JobName) => scheduler.runNow(job);

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { readDockerfile, type ImageSpec } from '../cli/dockerfile.ts';
-import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { CALBRIDGE, calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { productionPackages } from '../helpers/production-packages.ts';
 import { freePort } from '../helpers/free-port.ts';
 
@@ -65,8 +65,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** What the #! line of bin/calbridge.js gives node: `#!/usr/bin/env -S NAME=value node <flags>`. */
-const SHEBANG = readFileSync(join(REPO, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!.split(' ');
+/** What the entry's #! line gives node: `#!/usr/bin/env -S NAME=value node <flags>`. */
+const SHEBANG = readFileSync(CALBRIDGE, 'utf8').split('\n')[0]!.split(' ');
 const SIZE_FLAGS = SHEBANG.filter((w) => w.startsWith('--'));
 const SIZE_ENV = SHEBANG.filter((w) => /^[A-Z_]+=/.test(w));
 
@@ -75,7 +75,7 @@ describe('the container image, run from its runtime stage', () => {
     expect(SIZE_FLAGS).toEqual(expect.arrayContaining(['--max-semi-space-size=1', '--optimize-for-size']));
     expect(SIZE_ENV).toEqual(['MALLOC_ARENA_MAX=2']);
     const start = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(start).toBe(`${SIZE_ENV.join(' ')} node ${SIZE_FLAGS.join(' ')} bin/calbridge.js`);
+    expect(start).toBe(`${SIZE_ENV.join(' ')} node ${SIZE_FLAGS.join(' ')} ${relative(REPO, CALBRIDGE)}`);
   });
 
   it('holds the compiled program and no TypeScript toolchain', () => {

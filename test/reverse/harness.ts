@@ -49,6 +49,8 @@ export interface ReverseEnvOptions {
   /** Deliver the simulator's webhooks to our receiver (default true). */
   webhooks?: boolean;
   clock?: Clock;
+  /** Backoff of an appointment whose write failed (default: none, retried on the next pass). */
+  itemBackoff?: { baseMs: number; maxMs: number };
 }
 
 /** Tomorrow 09:00 in the booking zone, plus `hours`. */
@@ -79,7 +81,7 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
     booking: simulatorClient(sim),
     clock: options.clock ?? systemClock,
     runJobs: true,
-    tuning: { googleRetry: fast, googleItemBackoff: { baseMs: 0, maxMs: 0 } },
+    tuning: { googleRetry: fast, googleItemBackoff: options.itemBackoff ?? { baseMs: 0, maxMs: 0 } },
   });
   const { parts, scheduler: sched, status } = t.runtime;
   appFetch = (r) => t.runtime.app.fetch(r);

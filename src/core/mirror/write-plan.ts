@@ -61,7 +61,8 @@ export function notesRevision(link: { writtenRevision: number | null; lastError:
 
 /**
  * The link's failure is of a create the appointment no longer wants: a delete to be sure is planned
- * instead (see planWrite). The failure leaves status; the delete keeps the backoff's turn.
+ * instead (see planWrite). The failure leaves status; the delete, a change of what is wanted, is
+ * due at once (retry-due.ts).
  */
 export function failureSuperseded(link: { present: boolean; lastError: string | null } | undefined, action: WriteAction): boolean {
   return action.kind === 'delete' && link !== undefined && !link.present && link.lastError !== null;
