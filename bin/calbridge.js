@@ -9,10 +9,11 @@
 // - --max-semi-space-size=1 (MB): the young generation otherwise grows to 3 x 16 MB under a burst (a
 //   poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
 // - --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner;
-//   with 20,000 appointments stored, 155 to 200 MB after the start-up poll became 115 to 137 MB.
-//   Its price, measured: about 13 % fewer webhook acks a second at saturation (8,500 against 9,700)
-//   and a p99 at 500 a second 2 to 4 ms higher. Memory is what a small box runs out of; a clinic's
-//   webhooks come a few a minute (README, "Footprint and speed: the trade").
+//   with 20,000 or 100,000 appointments stored, 150 to 280 MB after the start-up poll became 115 to 125.
+//   Its price, measured: about 15 % fewer webhook acks a second at saturation (8,500 against 10,000)
+//   and a p99 at 500 a second of 11 to 13 ms instead of 6 to 10 (its compacting collections pause
+//   8 to 17 ms). Memory is what a small box runs out of; a clinic's webhooks come a few a minute
+//   (README, "Footprint and speed: the trade").
 // - MALLOC_ARENA_MAX=2: glibc gives each thread that allocates (V8's compiler and GC helpers, libuv's
 //   pool) an arena of its own, whose pages stay resident; two in all measured 5 to 20 MB less after
 //   that poll (a common setting for long-running processes in containers).
