@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { openDatabase, schemaVersion } from '../../src/store/db.ts';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const calbridge = calbridgeProcesses();
 const dirs: string[] = [];
@@ -74,6 +75,26 @@ describe('serve', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(schemaVersion(db)).toBeGreaterThan(0);
     db.close();
+  });
+
+  it('writes a request line soon after the request, and every line still buffered when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env });
+    const base = `http://127.0.0.1:${port}`;
+    await serve.answering(base);
+    const requestLines = () => serve.stdout().split('\n').filter((l) => l.includes('"msg":"request"') && l.includes('"route":"(no route)"'));
+
+    // Lines go out in batches, yet a lone line is not held back until the next ones come.
+    expect((await fetch(`${base}/nothing-here`)).status).toBe(404);
+    await waitFor('the request line', () => requestLines().length === 1 || undefined);
+
+    // Ten more, then SIGTERM at once: the lines not written yet are written before it exits.
+    for (let i = 0; i < 10; i++) expect((await fetch(`${base}/nothing-here`)).status).toBe(404);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(requestLines()).toHaveLength(11);
   });
 
   it('refuses an invalid config with exit 2 before listening', () => {
