@@ -122,10 +122,12 @@ interface Serving {
 }
 
 /** serve over dir's config: cold start, the start-up poll watched, then optionally one feed GET. */
-async function serveAndMeasure(config: string, getFeed: boolean): Promise<Serving> {
-  // As the image's entry runs it: the file itself, its #! line giving node its flags.
+async function serveAndMeasure(config: string, getFeed: boolean, nodeDefaults = false): Promise<Serving> {
+  // As the image's entry runs it: the file itself, its #! line giving node its flags and
+  // environment. nodeDefaults: `node bin/calbridge.js`, none of them (what the flags save).
   const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
-  const run = await startUntilOk([CALBRIDGE, 'serve', '--config', config], listeningUrl, env);
+  const command = nodeDefaults ? [process.execPath, CALBRIDGE] : [CALBRIDGE];
+  const run = await startUntilOk([...command, 'serve', '--config', config], listeningUrl, env);
   try {
     const pid = run.child.pid!;
     let peak = rssKb(pid);
@@ -235,6 +237,9 @@ export async function runFootprintBench(): Promise<string> {
       row(`RSS serving, ${n} stored: 10 s later, nothing asked meanwhile`, mb(s.steady!), goal);
       row(`cold start to /healthz 200, ${n} stored`, `${Math.round(s.startMs)} ms`, '≤ 1 s');
       row(`(first \`sync\` storing ${n}, not a goal)`, `${(fillMs / 1000).toFixed(1)} s`, '');
+      // The same with Node's defaults, to show what the runtime flags save (README, "Footprint and speed: the trade").
+      const plain = await serveAndMeasure(config, true, true);
+      row(`(the same with Node's defaults, \`node bin/calbridge.js\`: peak, after the poll, after the GET, 10 s later)`, `${[plain.peakPolling, plain.settled, plain.afterFeed!, plain.steady!].map(mb).join(', ')}`, '');
     } finally {
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
