@@ -2,13 +2,13 @@
 # Build: docker build -t calbridge .
 # Run:   docker run -v calbridge-data:/data -v ./config.yaml:/config/config.yaml:ro -p 8080:8080 calbridge
 
-# --- build stage: compiles the TypeScript sources to plain JavaScript (dist/)
+# --- build stage: builds the TypeScript sources into plain JavaScript, one minified bundle (dist/)
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY scripts/build.js scripts/modern-node.js ./scripts/
 COPY src ./src
-# prepare (scripts/build.js) compiles src/ into dist/
+# prepare (scripts/build.js) bundles src/ into dist/
 RUN npm ci --no-audit --no-fund
 
 # --- runtime stage: Node 24, the compiled output and production dependencies only (no TypeScript,
@@ -22,7 +22,7 @@ COPY package.json package-lock.json config.example.yaml ./
 COPY scripts/build.js scripts/modern-node.js ./scripts/
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
-# prepare finds dist/ built and no TypeScript, and leaves it as it is
+# prepare finds dist/ built and no esbuild, and leaves it as it is
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
  && ln -s /app/bin/calbridge.js /usr/local/bin/calbridge \

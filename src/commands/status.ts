@@ -1,4 +1,7 @@
 import { existsSync } from 'node:fs';
+// Not a lazy import(): the bundle (scripts/build.js) gives a CommonJS package that other chunks import
+// statically only a default export when it is import()ed, and yaml is loaded with the config anyway.
+import { stringify } from 'yaml';
 import { UserError } from '../core/errors.ts';
 import type { Command } from './command.ts';
 
@@ -8,7 +11,6 @@ export const statusCommand: Command = {
   help: 'Reads the database that serve and sync write (safe while `serve` runs). --json prints the same document as GET /api/status.',
   options: { json: { type: 'boolean', description: 'print JSON instead of text' } },
   async run({ values, io, loadConfig, openRuntime }) {
-    const { stringify } = await import('yaml');
     const { configuredSecrets, redactStatus } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
     const file = config.database.path;

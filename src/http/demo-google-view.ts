@@ -39,7 +39,7 @@ type Row = ViewEvent & { calendar: string };
 function dayTable(rows: Row[], zone: string): Html {
   const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
   return html`<table class="agenda events"><thead><tr><th>Time</th><th>Event</th><th>Calendar</th></tr></thead><tbody>${rows.map(
-    (r) => html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="Time" class="time">${t(r.start)}–${t(r.end)}</td><td data-label="Event"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">tentative</span>` : ''}</td><td data-label="Calendar">${r.calendar}</td></tr>`,
+    (r) => html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="Time" class="time">${t(r.start)}&ndash;${t(r.end)}</td><td data-label="Event"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">tentative</span>` : ''}</td><td data-label="Calendar">${r.calendar}</td></tr>`,
   )}</tbody></table>`;
 }
 

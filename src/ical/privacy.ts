@@ -26,8 +26,10 @@ export function withoutContactText(text: string, a: Appointment): string {
 }
 
 // A separator left dangling at either end of a line once what it separated is gone ("Ana · ").
-const LEADING = /^(?:\s*[·|,;:\-–—/])+\s*/u;
-const TRAILING = /(?:\s*[·|,;:\-–—/])+\s*$/u;
+// Escaped, not typed: one character beyond Latin-1 in the bundle makes V8 hold the whole chunk's
+// source in two bytes a character (BENCHMARKS.md, "Footprint").
+const LEADING = /^(?:\s*[\u00b7|,;:\-\u2013\u2014/])+\s*/u;
+const TRAILING = /(?:\s*[\u00b7|,;:\-\u2013\u2014/])+\s*$/u;
 // Brackets with nothing but separators left inside ("Ana (, )").
 const EMPTIED_BRACKETS = /\s*[([<]\s*(?:[,;·|/\-]\s*)*[)\]>]/gu;
 

@@ -10,6 +10,7 @@ import { createPrivately } from './private-files.ts';
 export type Db = Database.Database;
 export type Statement<P extends unknown[], R> = Database.Statement<P, R>;
 
+// Beside this file: src/store/migrations, or dist/migrations in the bundle, where every chunk sits in dist/ (scripts/build.js).
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export class DatabaseError extends Error {

@@ -11,7 +11,7 @@ function day(d: AgendaDay): Html {
     (r) => html`<tr${r.cancelled ? html` class="cancelled"` : ''}><td data-label="Time" class="time">${r.time}</td><td data-label="Appointment"><b>${r.label}</b> ${r.name ?? ''}<span class="sub">${[r.calendar, r.status].filter(Boolean).join(' · ')}</span></td>${r.shown.map(
       (s, i) => html`<td data-label="${d.targets[i] ?? ''}" class="shown ${s.state}">${s.state === 'ok' ? '✓ ' : ''}${s.text}</td>`,
     )}</tr>`,
-  )}</tbody></table>${d.more ? html`<p class="muted">… and ${d.more} more</p>` : ''}`;
+  )}</tbody></table>${d.more ? html`<p class="muted">&hellip; and ${d.more} more</p>` : ''}`;
 }
 
 /** `outputs`: the configured targets, e.g. ['CalDAV', 'feeds'] (default: Google and the feeds). */

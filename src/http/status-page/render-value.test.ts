@@ -70,7 +70,7 @@ describe('renderValue', () => {
   it('shows booleans, nulls and empty lists in words', () => {
     expect(renderValue('enabled', true, at).value).toBe('yes');
     expect(renderValue('enabled', false, at).value).toBe('no');
-    expect(renderValue('last_error', null, at).value).toContain('—');
+    expect(renderValue('last_error', null, at).value).toContain('&mdash;') // shown as —;
     expect(renderValue('errors', [], at).value).toContain('none');
   });
 });

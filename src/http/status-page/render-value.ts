@@ -60,12 +60,12 @@ function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number)
 <thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
 <tbody>${shown.map(
     (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1)}</td>`)}</tr>`,
-  )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more</p>` : ''}`;
+  )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">&hellip; and ${rows.length - MAX_ROWS} more</p>` : ''}`;
 }
 
 export function renderObject(obj: Record<string, unknown>, at: Moment, depth = 0): Html {
   const entries = Object.entries(obj);
-  if (entries.length === 0) return html`<span class="muted">—</span>`;
+  if (entries.length === 0) return html`<span class="muted">&mdash;</span>`;
   return html`<dl>${entries.map(([k, v]) => {
     const cls = errorClass(k, v);
     return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, at, depth + 1)}</dd>`;
@@ -74,7 +74,7 @@ export function renderObject(obj: Record<string, unknown>, at: Moment, depth = 0
 
 /** One value of the status document, under its key (the key decides about epoch-ms times). */
 export function renderValue(key: string, value: unknown, at: Moment, depth = 0): Html {
-  if (value === null || value === undefined) return html`<span class="muted">—</span>`;
+  if (value === null || value === undefined) return html`<span class="muted">&mdash;</span>`;
   if (typeof value === 'boolean') return html`${value ? 'yes' : 'no'}`;
   const instant = instantOf(key, value);
   if (instant !== undefined) return renderTime(instant, at);
