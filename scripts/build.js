@@ -7,8 +7,8 @@
 // chunks that load when first needed (a command's code, the demo, the status page's QR encoder). One
 // file in place of some 400 saves what Node's module loader keeps for each, and minified sources are
 // what V8 holds in its heap for as long as the process lives: measured idle, 97 MB became 85 MB
-// (BENCHMARKS.md, "Footprint"). Function names are kept, so a stack trace still names them, and
-// dist/*.js.map maps it back to src/ (`node --enable-source-maps bin/calbridge.js`).
+// (BENCHMARKS.md, "Footprint"). Names are not minified, so a stack trace names functions as src/
+// does, and dist/*.js.map maps it back to src/ files and lines (`node --enable-source-maps bin/calbridge.js`).
 // Left out of the bundle, loaded from node_modules at run time: better-sqlite3 (a native addon) and
 // Google's client libraries (CommonJS, required on first use: src/google/library.ts).
 // Types are checked by `npm run typecheck`, not here, which keeps a build under a second.
@@ -27,7 +27,8 @@ fetchModernNode();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const staging = join(root, '.tmp', 'dist-building');
+// Beside dist/, at the same depth, so the source maps' relative paths to src/ hold once it is renamed.
+const staging = join(root, '.dist-building');
 
 let esbuild;
 try {
@@ -49,8 +50,10 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node22',
-    minify: true,
-    keepNames: true,
+    // Whitespace and syntax, not names: a stack trace names functions as src/ does, with no helper
+    // call to keep each name (esbuild's keepNames runs one whenever a closure is made, on every request).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: 'linked',
     external: ['better-sqlite3', '@googleapis/calendar', 'google-auth-library'],
     // Some bundled packages are CommonJS and require Node's built-ins; an ES module has no `require`.
