@@ -14,6 +14,7 @@ import { buildRuntime } from '../src/wiring/runtime.ts';
 import { randomUUID } from 'node:crypto';
 import type { BookingApi } from '../src/booking/port.ts';
 import { load, type LoadResult } from './daemon/load.ts';
+import { deliveryInsertRows } from './delivery-insert.ts';
 
 const CONNECTIONS = 32;
 const DURATION_MS = 3000;
@@ -116,5 +117,7 @@ export async function runWebhookBench(): Promise<string> {
       `Every 200 was answered after its delivery was committed (group commit): ${durable ? 'all' : 'NOT all'} ` +
       `${(normal.acknowledged + full.acknowledged).toLocaleString('en')} acknowledged deliveries were found in the database. ` +
       `Non-200 answers: bare ${b.bad}, normal ${normal.bad}, full ${full.bad}.`,
+    '',
+    ...deliveryInsertRows(),
   ].join('\n');
 }

@@ -2,7 +2,8 @@
 import type { Db } from './db.ts';
 
 export interface NewDelivery {
-  dedupeKey: string;
+  /** What makes two deliveries the same while pending: a digest of the raw body (dedupeKeyOf in webhook-routes.ts). */
+  dedupeKey: string | Uint8Array;
   appointmentKey: string;
   event: string | null;
   body: string;
@@ -72,14 +73,13 @@ export class DeliveryStore {
     // Named: left to itself, SQLite picks deliveries_pending (state = ?) and visits every pending row.
     this.oldestQuery = db.prepare(`SELECT MIN(received_at_ms) AS at FROM deliveries INDEXED BY deliveries_pending_since WHERE state = 'pending'`);
     // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
-    // duplicate; a repeat of one already processed is a new hint (an appointment moved back, say,
-    // sends the same bytes again), so it is queued again and the appointment re-read.
+    // duplicate (the partial unique index of migration 015); a repeat of one already processed is a
+    // new hint (an appointment moved back, say, sends the same bytes again), so it is stored as a new
+    // row and the appointment re-read.
     const insert = db.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
        VALUES (?, ?, ?, ?, ?, 0)
-       ON CONFLICT (dedupe_key) DO UPDATE SET state = 'pending', next_attempt_ms = 0, received_at_ms = excluded.received_at_ms,
-         body = excluded.body, processed_at_ms = NULL, last_error = NULL
-       WHERE state != 'pending'
+       ON CONFLICT (dedupe_key) WHERE state = 'pending' DO NOTHING
        RETURNING id`,
     );
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
