@@ -23,7 +23,13 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
   const health = new BookingHealth(s.cursors, clock);
   const history = new PollHistory(s.cursors);
   const metrics = createIngestMetrics(s.metrics);
-  const writer = new DeliveryWriter(deliveries, { onStored: () => s.wake('deliveries') });
+  let stored = 0; // deliveries the receiver stored since start: a flood starts the checkpointer thread
+  const writer = new DeliveryWriter(deliveries, {
+    onStored: (n) => {
+      stored += n;
+      s.wake('deliveries');
+    },
+  });
   const common = { ...apply, booking: s.booking, deliveries, health, metrics, clock, log };
   // The delivery worker takes turns with the receiver: a small share of the event loop while webhooks
   // arrive, all of it otherwise (src/sync/receiver-gate.ts).
@@ -64,8 +70,8 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
     jobs: [createPollJob({ ...common, activity: s.activity, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker({ ...common, receiver })],
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
-      // there are commits enough to matter.
-      checkpointer = startCheckpointerWhenBusy(s.db, { log });
+      // webhooks flood in.
+      checkpointer = startCheckpointerWhenBusy(s.db, { log, deliveriesStored: () => stored });
       // Catch up at once: what changed while we were down, and deliveries stored before a crash.
       s.wake('poll');
       s.wake('deliveries');
