@@ -2,7 +2,6 @@
 // crosses 1000 pages, copying pages and fsyncing the database file while the webhook receiver
 // waits; measured, it is over half the cost of a stored delivery. In `serve`, once webhooks flood in,
 // a worker thread with its own connection checkpoints instead (PASSIVE only: it never blocks a writer).
-import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { Db } from './db.ts';
@@ -88,15 +87,13 @@ export function startCheckpointer(db: Db, options: CheckpointerOptions): Checkpo
   };
 }
 
-/** WAL size past which the worker starts: half of what SQLite's own checkpoint waits for (1000 pages). */
-const BUSY_WAL_BYTES = 2 * 1024 * 1024;
-const LOOK_EVERY_MS = 2000;
-/** Webhooks stored between two looks (2 s) that make a flood: 50 a second. */
+/** Webhooks stored within FLOOD_WINDOW_MS that make a flood: 50 a second. */
 export const FLOOD_DELIVERIES = 100;
+const FLOOD_WINDOW_MS = 2000;
 
-export interface WhenBusyOptions extends CheckpointerOptions {
-  /** How many webhook deliveries the receiver has stored so far (a running total). */
-  deliveriesStored: () => number;
+export interface BusyCheckpointer extends Checkpointer {
+  /** The receiver committed `count` new deliveries. */
+  stored(count: number): void;
 }
 
 /**
@@ -105,32 +102,29 @@ export interface WhenBusyOptions extends CheckpointerOptions {
  * (the pages Node touched to boot it stay resident). It is there for the receiver, whose commits
  * should not pay for a checkpoint while thousands of webhooks wait; other heavy writers (a first
  * import by the poll, a Google backfill) are background work, and SQLite's own checkpoint inside
- * their commits costs nobody a wait worth 16 MB. So it starts when, between two looks two seconds
- * apart, the WAL is large and the receiver stored a flood's worth of deliveries. stop() works either way.
+ * their commits costs nobody a wait worth 16 MB. So it starts as soon as the receiver has stored
+ * FLOOD_DELIVERIES within two seconds (counted as they are committed, so a flood has it from its
+ * first tenth of a second), and then stays. stop() works either way.
  */
-export function startCheckpointerWhenBusy(db: Db, options: WhenBusyOptions): Checkpointer | undefined {
+export function startCheckpointerWhenBusy(db: Db, options: CheckpointerOptions): BusyCheckpointer | undefined {
   if (db.memory) return undefined;
   let started: Checkpointer | undefined;
-  let storedBefore = options.deliveriesStored();
-  const look = setInterval(() => {
-    const stored = options.deliveriesStored();
-    const flood = stored - storedBefore >= FLOOD_DELIVERIES;
-    storedBefore = stored;
-    if (!flood || !db.open) return;
-    let size = 0;
-    try {
-      size = statSync(`${db.name}-wal`).size;
-    } catch {
-      return; // no WAL yet
-    }
-    if (size < BUSY_WAL_BYTES) return;
-    clearInterval(look);
-    started = startCheckpointer(db, options);
-  }, LOOK_EVERY_MS);
-  look.unref();
+  let stopped = false;
+  let windowStart = Number.NEGATIVE_INFINITY;
+  let inWindow = 0;
   return {
+    stored(count) {
+      if (started || stopped || !db.open) return;
+      const now = performance.now();
+      if (now - windowStart > FLOOD_WINDOW_MS) {
+        windowStart = now;
+        inWindow = 0;
+      }
+      inWindow += count;
+      if (inWindow >= FLOOD_DELIVERIES) started = startCheckpointer(db, options);
+    },
     async stop() {
-      clearInterval(look);
+      stopped = true;
       await started?.stop();
     },
   };

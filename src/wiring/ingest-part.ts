@@ -1,7 +1,7 @@
 // Ingest: the webhook receiver, the delivery worker and the poll, composed into one part.
 // Together they make stored state match the booking service, whatever webhooks arrive.
 import { DeliveryWriter } from '../store/delivery-writer.ts';
-import { startCheckpointerWhenBusy, type Checkpointer } from '../store/checkpointer.ts';
+import { startCheckpointerWhenBusy, type BusyCheckpointer } from '../store/checkpointer.ts';
 import { webhookRoutes, type RejectedRequest } from '../http/webhook-routes.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { BookingHealth } from '../sync/booking-health.ts';
@@ -23,10 +23,10 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
   const health = new BookingHealth(s.cursors, clock);
   const history = new PollHistory(s.cursors);
   const metrics = createIngestMetrics(s.metrics);
-  let stored = 0; // deliveries the receiver stored since start: a flood starts the checkpointer thread
+  let checkpointer: BusyCheckpointer | undefined;
   const writer = new DeliveryWriter(deliveries, {
     onStored: (n) => {
-      stored += n;
+      checkpointer?.stored(n); // a flood of webhooks starts the checkpointer thread
       s.wake('deliveries');
     },
   });
@@ -49,8 +49,6 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
     }
   };
 
-  let checkpointer: Checkpointer | undefined;
-
   const statusDeps: IngestStatusDeps = { clock, appointments, deliveries, rejections, health, history, gone: apply.gone, pollSchedule: config.poll.schedule };
 
   return {
@@ -71,7 +69,7 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
       // webhooks flood in.
-      checkpointer = startCheckpointerWhenBusy(s.db, { log, deliveriesStored: () => stored });
+      checkpointer = startCheckpointerWhenBusy(s.db, { log });
       // Catch up at once: what changed while we were down, and deliveries stored before a crash.
       s.wake('poll');
       s.wake('deliveries');
