@@ -82,3 +82,24 @@ describe('ingest in the runtime', () => {
     expect(text).toMatch(/calbridge_poll_duration_seconds_count\{outcome="success"\} 1/);
   });
 });
+
+describe('ingest in the runtime: WAL checkpoints', () => {
+  it('leaves them to SQLite through a first import, and hands them to the thread once webhooks flood in', async () => {
+    const rt = await start();
+    const ingest = rt.parts.find((p) => p.name === 'ingest')!;
+    await ingest.start?.(); // as serve does
+    const autocheckpoint = () => rt.services.db.pragma('wal_autocheckpoint', { simple: true });
+    for (let i = 0; i < 600; i++) sim!.create({ start: Date.now() + 86_400_000 + i * 3_600_000 });
+    expect((await rt.scheduler.runNow('poll')).status).toBe('success');
+    expect(autocheckpoint()).toBe(1000); // an import is not a flood: no thread
+    const post = (n: number) =>
+      rt.app.request(`/webhooks/${TEST_WEBHOOK_SECRET}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ event: 'appointment.updated', data: { appointment_key: `flood-${n}` } }),
+      });
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, n) => post(n)));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(autocheckpoint()).toBe(0); // the thread checkpoints now
+  });
+});
