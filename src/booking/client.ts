@@ -1,5 +1,6 @@
 // The booking service's HTTP API (seed §4) behind the BookingApi port: DRF pagination followed
 // through `next` on base_url's origin only, a page cap, and typed errors (errors.ts).
+import { httpRequest } from '../net/http-request.ts';
 import type { BookingConfig } from '../config/schema.ts';
 import type { Logger } from '../log.ts';
 import { keyProblem } from '../core/reader.ts';
@@ -18,7 +19,8 @@ export interface BookingClientOptions {
   arrayFormat: ArrayFormat;
   maxPages: number;
   log: Logger;
-  fetch?: typeof fetch;
+  /** The HTTP transport; default node:http (src/net/http-request.ts). */
+  request?: typeof httpRequest;
   sleep?: (ms: number) => Promise<void>;
   maxRetries?: number;
   /** First retry wait (doubles each attempt); default 500 ms. */
@@ -55,7 +57,7 @@ export class BookingClient implements BookingApi {
       token: o.token,
       timeoutMs: o.timeoutMs,
       log: o.log,
-      fetch: o.fetch ?? globalThis.fetch,
+      request: o.request ?? httpRequest,
       sleep: o.sleep ?? sleepMs,
       now: o.now ?? Date.now,
       random: o.random ?? Math.random,

@@ -20,7 +20,7 @@ export class BookingError extends Error {
 export const isNotFound = (e: unknown): boolean => e instanceof BookingError && e.kind === 'not_found';
 
 /**
- * An answer larger than the cap (read-body.ts): not read, and transient, never "gone" or "empty":
+ * An answer larger than the cap (MAX_BODY_BYTES in http.ts): not read, and transient, never "gone" or "empty":
  * a proxy's error page or a runaway listing says nothing about the appointments.
  */
 export class ResponseTooLargeError extends BookingError {

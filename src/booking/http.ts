@@ -4,14 +4,14 @@
 import type { Logger } from '../log.ts';
 import { BookingError, ResponseTooLargeError } from './errors.ts';
 import { rateLimitResetAt, retryAfterMs } from '../net/rate-limit.ts';
-import { MAX_BODY_BYTES, readCapped } from './read-body.ts';
+import type { Answer, httpRequest } from '../net/http-request.ts';
 import { backoffMs } from '../core/backoff.ts';
 
 export interface HttpOptions {
   token: string;
   timeoutMs: number;
   log: Logger;
-  fetch: typeof fetch;
+  request: typeof httpRequest;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   random: () => number;
@@ -23,6 +23,12 @@ export interface HttpOptions {
   /** Larger answers are not read (ResponseTooLargeError); default 8 MiB. */
   maxBodyBytes?: number;
 }
+
+/**
+ * Larger answers are not read, so a runaway listing or a proxy streaming garbage cannot fill the
+ * daemon's memory: 8 MiB, where a page of 100 records is a few hundred KiB.
+ */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface HttpResponse {
   status: number;
@@ -65,10 +71,9 @@ export class BookingHttp {
       const last = attempt >= this.o.maxRetries;
       const hold = this.notBefore - this.o.now();
       if (hold > 0) await this.o.sleep(Math.min(hold, this.o.maxDelayMs));
-      let res: Response;
-      let text: string | null;
+      let res: Answer;
       try {
-        res = await this.o.fetch(url, {
+        res = await this.o.request(url, {
           method,
           headers: {
             authorization: `Bearer ${this.o.token}`,
@@ -76,23 +81,23 @@ export class BookingHttp {
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
-          redirect: 'manual', // a redirect could carry the token to another origin
-          signal: AbortSignal.timeout(this.o.timeoutMs),
+          timeoutMs: this.o.timeoutMs,
+          maxBodyBytes: this.o.maxBodyBytes ?? MAX_BODY_BYTES,
         });
-        this.watchRateLimit(res.headers);
-        text = await readCapped(res, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
+        this.watchRateLimit(res);
       } catch (e) {
         const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
         if (last || method === 'POST') throw new BookingError('transient', `booking service unreachable (${what}): ${reason}`);
         await this.backoff(attempt, undefined, what, reason);
         continue;
       }
+      const text = res.text;
       // Not retried here: the same request would bring the same flood. Transient for the caller.
       if (text === null) throw new ResponseTooLargeError(what, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
       const parsed = parseBody(text);
       if (res.status >= 200 && res.status < 300) return { status: res.status, body: parsed };
       const retryable = res.status === 429 || res.status >= 500;
-      const wait = res.status === 429 ? retryAfterMs(res.headers.get('retry-after'), this.o.now()) : undefined;
+      const wait = res.status === 429 ? retryAfterMs(res.header('retry-after') ?? null, this.o.now()) : undefined;
       const tooLong = wait !== undefined && wait > this.o.maxDelayMs;
       if (retryable && !last && !tooLong && (method !== 'POST' || RETRY_UNSAFE.has(res.status))) {
         await this.backoff(attempt, wait, what, `HTTP ${res.status}`);
@@ -109,11 +114,11 @@ export class BookingHttp {
     await this.o.sleep(ms);
   }
 
-  private watchRateLimit(h: Headers): void {
-    const remaining = Number(h.get('x-ratelimit-remaining') ?? NaN);
+  private watchRateLimit(res: Answer): void {
+    const remaining = Number(res.header('x-ratelimit-remaining') ?? NaN);
     if (!Number.isFinite(remaining) || remaining > 0) return;
     // Epoch seconds, epoch milliseconds or seconds to wait, and never further off than the cap.
-    const at = rateLimitResetAt(h.get('x-ratelimit-reset'), this.o.now());
+    const at = rateLimitResetAt(res.header('x-ratelimit-reset') ?? null, this.o.now());
     if (at === undefined) return; // a 429's Retry-After says how long; nothing more to go on
     this.notBefore = Math.max(this.notBefore, at);
     this.o.log.warn({ resetInMs: at - this.o.now() }, 'booking rate limit exhausted; pausing until it resets');
