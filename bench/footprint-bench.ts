@@ -121,8 +121,11 @@ interface Serving {
   feedBytes: number;
 }
 
-/** serve over dir's config: cold start, the start-up poll watched, then optionally one feed GET. */
-async function serveAndMeasure(config: string, getFeed: boolean, nodeDefaults = false): Promise<Serving> {
+/** After the poll, `feed`: one GET of the feed, then 10 s idle; `idle`: 10 s idle; `nothing`: no more. */
+type Then = 'feed' | 'idle' | 'nothing';
+
+/** serve over dir's config: cold start, the start-up poll watched, then what `then` says. */
+async function serveAndMeasure(config: string, then: Then, nodeDefaults = false): Promise<Serving> {
   // As the image's entry runs it: the file itself, its #! line giving node its flags and
   // environment. nodeDefaults: `node bin/calbridge.js`, none of them (what the flags save).
   const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
@@ -143,14 +146,14 @@ async function serveAndMeasure(config: string, getFeed: boolean, nodeDefaults = 
     let afterFeed: number | null = null;
     let steady: number | null = null;
     let feedBytes = 0;
-    if (getFeed) {
+    if (then === 'feed') {
       const base = listeningUrl(run.out())!.replace(/\/healthz$/, '');
       feedBytes = (await (await fetch(`${base}/feeds/${FEED_TOKEN}.ics`)).arrayBuffer()).byteLength;
       await sleep(1000);
       afterFeed = rssKb(pid);
       await sleep(10_000);
       steady = rssKb(pid);
-    } else {
+    } else if (then === 'idle') {
       // Idle a while longer, nothing asked: what a quiet daemon holds once V8's memory reducer has run.
       await sleep(10_000);
       steady = rssKb(pid);
@@ -218,7 +221,7 @@ export async function runFootprintBench(): Promise<string> {
   const emptyDir = mkdtempSync(join(tmpdir(), 'calbridge-footprint-'));
   const emptySim = await startSimulator();
   try {
-    const empty = await serveAndMeasure(writeConfig(emptyDir, emptySim), false);
+    const empty = await serveAndMeasure(writeConfig(emptyDir, emptySim), 'idle');
     row('RSS idle, empty database', mb(empty.settled), '≤ 80 MB');
     row('RSS idle, empty database: 10 s later, nothing asked meanwhile', mb(empty.steady!), '≤ 80 MB');
     // One start says more about the neighbours than about calbridge: the median of this one and two more.
@@ -244,7 +247,7 @@ export async function runFootprintBench(): Promise<string> {
       const pageSize = size <= 50_000 ? 100 : 1000;
       const config = writeConfig(dir, sim, pageSize);
       const fillMs = await fill(config);
-      const s = await serveAndMeasure(config, true);
+      const s = await serveAndMeasure(config, 'feed');
       const n = size.toLocaleString('en-US');
       const goal = size <= 20_000 ? '≤ 100 MB' : '≤ 120 MB';
       row(`RSS serving and polling, ${n} stored: peak during the start-up poll`, mb(s.peakPolling), goal);
@@ -254,11 +257,11 @@ export async function runFootprintBench(): Promise<string> {
       row(`cold start to /healthz 200, ${n} stored`, `${Math.round(s.startMs)} ms`, '≤ 1 s');
       row(`(first \`sync\` storing ${n}, not a goal)`, `${(fillMs / 1000).toFixed(1)} s`, '');
       // The same with Node's defaults, to show what the runtime flags save (README, "Footprint and speed: the trade").
-      const plain = await serveAndMeasure(config, true, true);
+      const plain = await serveAndMeasure(config, 'feed', true);
       row(`(the same with Node's defaults, \`node bin/calbridge.js\`: peak, after the poll, after the GET, 10 s later)`, `${[plain.peakPolling, plain.settled, plain.afterFeed!, plain.steady!].map(mb).join(', ')}`, '');
       // The same listing in the largest pages the booking service gives: fewer requests, more held at once.
       if (pageSize !== 1000) {
-        const large = await serveAndMeasure(writeConfig(dir, sim, 1000), false);
+        const large = await serveAndMeasure(writeConfig(dir, sim, 1000), 'nothing');
         row(`(the same in pages of 1,000, booking.page_size's largest: peak during the poll, after it)`, `${[large.peakPolling, large.settled].map(mb).join(', ')}`, '');
       }
     } finally {
