@@ -227,7 +227,11 @@ export async function runDaemonBench(): Promise<string> {
   const fakes = await startFakes({ seed: 800, quota: 600, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-daemon-'));
   const port = await freePort();
-  const config = writeConfig(dir, port, fakes.ready, true);
+  // BENCH_NO_GOOGLE=1 (with BENCH_ACKS_ONLY or BENCH_FEEDS_ONLY): the same rows with Google off, to tell
+  // what the backfill running meanwhile costs them from what the receiver or the feed route costs.
+  const partial = Boolean(process.env.BENCH_ACKS_ONLY || process.env.BENCH_FEEDS_ONLY);
+  const googleOff = partial && Boolean(process.env.BENCH_NO_GOOGLE);
+  const config = writeConfig(dir, port, fakes.ready, !googleOff);
   const serve = await startServe(config, port);
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
@@ -288,7 +292,7 @@ export async function runDaemonBench(): Promise<string> {
       `| ${name} | ${fmt(b.rate)}/s, p50 ${b.p50.toFixed(2)} ms, p99 ${b.p99.toFixed(2)} ms, CPU ${fmt(b.cpuUsPerRequest)} µs | ${fmt(o.rate)}/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms, CPU ${fmt(o.cpuUsPerRequest)} µs | ${((o.rate / b.rate) * 100).toFixed(0)} % | ${goal} |`;
     if (process.env.BENCH_FEEDS_ONLY) {
       const f = await feedRows();
-      return [row('feed 304 (If-None-Match), 4 connections', f.bare304, f.our304, '≥ 90 % of bare'), row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''), `Every round, calbridge / bare: ${f.feedSpread}.`].join('\n');
+      return [...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []), row('feed 304 (If-None-Match), 4 connections', f.bare304, f.our304, '≥ 90 % of bare'), row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''), `Every round, calbridge / bare: ${f.feedSpread}.`].join('\n');
     }
     // Re-reads of the appointments the webhooks name, counted at the booking fake, backlog drained.
     const reReads = async (m: () => Promise<Measured & { result: LoadResult }>) => {
@@ -316,6 +320,7 @@ export async function runDaemonBench(): Promise<string> {
       const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
       const reads = (m: { reReadsPerAck: number }) => `, re-reads per ack ${m.reReadsPerAck.toFixed(2)}`;
       return [
+        ...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []),
         line('bare closed', bareClosed),
         line('ours closed', ourClosed) + reads(ourClosed),
         `ratio ${((ourClosed.rate / bareClosed.rate) * 100).toFixed(0)} % (rounds: ${spread(closed, (r) => (r.ours.rate / r.bare.rate) * 100, ' %')})`,
