@@ -21,7 +21,7 @@ export interface CalDavClientOptions {
   sleep?: Sleep;
   policy?: RetryPolicy;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  request?: DavHttpOptions['request'];
   random?: () => number;
   onCall?: DavHttpOptions['onCall'];
 }
@@ -36,7 +36,7 @@ export function createCalDavClient(o: CalDavClientOptions): CalDavApi {
     sleep: o.sleep ?? realSleep,
     policy: o.policy ?? DEFAULT_RETRY,
     timeoutMs: o.timeoutMs ?? 30_000,
-    fetch: o.fetch,
+    request: o.request,
     random: o.random,
     onCall: o.onCall,
   });

@@ -42,7 +42,7 @@ export const AUTH_HELP =
 
 export interface Answer {
   status: number;
-  headers: Headers;
+  header(name: string): string | undefined;
   body: string;
 }
 
@@ -53,7 +53,7 @@ export function errorFromAnswer(what: string, answer: Answer, now: number): CalD
   const text = `${what}: the server answered ${status}${said ? ` (${said})` : ''}`;
   const conflict = uidConflict(answer.body, said);
   if (conflict) return new CalDavError('uid_conflict', `${text}: another object of this calendar already has this UID`, status, undefined, conflict.href);
-  const wait = retryAfterMs(answer.headers.get('retry-after'), now, MAX_RETRY_AFTER_MS);
+  const wait = retryAfterMs(answer.header('retry-after') ?? null, now, MAX_RETRY_AFTER_MS);
   if (status === 429 || (status === 503 && wait !== undefined)) {
     return new CalDavError('rate_limited', text, status, Math.min(wait ?? 0, MAX_RETRY_AFTER_MS));
   }

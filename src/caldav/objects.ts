@@ -19,14 +19,14 @@ export async function putObject(http: DavHttp, collection: string, key: string, 
     accept: [412],
   });
   if (answer.status === 412) return precondition.kind === 'create' ? { kind: 'exists' } : { kind: 'changed_remotely' };
-  return { kind: 'written', etag: answer.headers.get('etag') };
+  return { kind: 'written', etag: answer.header('etag') ?? null };
 }
 
 export async function getObject(http: DavHttp, collection: string, key: string): Promise<GetResult> {
   const url = resourceUrl(collection, key);
   const answer = await http.request({ method: 'GET', url, headers: { accept: 'text/calendar' }, accept: [404, 410] });
   if (answer.status === 404 || answer.status === 410) return { kind: 'not_found' };
-  const etag = answer.headers.get('etag') ?? (await etagOf(http, url));
+  const etag = answer.header('etag') ?? (await etagOf(http, url));
   return etag === null ? { kind: 'not_found' } : { kind: 'found', ics: answer.body, etag };
 }
 

@@ -54,7 +54,7 @@ describe('XML from servers', () => {
 
 describe('error answers', () => {
   const now = Date.UTC(2026, 0, 1);
-  const answer = (status: number, body = '', headers: Record<string, string> = {}) => ({ status, body, headers: new Headers(headers) });
+  const answer = (status: number, body = '', headers: Record<string, string> = {}) => ({ status, body, header: (name: string) => new Headers(headers).get(name) ?? undefined });
   const cases: [string, ReturnType<typeof answer>, Partial<CalDavError>][] = [
     ['401', answer(401), { kind: 'auth', status: 401 }],
     ['429 with Retry-After seconds', answer(429, '', { 'retry-after': '120' }), { kind: 'rate_limited', retryAfterMs: 120_000 }],
