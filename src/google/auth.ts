@@ -9,6 +9,7 @@ import { readServiceAccountKey, type ServiceAccountKey } from '../config/service
 import type { KvStore } from '../store/kv-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { errorMessage } from '../core/errors.ts';
+import { httpRequest, type Answer } from '../net/http-request.ts';
 import { AUTH_HELP, GoogleError } from './errors.ts';
 
 /**
@@ -65,20 +66,44 @@ function readKey(file: string): ServiceAccountKey {
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-/** The JWT-bearer grant of a service account, sent to the configured token URL. */
+/** A token endpoint answers a few hundred bytes of JSON. */
+const TOKEN_ANSWER_BYTES = 64 * 1024;
+
+type TokenAnswer = { access_token?: string; expires_in?: number; error?: string; error_description?: string };
+
+/** The answer's JSON, or nothing to go on (not JSON, or too large to be one). */
+function parseTokenAnswer(text: string | null): TokenAnswer {
+  try {
+    const value: unknown = text === null ? null : JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as TokenAnswer) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The JWT-bearer grant of a service account, sent to the configured token URL over node:http, as
+ * every request of calbridge's own is (src/net/http-request.ts).
+ */
 async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Promise<{ access_token: string; expiry_date: number }> {
   const iat = Math.floor(Date.now() / 1000);
   const unsigned = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: key.client_email, scope: SCOPE, aud: tokenUrl, iat, exp: iat + 3600 })}`;
   const signature = createSign('RSA-SHA256').update(unsigned).sign(key.private_key).toString('base64url');
   const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${signature}` });
-  let res: Response;
+  let res: Answer;
   try {
-    res = await fetch(tokenUrl, { method: 'POST', body, signal: AbortSignal.timeout(30_000) });
+    res = await httpRequest(new URL(tokenUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+      timeoutMs: 30_000,
+      maxBodyBytes: TOKEN_ANSWER_BYTES,
+    });
   } catch (e) {
     throw new GoogleError('transient', `the token endpoint did not answer: ${errorMessage(e)}`);
   }
-  const data = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number; error?: string; error_description?: string };
-  if (!res.ok || !data.access_token) {
+  const data = parseTokenAnswer(res.text);
+  if (res.status < 200 || res.status >= 300 || !data.access_token) {
     const what = `${data.error ?? res.status}${data.error_description ? ` (${data.error_description})` : ''}`;
     if (res.status >= 500) throw new GoogleError('transient', `the token endpoint answered ${what}`, res.status);
     // Sharing plays no part here: Google refuses the key itself (deleted or disabled), or the signed time.
