@@ -1,7 +1,7 @@
 // One HTTP request with node:http/https: the answer's status, headers and body as text, read with a
 // size cap and under one deadline. The transport of calbridge's own requests: the booking client
-// (src/booking/http.ts), CalDAV (src/caldav/http.ts) and a service account's token (src/google/auth.ts);
-// Google's API calls go through googleapis, which brings its own (node-fetch, over node:http).
+// (src/booking/http.ts), CalDAV (src/caldav/http.ts) and a service account's token (src/google/auth.ts).
+// Google's API calls go through googleapis, given Node's fetch() (src/google/calendar-adapter.ts says why).
 //
 // Why not fetch(): the delivery worker re-reads an appointment for nearly every webhook, hundreds a
 // second under load, on the event loop that answers webhooks. Measured against a local server

@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CalDavError } from '../../src/caldav/errors.ts';
 import { CalendarApp } from './calendar-app.ts';
 import { startRadicale, type Radicale } from './radicale.ts';
-import { adapter, PASSWORD, USER } from './setup.ts';
+import { adapter, failure, PASSWORD, USER } from './setup.ts';
 
 let server: Radicale;
 let clinic: string;
@@ -20,12 +19,6 @@ beforeAll(async () => {
   await app.makeCalendar('/alice/tasks/', 'Clinic tasks', ['VTODO']);
 });
 afterAll(() => server?.stop());
-
-async function failure(p: Promise<unknown>): Promise<CalDavError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
-  expect(e).toBeInstanceOf(CalDavError);
-  return e as CalDavError;
-}
 
 describe('discovery', () => {
   it('finds the event calendars from the bare host through /.well-known/caldav, leaving out a task-only list', async () => {

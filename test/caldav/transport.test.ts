@@ -4,9 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CalDavError } from '../../src/caldav/errors.ts';
 import { MAX_ANSWER_BYTES } from '../../src/caldav/http.ts';
-import { adapter } from './setup.ts';
+import { adapter, failure } from './setup.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -27,12 +26,6 @@ const calendarHome = (url: string) =>
   '<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">' +
   `<d:response><d:href>${new URL(url).pathname}cal/</d:href><d:propstat><d:prop><d:displayname>Clinic</d:displayname>` +
   '<d:resourcetype><d:collection/><c:calendar/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>';
-
-async function failure(p: Promise<unknown>): Promise<CalDavError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
-  expect(e).toBeInstanceOf(CalDavError);
-  return e as CalDavError;
-}
 
 describe('the CalDAV transport', () => {
   it('reads a multistatus that starts with a byte order mark, and sends Basic auth', async () => {
