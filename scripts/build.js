@@ -39,6 +39,22 @@ try {
   process.exit(1);
 }
 
+// Node's built-in modules are required, not imported. An ES module import of one makes Node build its
+// ES module facade, which reads every export; node:http's include WebSocket, CloseEvent and
+// MessageEvent, lazy getters that load Node's fetch implementation (undici): 13 MB resident for the
+// life of the process, in a daemon that never calls fetch() (BENCHMARKS.md, "Footprint"). require()
+// hands back the module object and reads nothing. (The banner below gives each chunk its `require`.)
+const requireBuiltins = {
+  name: 'require-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, (args) =>
+      // The shim's own require() is left to Node; every import of a built-in goes through the shim.
+      args.namespace === 'builtin-by-require' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-by-require' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 rmSync(staging, { recursive: true, force: true });
 try {
   await esbuild.build({
@@ -59,6 +75,7 @@ try {
     // Some bundled packages are CommonJS and require Node's built-ins; an ES module has no `require`.
     banner: { js: "import { createRequire as __calbridgeRequire } from 'node:module'; const require = __calbridgeRequire(import.meta.url);" },
     logLevel: 'warning',
+    plugins: [requireBuiltins],
   });
 } catch {
   process.exit(1); // esbuild has printed what and where

@@ -3,7 +3,7 @@
 // signal drains and closes. Nothing opens anything at import time.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { serve as serveHttp, type ServerType } from '@hono/node-server';
+import { listen } from './net/hono/server.ts';
 import type { Config } from './config/schema.ts';
 import { UserError } from './core/errors.ts';
 import { worldReadableWarning } from './store/private-files.ts';
@@ -31,17 +31,20 @@ export async function startDaemon(config: Config, options: DaemonOptions): Promi
   const log = options.log.child({ module: 'daemon' });
   const wanted = options.port ?? config.server.port;
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serveHttp({ fetch: runtime.app.fetch, port: wanted, hostname: config.server.host, serverOptions: serverOptions(limits) }, () => resolve(s));
-    s.once('error', (e: NodeJS.ErrnoException) => {
-      void runtime.close();
-      const where = `${config.server.host}:${wanted}`;
-      if (e.code === 'EADDRINUSE') reject(new UserError(`${where} is already in use; stop the other process or change server.port`, 1, { cause: e }));
-      else if (e.code === 'EACCES') reject(new UserError(`no permission to listen on ${where}; use a port above 1023`, 1, { cause: e }));
-      else reject(e);
-    });
+  const server: Server = await listen(
+    runtime.app.fetch,
+    { port: wanted, host: config.server.host, serverOptions: serverOptions(limits) },
+    (e) => log.error({ err: e }, 'an answer could not be written'),
+  ).catch((e: NodeJS.ErrnoException) => {
+    void runtime.close();
+    const where = `${config.server.host}:${wanted}`;
+    if (e.code === 'EADDRINUSE') throw new UserError(`${where} is already in use; stop the other process or change server.port`, 1, { cause: e });
+    if (e.code === 'EACCES') throw new UserError(`no permission to listen on ${where}; use a port above 1023`, 1, { cause: e });
+    throw e;
   });
-  capConnections(server as Server, limits, log);
+  // Past listening, a server error (say, out of file descriptors on accept) is logged, not thrown.
+  server.on('error', (e) => log.error({ err: e }, 'HTTP server error'));
+  capConnections(server, limits, log);
   const port = (server.address() as AddressInfo).port;
   const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -64,7 +67,7 @@ export async function startDaemon(config: Config, options: DaemonOptions): Promi
       runtime.lifecycle.set('stopping');
       // Stop accepting; idle keep-alive sockets would otherwise hold close() open.
       const closed = new Promise<void>((r) => server.close(() => r()));
-      (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      server.closeIdleConnections();
       await Promise.race([closed, new Promise((r) => setTimeout(r, 3000).unref())]);
       await runtime.close();
       log.info('stopped');

@@ -3,7 +3,7 @@
 // Every caller needs it, loopback included: a reverse proxy on this host that adds no header cannot
 // be told from a local caller. Only `status_auth: loopback`, set on purpose, lets local callers in.
 import type { Context, MiddlewareHandler } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { remoteAddressOf } from '../net/hono/server.ts';
 import type { Config } from '../config/schema.ts';
 import { secretMatcher } from '../core/secret-compare.ts';
 
@@ -12,12 +12,9 @@ export interface AdminAccess {
   statusAuth: 'token' | 'loopback';
 }
 
+/** The socket's address; app.request() in tests has no socket, so none. */
 function remoteAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined; // app.request() in tests has no socket
-  }
+  return remoteAddressOf(c.env);
 }
 
 function isLoopback(address: string | undefined): boolean {

@@ -2,7 +2,6 @@
 // Conditional requests follow RFC 9110 §13.2.2: If-None-Match, when present, wins over If-Modified-Since.
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import { secretMatcher } from '../core/secret-compare.ts';
 import type { BodyToSend, CachedFeed, Representation } from '../feeds/feed-cache.ts';
@@ -65,7 +64,7 @@ export function feedRoutes(deps: FeedRouteDeps): Hono {
     };
     if (notModified(c.req.header('if-none-match'), c.req.header('if-modified-since'), tags, feed.lastModified)) {
       deps.onRequest?.('not_modified');
-      // A plain Response with plain headers takes @hono/node-server's fast path (no Headers object).
+      // A plain Response with plain headers is written as it is (src/net/hono/server.ts: no Headers object).
       return new Response(null, { status: 304, headers });
     }
     const send = (representation: Representation | undefined): Response | Promise<Response> => {
@@ -90,7 +89,7 @@ export function feedRoutes(deps: FeedRouteDeps): Hono {
 }
 
 /**
- * A 200 with the body in memory, or sent from its file. Under @hono/node-server the file is written
+ * A 200 with the body in memory, or sent from its file. Served by node:http (src/net/hono/server.ts) the file is written
  * straight into the Node response (as a web stream, each chunk costs promises and a new buffer, and a
  * 4 MiB feed took twice the CPU of sending it from memory).
  */
@@ -102,7 +101,8 @@ function respond(c: Context, headers: Record<string, string>, opened: BodyToSend
   outgoing.writeHead(200, headers);
   // A client that leaves mid-body ends the writing; the file is closed either way.
   opened.file.writeTo(outgoing).catch(() => outgoing.destroy());
-  return RESPONSE_ALREADY_SENT;
+  // For the request log only: the server writes nothing more once the Node response has its headers.
+  return new Response(null, { status: 200 });
 }
 
 /** Tries the given token against every feed's, in constant time and without stopping early. */

@@ -1,7 +1,7 @@
 // One log line per request: method, route pattern, status, milliseconds and a request id. Routes are
 // named by their pattern, never by the path: /webhooks/{secret}/ and /feeds/{token}.ics carry secrets.
 // The line is written around the app's fetch, not by a middleware, so a route that is the only match
-// keeps Hono's single-handler fast path (and a plain Response keeps @hono/node-server's).
+// keeps Hono's single-handler fast path.
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { routePath } from 'hono/route';

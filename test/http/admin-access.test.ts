@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { listen as listenHono } from '../../src/net/hono/server.ts';
 import { createApp } from '../../src/http/app.ts';
 import { accessWarnings, presentedToken } from '../../src/http/admin-auth.ts';
 import { ConfigError, parseConfig } from '../../src/config/load.ts';
@@ -22,9 +23,7 @@ async function listen(access: { adminToken?: string; statusAuth?: 'token' | 'loo
   const t: TestContext = createTestContext();
   const ready = () => ({ ready: true, reasons: [], warnings: [] });
   const app = createApp({ log: t.ctx.log, metrics: t.ctx.metrics, ...access, adminToken: access.adminToken, status: () => ({ ok: true }), readiness: ready, routes: [] });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const server: Server = await listenHono(app.fetch, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => t.close());
   cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
   return (server.address() as AddressInfo).port;

@@ -3,11 +3,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { listen as listenHono } from '../../src/net/hono/server.ts';
 import { createTestContext, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
-let server: ServerType | undefined;
+let server: Server | undefined;
 afterEach(async () => {
   if (server) await new Promise<void>((r) => { server!.close(() => r()); (server as { closeAllConnections?: () => void }).closeAllConnections?.(); });
   await t?.close();
@@ -17,9 +18,7 @@ afterEach(async () => {
 async function start(): Promise<number> {
   t = createTestContext();
   const app = t.runtime.app;
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  server = await listenHono(app.fetch, { port: 0, host: '127.0.0.1' });
   return (server.address() as AddressInfo).port;
 }
 

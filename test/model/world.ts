@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { listen as listenHono } from '../../src/net/hono/server.ts';
 import ICAL from 'ical.js';
 import type { Config } from '../../src/config/schema.ts';
 import { startSimulator, type Simulator, type SimAppointment } from '../../src/booking/simulator/index.ts';
@@ -67,7 +68,7 @@ export class World {
     readonly fake: GoogleSimulator,
     readonly clock: SkewClock,
     readonly url: string,
-    private readonly server: ServerType,
+    private readonly server: Server,
     private readonly dir: string,
     private readonly route: { fetch: (r: Request) => Response | Promise<Response> },
   ) {}
@@ -75,9 +76,7 @@ export class World {
   static async start(seed: number): Promise<World> {
     const clock = new SkewClock();
     const route = { fetch: (_r: Request): Response | Promise<Response> => new Response('down', { status: 503 }) };
-    const server: ServerType = await new Promise((resolve) => {
-      const s = serve({ fetch: (r) => route.fetch(r), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
+    const server: Server = await listenHono((r) => route.fetch(r), { port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const sim = await startSimulator({ timezone: ZONE, clock, notify: { deliver: false, rewriteCallback: (u) => u.replace(PUBLIC_URL, url) } });
     sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, ['appointment.created', 'appointment.updated', 'appointment.canceled']);

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { listen as listenHono } from '../../src/net/hono/server.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
@@ -55,9 +56,7 @@ const parts: Part[] = [
 
 async function listen(config = pageConfig()): Promise<{ url: string; t: TestContext }> {
   const { app, t } = statusApp(parts, config);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const server: Server = await listenHono(app.fetch, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => t.close());
   cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/status`, t };
@@ -145,9 +144,7 @@ describe('CalDAV set up wrongly, in a browser', () => {
     env.t.runtime.lifecycle.set('serving');
     env.sim.create({ start: slot(1) });
     await env.settle(1);
-    const listening: ServerType = await new Promise((resolve) => {
-      const s = serve({ fetch: env.t.runtime.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
+    const listening: Server = await listenHono(env.t.runtime.app.fetch, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => new Promise<void>((r) => listening.close(() => r())));
     const { page } = await open(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/status`, { username: 'admin', password: ADMIN_TOKEN });
     return { env, page, problems: page.locator('#health .problems li') };

@@ -97,6 +97,50 @@ describe('serve', () => {
     expect(requestLines()).toHaveLength(11);
   });
 
+  it("answers webhooks, feeds and the status API without loading Node's fetch implementation (Google off)", async () => {
+    // Node loads undici whole the first time a web global or node:http's ES module facade is read:
+    // megabytes an idle daemon holds for nothing (src/net/hono/globals.ts, scripts/build.js).
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const preload = join(dir, 'modules.mjs');
+    const report = join(dir, 'modules.json');
+    writeFileSync(preload, `import { writeFileSync } from 'node:fs';\nprocess.on('SIGUSR2', () => writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));\n`);
+    const config = writeConfig(dir, port);
+    const withFeed = `${readFileSync(config, 'utf8')}feeds:\n  - name: Everyone\n    token: serve-test-feed-token-0123456789\n`;
+    writeFileSync(config, withFeed.replace('  public_url:', '  admin_token: serve-test-admin-token-0123\n  public_url:'));
+    const serve = calbridge.spawn(['serve', '--config', config], { env: { ...env, NODE_OPTIONS: `--import=${preload}` } });
+    const base = `http://127.0.0.1:${port}`;
+    await serve.answering(base);
+
+    const hook = await fetch(`${base}/webhooks/serve-test-secret-0123456789/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: 'apt-1' } }),
+    });
+    expect(hook.status).toBe(200);
+    expect(await hook.json()).toEqual({ status: 'stored' });
+    const feed = await fetch(`${base}/feeds/serve-test-feed-token-0123456789.ics`);
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain('BEGIN:VCALENDAR');
+    const again = await fetch(`${base}/feeds/serve-test-feed-token-0123456789.ics`, { headers: { 'if-none-match': feed.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    const status = await fetch(`${base}/api/status`, { headers: { authorization: 'Bearer serve-test-admin-token-0123' } });
+    expect(status.status).toBe(200);
+    expect((await fetch(`${base}/api/status`)).status).toBe(401);
+
+    serve.child.kill('SIGUSR2');
+    const loaded = await waitFor('the module list', () => {
+      try {
+        return JSON.parse(readFileSync(report, 'utf8')) as string[];
+      } catch {
+        return undefined;
+      }
+    });
+    expect(loaded.length).toBeGreaterThan(50);
+    expect(loaded.filter((m) => m.includes('undici'))).toEqual([]);
+  });
+
   it('refuses an invalid config with exit 2 before listening', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
     dirs.push(dir);

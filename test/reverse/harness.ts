@@ -3,7 +3,8 @@
 // a real database, and the runtime serve builds (ingest, feeds, Google, reverse sync) with its
 // real Scheduler, through the same builder.
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { listen as listenHono } from '../../src/net/hono/server.ts';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';
@@ -61,9 +62,7 @@ export function slot(hours: number): number {
 
 export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<ReverseEnv> {
   let appFetch: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: (r) => appFetch(r), port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const server: Server = await listenHono((r) => appFetch(r), { port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const local = (address: string) => address.replace(PUBLIC_URL, url);
   const sim = await startTestSimulator({ notify: { deliver: options.webhooks ?? true, rewriteCallback: local } });

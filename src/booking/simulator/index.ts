@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import { serve, type ServerType } from '@hono/node-server';
+import { listen } from '../../net/hono/server.ts';
 import type { Clock } from '../../core/clock.ts';
 import { FaultPlan, type Faults, type ScriptedFailure } from './faults.ts';
 import { toWire, type RecordShape, type SimAppointment, type SimAppointmentInput, type WireRecord } from './model.ts';
@@ -131,10 +131,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     rescheduleRefusal: () => refusal,
   });
 
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' }, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listen(app.fetch, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const port = (server.address() as AddressInfo).port;
   origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   if (seed.count > 0) seedAppointments(store, random, calendars, seed.count);
