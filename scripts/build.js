@@ -41,15 +41,19 @@ try {
 
 // Node's built-in modules are required, not imported. An ES module import of one makes Node build its
 // ES module facade, which reads every export; node:http's include WebSocket, CloseEvent and
-// MessageEvent, lazy getters that load Node's fetch implementation (undici): 13 MB resident for the
-// life of the process, in a daemon that never calls fetch() (BENCHMARKS.md, "Footprint"). require()
+// MessageEvent, lazy getters that load Node's fetch implementation (undici): 1 to 3 MB resident for
+// the life of the process, in a daemon that never calls fetch() (BENCHMARKS.md, "Footprint"). require()
 // hands back the module object and reads nothing. (The banner below gives each chunk its `require`.)
+// A dynamic import() stays Node's own: it runs only when that code is first needed, and the shim's
+// chunk would export the module as a default alone, without its named exports.
 const requireBuiltins = {
   name: 'require-builtins',
   setup(build) {
     build.onResolve({ filter: /^node:/ }, (args) =>
-      // The shim's own require() is left to Node; every import of a built-in goes through the shim.
-      args.namespace === 'builtin-by-require' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-by-require' },
+      // The shim's own require() is left to Node; every static import of a built-in goes through the shim.
+      args.namespace === 'builtin-by-require' || args.kind === 'dynamic-import'
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: 'builtin-by-require' },
     );
     build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },

@@ -7,7 +7,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createInterface } from 'node:readline';
 import type { Command, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { UserError, errorMessage } from '../core/errors.ts';
@@ -48,7 +47,7 @@ export const googleAuthCommand: Command = {
     const server = await listenForRedirect(port, state, settle);
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const timer = setTimeout(() => settle({ error: `no answer within ${timeoutS} seconds` }), timeoutS * 1000);
-    const stopReading = io.input ? readPastedAnswers(io, io.input, state, settle) : () => {};
+    const stopReading = io.input ? await readPastedAnswers(io, io.input, state, settle) : () => {};
     try {
       const client = oauthClient(cfg, redirectUri);
       // prompt=consent makes Google return a refresh token even for a user who agreed before.
@@ -104,8 +103,12 @@ async function listenForRedirect(port: number, state: string, settle: (a: Answer
   return server;
 }
 
-/** Lines typed or pasted: the first that answers this consent settles it; others are explained. */
-function readPastedAnswers(io: CommandIo, input: NodeJS.ReadableStream, state: string, settle: (a: Answer) => void): () => void {
+/**
+ * Lines typed or pasted: the first that answers this consent settles it; others are explained.
+ * node:readline is loaded here, not with the CLI: serve never needs it (half a megabyte resident).
+ */
+async function readPastedAnswers(io: CommandIo, input: NodeJS.ReadableStream, state: string, settle: (a: Answer) => void): Promise<() => void> {
+  const { createInterface } = await import('node:readline');
   const lines = createInterface({ input, terminal: false });
   lines.on('line', (line) => {
     if (line.trim() === '') return;

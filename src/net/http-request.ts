@@ -10,7 +10,8 @@
 // time. Those collections are the webhook acknowledgements' slowest moments (BENCHMARKS.md).
 
 import http from 'node:http';
-import https from 'node:https';
+import type Https from 'node:https';
+import { createRequire } from 'node:module';
 
 export interface Answer {
   status: number;
@@ -31,10 +32,19 @@ export interface RequestOptions {
 
 // Kept-alive connections, as fetch keeps them. An idle one is closed after 4 s (fetch's default
 // too), before a server's usual 5 s, so a request is not sent on a socket the server is closing.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, timeout: 4000 }),
-  'https:': new https.Agent({ keepAlive: true, timeout: 4000 }),
-};
+const httpAgent = new http.Agent({ keepAlive: true, timeout: 4000 });
+
+// node:https, and with it TLS, is loaded by the first https:// request, not at start: a daemon whose
+// upstreams are all http:// (a booking service behind a local proxy, the demo) never pays for it.
+const require = createRequire(import.meta.url);
+let tls: { https: typeof Https; agent: Https.Agent } | undefined;
+function httpsTransport(): { https: typeof Https; agent: Https.Agent } {
+  if (!tls) {
+    const https = require('node:https') as typeof Https;
+    tls = { https, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) };
+  }
+  return tls;
+}
 
 export class RequestTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -46,9 +56,8 @@ export class RequestTimeoutError extends Error {
  * `code`, e.g. ECONNREFUSED), as fetch() does.
  */
 export function httpRequest(url: URL, o: RequestOptions): Promise<Answer> {
-  const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
-  if (!agent) return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
-  const request = url.protocol === 'https:' ? https.request : http.request;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  const { request, agent } = url.protocol === 'https:' ? { request: httpsTransport().https.request, agent: httpsTransport().agent } : { request: http.request, agent: httpAgent };
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (result: Answer | Error) => {

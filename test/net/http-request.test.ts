@@ -2,10 +2,12 @@
 // one deadline over the whole answer, a cap on its size) and an answer cut off never taken for whole.
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { httpRequest } from '../../src/net/http-request.ts';
 
-const servers: http.Server[] = [];
+const servers: (http.Server | https.Server)[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
 });
@@ -93,4 +95,22 @@ describe('httpRequest', () => {
     await new Promise((r) => servers.pop()!.close(r));
     await expect(get(`http://127.0.0.1:${port}/x`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
   });
+
+  it('speaks TLS to an https:// URL and refuses a certificate nobody vouches for, sending nothing', async () => {
+    const tlsDir = new URL('../fixtures/tls/', import.meta.url);
+    let requests = 0;
+    const s = https.createServer({ key: readFileSync(new URL('localhost-key.pem', tlsDir)), cert: readFileSync(new URL('localhost-cert.pem', tlsDir)) }, (_req, res) => {
+      requests++;
+      res.end('secret answer');
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const failed = await get(`https://127.0.0.1:${(s.address() as AddressInfo).port}/`).then(
+      () => undefined,
+      (e: Error & { cause?: { code?: string } }) => e,
+    );
+    expect((failed?.cause ?? failed) as { code?: string }).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    expect(requests).toBe(0);
+  });
 });
+

@@ -97,9 +97,10 @@ describe('serve', () => {
     expect(requestLines()).toHaveLength(11);
   });
 
-  it("answers webhooks, feeds and the status API without loading Node's fetch implementation (Google off)", async () => {
+  it("answers webhooks, feeds and the status API without loading Node's fetch implementation (Google off) or TLS (upstreams over http)", async () => {
     // Node loads undici whole the first time a web global or node:http's ES module facade is read:
-    // megabytes an idle daemon holds for nothing (src/net/hono/globals.ts, scripts/build.js).
+    // megabytes an idle daemon holds for nothing (src/net/hono/globals.ts, scripts/build.js). TLS
+    // comes with the first https:// request (src/net/http-request.ts), not with prom-client's index.
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
     dirs.push(dir);
     const port = await freePort();
@@ -139,6 +140,7 @@ describe('serve', () => {
     });
     expect(loaded.length).toBeGreaterThan(50);
     expect(loaded.filter((m) => m.includes('undici'))).toEqual([]);
+    expect(loaded.filter((m) => /^NativeModule (tls|https|_tls_wrap)$/.test(m))).toEqual([]);
   });
 
   it('refuses an invalid config with exit 2 before listening', () => {
