@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
-import { secretMatcher } from '../core/secret-compare.ts';
+import { secretsMatcher } from '../core/secret-compare.ts';
 import type { BodyToSend, CachedFeed, Representation } from '../feeds/feed-cache.ts';
 
 export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
@@ -27,13 +27,13 @@ interface Tags {
 
 export function feedRoutes(deps: FeedRouteDeps): Hono {
   const app = new Hono();
-  const matchers = deps.feeds.map((f) => secretMatcher(f.token));
+  const feedOf = secretsMatcher(deps.feeds.map((f) => f.token));
   const cacheControl = deps.feeds.map((f) => `private, max-age=${f.refresh_minutes * 60}`);
   const tagsOf = new WeakMap<CachedFeed, Tags>();
 
   app.get('/feeds/:file', (c) => {
     const file = c.req.param('file');
-    const index = file.endsWith('.ics') ? findFeed(matchers, file.slice(0, -4)) : -1;
+    const index = file.endsWith('.ics') ? feedOf(file.slice(0, -4)) : -1;
     if (index < 0) {
       deps.onRequest?.('not_found');
       return c.notFound();
@@ -103,15 +103,6 @@ function respond(c: Context, headers: Record<string, string>, opened: BodyToSend
   opened.file.writeTo(outgoing).catch(() => outgoing.destroy());
   // For the request log only: the server writes nothing more once the Node response has its headers.
   return new Response(null, { status: 200 });
-}
-
-/** Tries the given token against every feed's, in constant time and without stopping early. */
-export function findFeed(matchers: readonly ((given: string) => boolean)[], given: string): number {
-  let found = -1;
-  matchers.forEach((matches, i) => {
-    if (matches(given) && found < 0) found = i;
-  });
-  return found;
 }
 
 export function acceptsGzip(header: string | undefined): boolean {

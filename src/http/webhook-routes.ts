@@ -8,7 +8,7 @@ import type { Logger } from '../log.ts';
 import type { NewDelivery } from '../store/delivery-store.ts';
 import type { WriteOutcome } from '../store/delivery-writer.ts';
 import { checkNotification } from '../sync/notification.ts';
-import { secretMatcher } from '../core/secret-compare.ts';
+import { secretMatcher, secretsMatcher } from '../core/secret-compare.ts';
 import { ClientAbortedError } from './client-aborted.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -111,8 +111,8 @@ export function dedupeKeyOf(raw: Buffer): Buffer {
 
 export function webhookRoutes(deps: WebhookDeps): Hono {
   const app = new Hono();
-  const matchers = [deps.secret, deps.previousSecret].flatMap((s) => (s === undefined ? [] : [secretMatcher(s)]));
-  const isSecret = (given: string) => matchers.map((m) => m(given)).some(Boolean); // every matcher runs: no early exit to time
+  const secretOf = secretsMatcher([deps.secret, deps.previousSecret].filter((s) => s !== undefined));
+  const isSecret = (given: string) => secretOf(given) >= 0;
   const isAuthToken = deps.authToken === undefined ? undefined : secretMatcher(deps.authToken);
   const answer = async (c: Context) => {
     const contentType = c.req.header('content-type') ?? null;
