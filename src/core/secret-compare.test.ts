@@ -16,6 +16,21 @@ describe('secretsMatcher', () => {
     }
   });
 
+  it('is not fooled by what an earlier request left behind: a prefix after the whole token', () => {
+    expect(feedOf('dr-silva-token-0123456789')).toBe(1);
+    expect(feedOf('dr-silva-token-012345')).toBe(-1);
+    expect(feedOf('dr-silva')).toBe(-1);
+  });
+
+  it('refuses a text longer than anything it keeps, and still answers the next request right', () => {
+    expect(feedOf('front-desk-token-0123456789'.repeat(100))).toBe(-1);
+    expect(feedOf('front-desk-token-0123456789')).toBe(0);
+    const long = secretsMatcher(['s'.repeat(300)]);
+    expect(long('s'.repeat(300))).toBe(0);
+    expect(long('s'.repeat(299))).toBe(-1);
+    expect(long('s'.repeat(301))).toBe(-1);
+  });
+
   it('answers the first of two equal secrets, and -1 with none configured', () => {
     expect(secretsMatcher(['same-secret-0123456789', 'same-secret-0123456789'])('same-secret-0123456789')).toBe(0);
     expect(secretsMatcher([])('anything')).toBe(-1);

@@ -1,29 +1,36 @@
 // Secrets (webhook path secret, auth tokens, feed tokens, channel tokens) are compared in constant
 // time, here and nowhere else.
-import { hash, timingSafeEqual } from 'node:crypto';
-
-// crypto.hash, one call with no Hash object to build: a feed request or a webhook pays one digest
-// of what it presents, however many secrets it is tried against.
-const digest = (text: string): Buffer => hash('sha256', text, 'buffer');
+import { timingSafeEqual } from 'node:crypto';
 
 /**
- * Which of the expected secrets the given one is (its index), or -1: in constant time, whatever the
- * lengths (hashing first hides them), and trying every secret without stopping at a match. The
- * secrets' digests are computed once, for routes asked thousands of times a second.
+ * Which of the expected secrets the given one is (its index), or -1, for routes asked thousands of
+ * times a second (a feed polled by every phone, each webhook).
+ *
+ * What the comparison's time depends on: the given text's length (the caller's own) and the
+ * configured secrets' lengths (the same for every request), never on how much of a secret the given
+ * text matches, nor on which secret it is: the given text is encoded into one zeroed scratch buffer
+ * at least as long as the longest secret, every secret is compared with timingSafeEqual against the
+ * scratch's first bytes, and none stops at a match. The lengths must be equal too; that check runs
+ * for each secret whatever the comparison found. (SHA-256 digests of both, the previous way to the
+ * same end, cost 1 to 3 µs a request under load, a tenth of a 304's.)
  */
 export function secretsMatcher(expected: readonly string[]): (given: string) => number {
-  const digests = expected.map(digest);
+  const secrets = expected.map((s) => Buffer.from(s, 'utf8'));
+  const scratch = Buffer.alloc(Math.max(256, ...secrets.map((s) => s.length)));
+  const views = secrets.map((s) => scratch.subarray(0, s.length));
   return (given) => {
-    const presented = digest(given);
+    const length = Buffer.byteLength(given, 'utf8');
+    scratch.fill(0);
+    scratch.write(given, 'utf8'); // stops at the scratch's end: a longer text differs in length anyway
     let found = -1;
-    digests.forEach((d, i) => {
-      if (timingSafeEqual(presented, d) && given.length === expected[i]!.length && found < 0) found = i;
+    secrets.forEach((secret, i) => {
+      if (timingSafeEqual(views[i]!, secret) && length === secret.length && found < 0) found = i;
     });
     return found;
   };
 }
 
-/** Constant-time comparison against one fixed secret, of any length. */
+/** Constant-time comparison against one fixed secret. */
 export function secretMatcher(expected: string): (given: string) => boolean {
   const index = secretsMatcher([expected]);
   return (given) => index(given) === 0;
