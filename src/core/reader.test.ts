@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { appointmentKeyOf, keyProblem, readAppointment, type ReaderOptions } from './reader.ts';
+import { DateTime } from 'luxon';
+import fc from 'fast-check';
+import { appointmentKeyOf, keyProblem, readAppointment, readInstant, type ReaderOptions } from './reader.ts';
 import type { Appointment } from './appointment.ts';
 
 const fixture = (name: string): Record<string, unknown> =>
@@ -171,5 +173,48 @@ describe('keys from outside: one check for every path in', () => {
   it('refuses a record whose key could break a path or a feed line, naming the key safely', () => {
     const r = readAppointment({ ...seed, appointment_key: 'k\r\nX-INJECT:1' }, options);
     expect(r).toEqual({ ok: false, reason: 'the record has an unusable appointment_key "k\\r\\nX-INJECT:1": it contains a control character' });
+  });
+});
+
+describe('readInstant', () => {
+  // The reference: luxon, which read every instant before Date.parse took the booking service's usual shape.
+  const byLuxon = (s: string, zone: string): number | null => {
+    let dt = DateTime.fromISO(s, { zone });
+    if (!dt.isValid) dt = DateTime.fromSQL(s, { zone });
+    return dt.isValid ? dt.toMillis() : null;
+  };
+
+  it('reads an instant with its offset as luxon does, for every date, time and offset, valid or not', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.record({
+          year: fc.integer({ min: 1900, max: 2100 }),
+          month: fc.integer({ min: 0, max: 13 }),
+          day: fc.integer({ min: 0, max: 32 }),
+          hour: fc.integer({ min: 0, max: 24 }),
+          minute: fc.integer({ min: 0, max: 60 }),
+          second: fc.option(fc.integer({ min: 0, max: 60 })),
+          millis: fc.option(fc.integer({ min: 0, max: 999 })),
+          offset: fc.option(fc.record({ sign: fc.constantFrom('+', '-'), hours: fc.integer({ min: 0, max: 15 }), minutes: fc.constantFrom(0, 30, 45) })),
+          zone: fc.constantFrom('America/Sao_Paulo', 'Europe/Lisbon', 'UTC'),
+        }),
+        (t) => {
+          const seconds = t.second === null ? '' : `:${two(t.second)}${t.millis === null ? '' : `.${String(t.millis).padStart(3, '0')}`}`;
+          const offset = t.offset === null ? 'Z' : `${t.offset.sign}${two(t.offset.hours)}:${two(t.offset.minutes)}`;
+          const s = `${t.year}-${two(t.month)}-${two(t.day)}T${two(t.hour)}:${two(t.minute)}${seconds}${offset}`;
+          expect(readInstant(s, t.zone)).toBe(byLuxon(s, t.zone));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads the shapes of the fixtures, and times without an offset in the given zone', () => {
+    expect(readInstant('2026-06-15T10:00:00-03:00', 'UTC')).toBe(Date.UTC(2026, 5, 15, 13));
+    expect(readInstant({ dateTime: '2024-09-17T15:40:52.238-04:00', timeZone: 'America/New_York' }, 'UTC')).toBe(Date.UTC(2024, 8, 17, 19, 40, 52, 238));
+    expect(readInstant('2026-06-15T10:00:00', 'America/Sao_Paulo')).toBe(Date.UTC(2026, 5, 15, 13));
+    expect(readInstant('2026-06-15 10:00:00', 'America/Sao_Paulo')).toBe(Date.UTC(2026, 5, 15, 13));
+    expect(readInstant('not a date', 'UTC')).toBeNull();
   });
 });

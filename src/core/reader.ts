@@ -81,6 +81,23 @@ function validZone(zone: unknown): string | undefined {
 }
 
 /** An instant from "…+03:00", "…Z", an offset-less local time (in `zone`), or {dateTime, timeZone}. */
+/**
+ * An instant with its offset, in a form ECMAScript defines Date.parse for exactly
+ * (YYYY-MM-DDTHH:mm[:ss[.sss]] then Z or ±HH:mm): the booking service's own shape. Date.parse reads
+ * it in a fraction of luxon's time (its parser took 4 % of serve's busy time while webhooks were
+ * applied); the instant is the same, since an offset in the text leaves no zone to apply. Hour 24
+ * and days a month does not have are left to luxon, which judges them as before (a property test
+ * holds the two readings equal); so is every other shape, and any text Date.parse refuses.
+ */
+const ES_INSTANT = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{3})?)?(?:Z|[+-]\d{2}:[0-5]\d)$/;
+
+/** YYYY-MM-DD names a day that exists (Date.parse takes 1900-02-29 as 1 March; luxon refuses it). */
+function isCalendarDate(s: string): boolean {
+  const month = Number(s.slice(5, 7));
+  const day = Number(s.slice(8, 10));
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(Number(s.slice(0, 4)), month, 0)).getUTCDate();
+}
+
 export function readInstant(v: unknown, zone: string): number | null {
   let value: unknown = v;
   let z = zone;
@@ -90,6 +107,10 @@ export function readInstant(v: unknown, zone: string): number | null {
   }
   const s = text(value);
   if (s === null) return null;
+  if (ES_INSTANT.test(s) && isCalendarDate(s)) {
+    const ms = Date.parse(s);
+    if (!Number.isNaN(ms)) return ms;
+  }
   let dt = DateTime.fromISO(s, { zone: z });
   if (!dt.isValid) dt = DateTime.fromSQL(s, { zone: z });
   return dt.isValid ? dt.toMillis() : null;
