@@ -80,7 +80,6 @@ function validZone(zone: unknown): string | undefined {
   return z && DateTime.local().setZone(z).isValid ? z : undefined;
 }
 
-/** An instant from "…+03:00", "…Z", an offset-less local time (in `zone`), or {dateTime, timeZone}. */
 /**
  * An instant with its offset, in a form ECMAScript defines Date.parse for exactly
  * (YYYY-MM-DDTHH:mm[:ss[.sss]] then Z or ±HH:mm): the booking service's own shape. Date.parse reads
@@ -98,6 +97,7 @@ function isCalendarDate(s: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(Number(s.slice(0, 4)), month, 0)).getUTCDate();
 }
 
+/** An instant from "…+03:00", "…Z", an offset-less local time (in `zone`), or {dateTime, timeZone}. */
 export function readInstant(v: unknown, zone: string): number | null {
   let value: unknown = v;
   let z = zone;

@@ -32,16 +32,20 @@ export interface RequestOptions {
 
 // Kept-alive connections, as fetch keeps them. An idle one is closed after 4 s (fetch's default
 // too), before a server's usual 5 s, so a request is not sent on a socket the server is closing.
-const httpAgent = new http.Agent({ keepAlive: true, timeout: 4000 });
+interface Transport {
+  request: typeof http.request;
+  agent: http.Agent;
+}
+const plain: Transport = { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4000 }) };
 
 // node:https, and with it TLS, is loaded by the first https:// request, not at start: a daemon whose
 // upstreams are all http:// (a booking service behind a local proxy, the demo) never pays for it.
 const require = createRequire(import.meta.url);
-let tls: { https: typeof Https; agent: Https.Agent } | undefined;
-function httpsTransport(): { https: typeof Https; agent: Https.Agent } {
+let tls: Transport | undefined;
+function tlsTransport(): Transport {
   if (!tls) {
     const https = require('node:https') as typeof Https;
-    tls = { https, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) };
+    tls = { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) };
   }
   return tls;
 }
@@ -57,7 +61,7 @@ export class RequestTimeoutError extends Error {
  */
 export function httpRequest(url: URL, o: RequestOptions): Promise<Answer> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
-  const { request, agent } = url.protocol === 'https:' ? { request: httpsTransport().https.request, agent: httpsTransport().agent } : { request: http.request, agent: httpAgent };
+  const { request, agent } = url.protocol === 'https:' ? tlsTransport() : plain;
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (result: Answer | Error) => {
