@@ -121,17 +121,27 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
       const { startDemoGoogle } = await import('./demo-google.ts');
       google = await startDemoGoogle(sim, { zone: ZONE, publicUrl: DEMO_PUBLIC, daemonUrl: () => daemonUrl, seed });
     }
-    const config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section);
+    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section);
     // The terminal tells every move, revert and refusal in words (and the status page every problem):
     // the log adds only errors, unless --verbose or CALBRIDGE_LOG_LEVEL asks for more.
     const log = createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('error'), secrets: configuredSecrets(config) });
     const guard = adminAuth({ token: config.server.admin_token, statusAuth: config.server.status_auth });
-    try {
-      daemon = await startDaemon(config, { log, port, ...(google ? { demoPages: google.pages(guard) } : {}) });
-    } catch (e) {
-      const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-      if (code === 'EADDRINUSE') throw new UserError(`port ${port} is in use; pick another with --port (0 picks a free one)`);
-      throw e;
+    // A free port found for --port 0 can be taken by another program before the daemon binds it
+    // (the simulators start in between): then another is tried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        daemon = await startDaemon(config, { log, port: config.server.port, ...(google ? { demoPages: google.pages(guard) } : {}) });
+        break;
+      } catch (e) {
+        const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+        if (code === 'EADDRINUSE' && requested === 0 && attempt < 5) {
+          const next = await freePort();
+          config = { ...config, server: { ...config.server, port: next, public_url: `http://127.0.0.1:${next}` } };
+          continue;
+        }
+        if (code === 'EADDRINUSE') throw new UserError(`port ${config.server.port} is in use; pick another with --port (0 picks a free one)`);
+        throw e;
+      }
     }
     daemonUrl = daemon.url;
     const terminal = terminalLog(daemon, io);
