@@ -10,6 +10,19 @@ export interface NewDelivery {
   receivedAt: number;
 }
 
+/** A pending delivery this process knows of (see DeliveryStore.pending). */
+interface Hint {
+  id: number;
+  receivedAt: number;
+  /** Its dedupe key as text (see byDedupe). */
+  dedupe: string;
+}
+
+/** A dedupe key as a map key: its bytes as latin1 characters (a key stored as text, from before migration 015, as it is). */
+function dedupeText(key: string | Uint8Array): string {
+  return typeof key === 'string' ? `t:${key}` : `b:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
+}
+
 /** An appointment with due deliveries, and the ids of those due() saw. */
 export interface DueAppointment {
   key: string;
@@ -18,7 +31,8 @@ export interface DueAppointment {
 
 /**
  * Pending deliveries remembered per appointment (see DeliveryStore.pending): a few MB at most, and
- * nothing once the backlog is drained. Past this, due() finds them.
+ * nothing once the backlog is drained. Past this, due() finds them, and a repeat of one is stored
+ * as a new row rather than recognised (the same re-read settles both).
  */
 const MAX_HINTS = 100_000;
 
@@ -54,14 +68,20 @@ export class DeliveryStore {
   private readonly retry_;
 
   /**
-   * The pending deliveries this process stored, by appointment: what one re-read of the appointment
+   * The pending deliveries this process knows, by appointment: what one re-read of the appointment
    * settles. Kept in memory rather than as an index on appointment_key, which would cost every
    * stored webhook an insert at a random place in it (measured: it doubled the receiver's commit).
    * Only a hint: the rows' state decides. Filled from the table once (seed), then by insertMany. A
    * delivery not in it (stored by another process meanwhile, or past the cap) is still found by due()
    * in its turn, just with a re-read of its own.
    */
-  private readonly pending = new Map<string, { id: number; receivedAt: number }[]>();
+  private readonly pending = new Map<string, Hint[]>();
+  /**
+   * The same hints by dedupe key: a webhook repeating a pending delivery is a duplicate. Kept here
+   * rather than as a unique index, whose random pages cost most of the receiver's commit (migration
+   * 016); the row's state still decides, in the same transaction.
+   */
+  private readonly byDedupe = new Map<string, number>();
   private hinted = 0;
   /** Whether `pending` was filled from the table (the first time the worker asks, see due()). */
   private seeded = false;
@@ -73,18 +93,16 @@ export class DeliveryStore {
     // Named: left to itself, SQLite picks deliveries_pending (state = ?) and visits every pending row.
     this.oldestQuery = db.prepare(`SELECT MIN(received_at_ms) AS at FROM deliveries INDEXED BY deliveries_pending_since WHERE state = 'pending'`);
     // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
-    // duplicate (the partial unique index of migration 015); a repeat of one already processed is a
-    // new hint (an appointment moved back, say, sends the same bytes again), so it is stored as a new
-    // row and the appointment re-read.
+    // duplicate (see byDedupe); a repeat of one already processed is a new hint (an appointment moved
+    // back, say, sends the same bytes again), so it is stored as a new row and the appointment re-read.
     const insert = db.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
-       VALUES (?, ?, ?, ?, ?, 0)
-       ON CONFLICT (dedupe_key) WHERE state = 'pending' DO NOTHING
-       RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, 0) RETURNING id`,
     );
-    const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE dedupe_key = ? AND state = 'pending'`);
+    // By id: a row another process settled meanwhile is no longer pending, and the repeat is stored.
+    const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE id = ? AND state = 'pending'`);
     this.pendingRows = db.prepare(
-      `SELECT id, appointment_key, received_at_ms FROM deliveries INDEXED BY deliveries_pending_since
+      `SELECT id, appointment_key, received_at_ms, dedupe_key FROM deliveries INDEXED BY deliveries_pending_since
        WHERE state = 'pending' AND appointment_key IS NOT NULL ORDER BY received_at_ms LIMIT ?`,
     );
     // Named: the index's order (next_attempt_ms, then rowid) is the order wanted, so nothing is sorted.
@@ -122,29 +140,40 @@ export class DeliveryStore {
       if (n > 0) retryRows.run({ key, ids, requestedAt, error, next: nextAttemptAt(attempts) });
       return { deliveries: n, attempts };
     });
-    this.insertMany_ = db.transaction((deliveries: NewDelivery[]) =>
-      deliveries.map((d) => {
-        const row = insert.get(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt) as { id: number } | undefined;
-        if (row) return row.id;
-        seenAgain.run(d.receivedAt, d.dedupeKey); // a duplicate; settle decides whether it came too late
-        return undefined;
-      }),
-    );
+    this.insertMany_ = db.transaction((deliveries: NewDelivery[]) => {
+      const inBatch = new Map<string, number>();
+      return deliveries.map((d) => {
+        const dedupe = dedupeText(d.dedupeKey);
+        const known = inBatch.get(dedupe) ?? this.byDedupe.get(dedupe);
+        // A duplicate; settle decides whether it came too late (after the re-read was asked).
+        if (known !== undefined && seenAgain.run(d.receivedAt, known).changes === 1) return undefined;
+        const id = (insert.get(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt) as { id: number }).id;
+        inBatch.set(dedupe, id);
+        return id;
+      });
+    });
   }
 
   /** Inserts every delivery in one transaction; true at index i when delivery i was new. */
   insertMany(deliveries: NewDelivery[]): boolean[] {
+    if (!this.seeded) this.seed(); // the repeats of what was pending before this process started
     const ids = this.insertMany_.immediate(deliveries);
     // Only once committed: a rolled-back batch leaves no hint behind.
     ids.forEach((id, i) => {
-      if (id === undefined || this.hinted >= MAX_HINTS) return;
+      if (id === undefined) return;
       const d = deliveries[i]!;
-      const list = this.pending.get(d.appointmentKey);
-      if (list) list.push({ id, receivedAt: d.receivedAt });
-      else this.pending.set(d.appointmentKey, [{ id, receivedAt: d.receivedAt }]);
-      this.hinted++;
+      this.remember(d.appointmentKey, { id, receivedAt: d.receivedAt, dedupe: dedupeText(d.dedupeKey) });
     });
     return ids.map((id) => id !== undefined);
+  }
+
+  private remember(key: string, hint: Hint): void {
+    if (this.hinted >= MAX_HINTS) return;
+    const list = this.pending.get(key);
+    if (list) list.push(hint);
+    else this.pending.set(key, [hint]);
+    this.byDedupe.set(hint.dedupe, hint.id);
+    this.hinted++;
   }
 
   /**
@@ -162,20 +191,17 @@ export class DeliveryStore {
 
   /**
    * Remembers every pending delivery the table holds (up to the cap), once: after a restart, a
-   * backlog left by the process before is settled one re-read per appointment too. Done when the
-   * worker first asks, not when the store is opened: a `status` never pays for it.
+   * backlog left by the process before is settled one re-read per appointment too, and a repeat of
+   * one of them is a duplicate. Done when the worker or the receiver first asks, not when the store
+   * is opened: a `status` never pays for it.
    */
   private seed(): void {
     this.seeded = true;
     this.pending.clear();
-    const rows = this.pendingRows.all(SEED_HINTS) as { id: number; appointment_key: string; received_at_ms: number }[];
-    for (const r of rows) {
-      const hint = { id: r.id, receivedAt: r.received_at_ms };
-      const list = this.pending.get(r.appointment_key);
-      if (list) list.push(hint);
-      else this.pending.set(r.appointment_key, [hint]);
-    }
-    this.hinted = rows.length;
+    this.byDedupe.clear();
+    this.hinted = 0;
+    const rows = this.pendingRows.all(SEED_HINTS) as { id: number; appointment_key: string; received_at_ms: number; dedupe_key: string | Uint8Array }[];
+    for (const r of rows) this.remember(r.appointment_key, { id: r.id, receivedAt: r.received_at_ms, dedupe: dedupeText(r.dedupe_key) });
   }
 
   /**
@@ -203,7 +229,7 @@ export class DeliveryStore {
   }
 
   /** The ids a re-read asked at `requestedAt` may settle, as JSON. */
-  private candidates(hints: { id: number; receivedAt: number }[], requestedAt: number, scanned: number[]): string {
+  private candidates(hints: Hint[], requestedAt: number, scanned: number[]): string {
     return JSON.stringify([...new Set([...scanned, ...hints.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id)])]);
   }
 
@@ -211,11 +237,13 @@ export class DeliveryStore {
    * Lets go of the hints of deliveries no longer pending: those just settled, and (rarely: another
    * process settled them) those the re-read covered that are not pending any more.
    */
-  private forget(key: string, hints: { id: number; receivedAt: number }[], requestedAt: number, settled: Set<number>): void {
+  private forget(key: string, hints: Hint[], requestedAt: number, settled: Set<number>): void {
     if (hints.length === 0) return;
     const unsettled = hints.filter((h) => !settled.has(h.id));
     const pending = this.stillPending(unsettled.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id));
     const kept = unsettled.filter((h) => h.receivedAt > requestedAt || pending.has(h.id));
+    const keptIds = new Set(kept.map((h) => h.id));
+    for (const h of hints) if (!keptIds.has(h.id) && this.byDedupe.get(h.dedupe) === h.id) this.byDedupe.delete(h.dedupe);
     this.hinted -= hints.length - kept.length;
     if (kept.length) this.pending.set(key, kept);
     else this.pending.delete(key);

@@ -43,6 +43,28 @@ describe('delivery store: was an appointment announced by a webhook?', () => {
     expect(store.counts().oldestPendingAt).toBe(3000);
   });
 
+  it('knows a repeat within one group commit, and a repeat of what was pending before a restart', () => {
+    t = createTestContext();
+    const store = new DeliveryStore(t.ctx.db);
+    expect(store.insertMany([delivery(1, 'a', 1000), delivery(1, 'a', 1001), delivery(2, 'b', 1002)])).toEqual([true, false, true]);
+    // a new process over the same file: what was pending is read back before its first webhook
+    const restarted = new DeliveryStore(t.ctx.db);
+    expect(restarted.insertMany([delivery(2, 'b', 2000), delivery(3, 'c', 2000)])).toEqual([false, true]);
+    expect(restarted.counts().pending).toBe(3);
+  });
+
+  it('stores a repeat of a delivery another process settled meanwhile (the row decides, not the memory)', () => {
+    t = createTestContext();
+    const receiver = new DeliveryStore(t.ctx.db);
+    receiver.insertMany([delivery(1, 'a', 1000)]);
+    // a one-shot `sync` in another process settles it; the receiver still remembers it as pending
+    const other = new DeliveryStore(t.ctx.db);
+    for (const { key, ids } of other.due(5000, 10)) other.settle(key, 2000, 2000, () => ({ value: null }), ids);
+    expect(receiver.insertMany([delivery(1, 'a', 3000)])).toEqual([true]);
+    expect(receiver.due(10_000, 10).map((d) => d.key)).toEqual(['a']);
+    expect(receiver.counts()).toMatchObject({ pending: 1, done: 1 });
+  });
+
   it('keeps a delivery pending when a repeat arrived after the worker asked the booking service', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
