@@ -23,6 +23,13 @@ function dedupeText(key: string | Uint8Array): string {
   return typeof key === 'string' ? `t:${key}` : `b:${Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')}`;
 }
 
+interface PendingRow {
+  id: number;
+  appointment_key: string;
+  received_at_ms: number;
+  dedupe_key: string | Uint8Array;
+}
+
 /** An appointment with due deliveries, and the ids of those due() saw. */
 export interface DueAppointment {
   key: string;
@@ -63,7 +70,8 @@ export class DeliveryStore {
   private readonly countsQuery;
   private readonly oldestQuery;
 
-  private readonly dueQuery;
+  private readonly freshDue;
+  private readonly retriesDue;
   private readonly settle_;
   private readonly retry_;
 
@@ -85,13 +93,23 @@ export class DeliveryStore {
   private hinted = 0;
   /** Whether `pending` was filled from the table (the first time the worker asks, see due()). */
   private seeded = false;
-  private readonly pendingRows;
+  private readonly pendingRows: (limit: number) => PendingRow[];
   private readonly stillPending: (ids: number[]) => Set<number>;
+  private readonly pendingOfKey;
 
   constructor(private readonly db: Db) {
     this.countsQuery = db.prepare(`SELECT bucket, n FROM delivery_counts WHERE bucket IN ('pending', 'retrying', 'done', 'failed')`);
-    // Named: left to itself, SQLite picks deliveries_pending (state = ?) and visits every pending row.
-    this.oldestQuery = db.prepare(`SELECT MIN(received_at_ms) AS at FROM deliveries INDEXED BY deliveries_pending_since WHERE state = 'pending'`);
+    // Pending deliveries are in one of two partial indexes (migration 017): fresh ones (never tried,
+    // the receiver's) and those tried and left pending. Each query names its index: SQLite uses a
+    // partial index only when the query repeats its condition, and fails loudly here otherwise.
+    const fresh = `state = 'pending' AND attempts = 0`;
+    const retrying = `state = 'pending' AND attempts > 0`;
+    // The first entry of each index by arrival.
+    this.oldestQuery = db.prepare(
+      `SELECT MIN(at) AS at FROM (
+         SELECT MIN(received_at_ms) AS at FROM deliveries INDEXED BY deliveries_fresh WHERE ${fresh}
+         UNION ALL SELECT MIN(received_at_ms) FROM deliveries INDEXED BY deliveries_retry_since WHERE ${retrying})`,
+    );
     // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
     // duplicate (see byDedupe); a repeat of one already processed is a new hint (an appointment moved
     // back, say, sends the same bytes again), so it is stored as a new row and the appointment re-read.
@@ -101,17 +119,29 @@ export class DeliveryStore {
     );
     // By id: a row another process settled meanwhile is no longer pending, and the repeat is stored.
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE id = ? AND state = 'pending'`);
-    this.pendingRows = db.prepare(
-      `SELECT id, appointment_key, received_at_ms, dedupe_key FROM deliveries INDEXED BY deliveries_pending_since
-       WHERE state = 'pending' AND appointment_key IS NOT NULL ORDER BY received_at_ms LIMIT ?`,
+    const pendingOf = (index: string, where: string) =>
+      db.prepare(`SELECT id, appointment_key, received_at_ms, dedupe_key FROM deliveries INDEXED BY ${index}
+                  WHERE ${where} AND appointment_key IS NOT NULL ORDER BY received_at_ms LIMIT ?`);
+    const freshRows = pendingOf('deliveries_fresh', fresh);
+    const retryingRows = pendingOf('deliveries_retry_since', retrying);
+    // The oldest of both kinds.
+    this.pendingRows = (limit) =>
+      [...(freshRows.all(limit) as PendingRow[]), ...(retryingRows.all(limit) as PendingRow[])].sort((a, b) => a.received_at_ms - b.received_at_ms).slice(0, limit);
+    // Each in its index's order, so nothing is sorted: fresh ones by arrival, retries by due time.
+    this.freshDue = db.prepare(
+      `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_fresh
+       WHERE ${fresh} AND appointment_key IS NOT NULL ORDER BY received_at_ms, id LIMIT ?`,
     );
-    // Named: the index's order (next_attempt_ms, then rowid) is the order wanted, so nothing is sorted.
-    this.dueQuery = db.prepare(
-      `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_pending
-       WHERE state = 'pending' AND next_attempt_ms <= ? AND appointment_key IS NOT NULL ORDER BY next_attempt_ms, id LIMIT ?`,
+    this.retriesDue = db.prepare(
+      `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_retry_due
+       WHERE ${retrying} AND next_attempt_ms <= ? AND appointment_key IS NOT NULL ORDER BY next_attempt_ms, id LIMIT ?`,
+    );
+    this.pendingOfKey = db.prepare(
+      `SELECT 1 FROM deliveries INDEXED BY deliveries_fresh WHERE ${fresh} AND appointment_key = @key
+       UNION ALL SELECT 1 FROM deliveries INDEXED BY deliveries_retry_since WHERE ${retrying} AND appointment_key = @key LIMIT 1`,
     );
     // The rows among @ids an answer requested at @requestedAt covers; each found by its id (NOT
-    // INDEXED: else SQLite walks every pending row through deliveries_pending to test the list).
+    // INDEXED: else SQLite may walk every pending row through an index of them to test the list).
     const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
        AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
     // The body is only needed until the delivery is processed: nothing reads it afterwards.
@@ -178,12 +208,13 @@ export class DeliveryStore {
 
   /**
    * The appointments of the next `rows` due deliveries (fresh ones first, oldest first, then retries
-   * by due time), each once, with the ids of those rows. Walks the pending index in its own order,
+   * by due time), each once, with the ids of those rows. Walks the two indexes of pending rows in their own order,
    * no sort: a short step whatever the backlog.
    */
   due(now: number, rows: number): DueAppointment[] {
     if (!this.seeded) this.seed();
-    const found = this.dueQuery.all(now, rows) as { id: number; appointment_key: string }[];
+    const found = this.freshDue.all(rows) as { id: number; appointment_key: string }[];
+    if (found.length < rows) found.push(...(this.retriesDue.all(now, rows - found.length) as typeof found));
     const byKey = new Map<string, number[]>();
     for (const r of found) byKey.set(r.appointment_key, [...(byKey.get(r.appointment_key) ?? []), r.id]);
     return [...byKey].map(([key, ids]) => ({ key, ids }));
@@ -200,8 +231,7 @@ export class DeliveryStore {
     this.pending.clear();
     this.byDedupe.clear();
     this.hinted = 0;
-    const rows = this.pendingRows.all(SEED_HINTS) as { id: number; appointment_key: string; received_at_ms: number; dedupe_key: string | Uint8Array }[];
-    for (const r of rows) this.remember(r.appointment_key, { id: r.id, receivedAt: r.received_at_ms, dedupe: dedupeText(r.dedupe_key) });
+    for (const r of this.pendingRows(SEED_HINTS)) this.remember(r.appointment_key, { id: r.id, receivedAt: r.received_at_ms, dedupe: dedupeText(r.dedupe_key) });
   }
 
   /**
@@ -275,15 +305,8 @@ export class DeliveryStore {
 
   /** True when a delivery for this appointment is pending or arrived at or after `since`. */
   announced(appointmentKey: string, since: number): boolean {
-    const row = this.db
-      .prepare(
-        `SELECT 1 FROM webhook_announcements WHERE appointment_key = ? AND last_received_at_ms >= ?
-         UNION ALL
-         SELECT 1 FROM deliveries WHERE state = 'pending' AND appointment_key = ?
-         LIMIT 1`,
-      )
-      .get(appointmentKey, since, appointmentKey);
-    return row !== undefined;
+    const row = this.db.prepare(`SELECT 1 FROM webhook_announcements WHERE appointment_key = ? AND last_received_at_ms >= ?`).get(appointmentKey, since);
+    return row !== undefined || this.pendingOfKey.get({ key: appointmentKey }) !== undefined;
   }
 
   /**

@@ -49,7 +49,7 @@ describe('migration 015: deliveries deduplicated while pending', () => {
     expect(store.insertMany([repeat(1, 2000), repeat(2, 2000), repeat(3, 2000)])).toEqual([false, false, true]);
     expect(store.counts()).toMatchObject({ pending: 3, done: 2, failed: 1 });
     const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'deliveries' ORDER BY name").pluck().all();
-    expect(indexes).toEqual(['deliveries_pending', 'deliveries_pending_since', 'deliveries_processed', 'deliveries_with_error']);
+    expect(indexes).toEqual(['deliveries_fresh', 'deliveries_processed', 'deliveries_retry_due', 'deliveries_retry_since', 'deliveries_with_error']);
     db.close();
   });
 });
