@@ -1,6 +1,6 @@
 // POST /webhooks/{secret}/ (contract §3). Checks in the contract's order, then commits the raw body
 // (deduplicated) before answering 200. Everything slow happens later, in the delivery worker.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../core/clock.ts';
@@ -106,7 +106,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * in the index the receiver writes to (migration 015).
  */
 export function dedupeKeyOf(raw: Buffer): Buffer {
-  return createHash('sha256').update(raw).digest().subarray(0, 16);
+  // One call, no Hash object per request (crypto.hash, Node 21.7 and later).
+  return hash('sha256', raw, 'buffer').subarray(0, 16);
 }
 
 export function webhookRoutes(deps: WebhookDeps): Hono {

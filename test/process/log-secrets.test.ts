@@ -137,6 +137,13 @@ describe('no secret in any log line or printout', () => {
     expect(JSON.parse(line)).toMatchObject({ msg: 'retrying with [redacted]', url: 'https://x.example/?q=[redacted]', err: { message: 'upstream said: bad token [redacted]' } });
   });
 
+  it('a logger without redaction by key name (the request lines) still masks the configured secrets', () => {
+    const written: string[] = [];
+    const log = createLogger({ level: 'info', secrets: [SECRETS.WEBHOOK_SECRET], stream: { write: (l) => written.push(l) } });
+    log.child({}, { redact: [] }).info({ route: `/webhooks/${SECRETS.WEBHOOK_SECRET}/` }, 'request');
+    expect(JSON.parse(written.join(''))).toMatchObject({ route: '/webhooks/[redacted]/', msg: 'request' });
+  });
+
   it('the search finds a secret that is printed: `feeds` prints the feed tokens, on purpose and only on stdout', () => {
     const config = writeConfig();
     const printed = calbridge.run(['feeds', '--config', config], { env: SECRETS, printsOnStdout: [SECRETS.FEED_TOKEN, SECRETS.FEED_TOKEN_2] });
