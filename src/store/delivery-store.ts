@@ -113,9 +113,13 @@ export class DeliveryStore {
     // Prepared once: this is the receiver's hot path. A repeat of a delivery still pending is a
     // duplicate (see byDedupe); a repeat of one already processed is a new hint (an appointment moved
     // back, say, sends the same bytes again), so it is stored as a new row and the appointment re-read.
+    // OR FAIL and no RETURNING: either made SQLite open a statement journal (a failing row's own
+    // writes undone alone) or a table for the returned rows, each starting with a 64 KiB block that
+    // malloc, as serve runs it (bin/calbridge.js), maps and unmaps every time: 90 against 18 µs a row,
+    // mostly in the kernel (BENCHMARKS.md). A row that fails still fails, and the whole batch with it.
     const insert = db.prepare(
-      `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
-       VALUES (?, ?, ?, ?, ?, 0) RETURNING id`,
+      `INSERT OR FAIL INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
+       VALUES (?, ?, ?, ?, ?, 0)`,
     );
     // By id: a row another process settled meanwhile is no longer pending, and the repeat is stored.
     const seenAgain = db.prepare(`UPDATE deliveries SET last_seen_ms = ? WHERE id = ? AND state = 'pending'`);
@@ -177,7 +181,7 @@ export class DeliveryStore {
         const known = inBatch.get(dedupe) ?? this.byDedupe.get(dedupe);
         // A duplicate; settle decides whether it came too late (after the re-read was asked).
         if (known !== undefined && seenAgain.run(d.receivedAt, known).changes === 1) return undefined;
-        const id = (insert.get(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt) as { id: number }).id;
+        const id = Number(insert.run(d.dedupeKey, d.appointmentKey, d.event, d.body, d.receivedAt).lastInsertRowid);
         inBatch.set(dedupe, id);
         return id;
       });
