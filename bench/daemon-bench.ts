@@ -268,6 +268,18 @@ export async function runDaemonBench(): Promise<string> {
       const lat = await fakes.call<number[]>('propagate', { url: `http://127.0.0.1:${port}`, secret: SECRET, count: 40, perSecond: 20 });
       return `Propagation only: p50 ${percentile(lat, 0.5).toFixed(0)} ms, p99 ${percentile(lat, 0.99).toFixed(0)} ms, n ${lat.length}`;
     }
+    // BENCH_BACKFILL_CPU=1: only serve's CPU while the backfill runs and nothing is asked of it (what
+    // the background work costs the requests answered meanwhile), in windows of 5 s.
+    if (process.env.BENCH_BACKFILL_CPU) {
+      const lines: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const [c0, e0] = [cpuMs(serve.pid), (await fakes.call<{ events: number }>('googleStats')).events];
+        await sleep(5000);
+        const [c1, e1] = [cpuMs(serve.pid), (await fakes.call<{ events: number }>('googleStats')).events];
+        lines.push(`window ${i + 1}: serve CPU ${((c1 - c0) / 5).toFixed(0)} ms/s, Google events +${e1 - e0}, ${e1 > e0 ? ((c1 - c0) / (e1 - e0)).toFixed(1) : '-'} ms CPU per event`);
+      }
+      return lines.join('\n');
+    }
     // Feed 304s and cached 200s: bare and calbridge back to back in rounds, as the webhooks; the median round's pair.
     const feedRows = async () => {
       const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({ port: p, method: 'GET', path: `/feeds/${FEED_TOKEN}.ics`, headers, durationMs: 2000, connections: 4 });
