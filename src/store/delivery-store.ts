@@ -91,7 +91,7 @@ export class DeliveryStore {
    */
   private readonly byDedupe = new Map<string, number>();
   private hinted = 0;
-  /** Whether `pending` was filled from the table (the first time the worker asks, see due()). */
+  /** Whether `pending` was filled from the table (the first time the worker or the receiver asks, see seed()). */
   private seeded = false;
   private readonly pendingRows: (limit: number) => PendingRow[];
   private readonly stillPending: (ids: number[]) => Set<number>;
