@@ -54,10 +54,14 @@ export interface ReverseEnvOptions {
   itemBackoff?: { baseMs: number; maxMs: number };
 }
 
-/** Tomorrow 09:00 in the booking zone, plus `hours`. */
+/**
+ * Tomorrow 09:00 in the booking zone, plus `hours`; "tomorrow" as of the first call in this test
+ * file, so a test that runs across midnight in that zone compares the same slots it made.
+ */
+let tomorrowAt9: number | undefined;
 export function slot(hours: number): number {
-  const day = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 });
-  return day.toMillis() + hours * H;
+  tomorrowAt9 ??= DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis();
+  return tomorrowAt9 + hours * H;
 }
 
 export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<ReverseEnv> {
