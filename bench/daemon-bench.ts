@@ -9,7 +9,7 @@ import { loadConfigFile } from '../src/config/load.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
 import { load, percentile, type LoadResult, type LoadSpec } from './daemon/load.ts';
-import { cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
+import { calbridgeRuntime, cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
@@ -47,6 +47,13 @@ async function status(port: number): Promise<Record<string, any>> {
   const body = (await res.json()) as Record<string, any>;
   if (process.env.BENCH_IMPORT_DEBUG) process.stderr.write(`status answered after ${(performance.now() - t0).toFixed(0)} ms\n`);
   return body;
+}
+
+/** Minor (young-generation) collections so far and their seconds, from calbridge's /metrics. */
+async function minorGc(port: number): Promise<{ count: number; seconds: number }> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name}\\{kind="minor"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { count: value('nodejs_gc_duration_seconds_count'), seconds: value('nodejs_gc_duration_seconds_sum') };
 }
 
 const stored = async (port: number): Promise<number> => Number((await status(port)).ingest?.appointments?.total ?? 0);
@@ -234,6 +241,7 @@ export async function runDaemonBench(): Promise<string> {
   const config = writeConfig(dir, port, fakes.ready, !googleOff);
   const serve = await startServe(config, port);
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  let bareSettings: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     const keys = await fakes.call<string[]>('keys');
     await waitFor('import', async () => (await status(port)).ingest?.poll?.last?.outcome === 'success', 120_000);
@@ -245,6 +253,9 @@ export async function runDaemonBench(): Promise<string> {
     const feedBytes = plainBody.length;
     writeFileSync(feedFile, plainBody);
     bare = await startBare(feedFile);
+    // The same bare server under calbridge's runtime settings (bin/calbridge.js's #! line): for the feed
+    // rows, whose gap to the plain bare server is mostly those settings' (BENCHMARKS.md, "Where a 304's time goes").
+    bareSettings = await startBare(feedFile, 'calbridge');
 
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
@@ -280,23 +291,40 @@ export async function runDaemonBench(): Promise<string> {
       }
       return lines.join('\n');
     }
-    // Feed 304s and cached 200s: bare and calbridge back to back in rounds, as the webhooks; the median round's pair.
+    // Feed 304s and cached 200s: the bare server, the bare server under calbridge's runtime settings and
+    // calbridge back to back in rounds, as the webhooks; the median round's trio. calbridge's minor
+    // collections during its 304 rounds are read from its /metrics.
     const feedRows = async () => {
       const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({ port: p, method: 'GET', path: `/feeds/${FEED_TOKEN}.ics`, headers, durationMs: 2000, connections: 4 });
       const feedRounds = Math.max(1, Number(process.env.BENCH_FEED_ROUNDS ?? 5));
-      const notModified: { bare: Measured; ours: Measured }[] = [];
-      const full: { bare: Measured; ours: Measured }[] = [];
+      type Round = { bare: Measured; settings: Measured; ours: Measured };
+      const notModified: Round[] = [];
+      const full: Round[] = [];
+      const gc = { count: 0, seconds: 0, requests: 0 };
       for (let i = 0; i < feedRounds; i++) {
-        notModified.push({ bare: await measure(bare!.pid, feed(bare!.port, { 'if-none-match': '"bare-etag"' })), ours: await measure(serve.pid, feed(port, { 'if-none-match': etag })) });
-        full.push({ bare: await measure(bare!.pid, feed(bare!.port)), ours: await measure(serve.pid, feed(port)) });
+        const bare304 = await measure(bare!.pid, feed(bare!.port, { 'if-none-match': '"bare-etag"' }));
+        const settings304 = await measure(bareSettings!.pid, feed(bareSettings!.port, { 'if-none-match': '"bare-etag"' }));
+        const gc0 = await minorGc(port);
+        const ours304 = await measure(serve.pid, feed(port, { 'if-none-match': etag }));
+        const gc1 = await minorGc(port);
+        gc.count += gc1.count - gc0.count;
+        gc.seconds += gc1.seconds - gc0.seconds;
+        gc.requests += ours304.result.ok;
+        notModified.push({ bare: bare304, settings: settings304, ours: ours304 });
+        full.push({ bare: await measure(bare!.pid, feed(bare!.port)), settings: await measure(bareSettings!.pid, feed(bareSettings!.port)), ours: await measure(serve.pid, feed(port)) });
       }
-      const ratio = (r: { bare: Measured; ours: Measured }) => r.ours.rate / r.bare.rate;
-      const inOrder = (items: typeof full) => [...items].sort((a, b) => ratio(a) - ratio(b));
-      const mid = (items: typeof full) => inOrder(items)[Math.floor(items.length / 2)]!;
-      const spreadOf = (items: typeof full) => inOrder(items).map((r) => `${(ratio(r) * 100).toFixed(0)} %`).join(', ');
+      const ratio = (r: Round, base: 'bare' | 'settings' = 'bare') => r.ours.rate / r[base].rate;
+      const inOrder = (items: Round[], base: 'bare' | 'settings' = 'bare') => [...items].sort((a, b) => ratio(a, base) - ratio(b, base));
+      const mid = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base)[Math.floor(items.length / 2)]!;
+      const spreadOf = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base).map((r) => `${(ratio(r, base) * 100).toFixed(0)} %`).join(', ');
       return {
         bare304: mid(notModified).bare, our304: mid(notModified).ours, bare200: mid(full).bare, our200: mid(full).ours,
+        settings304: mid(notModified, 'settings').settings, oursVsSettings304: mid(notModified, 'settings').ours,
+        settings200: mid(full, 'settings').settings, oursVsSettings200: mid(full, 'settings').ours,
         feedSpread: `304 ${spreadOf(notModified)}; cached 200 ${spreadOf(full)}`,
+        settingsSpread: `304 ${spreadOf(notModified, 'settings')}; cached 200 ${spreadOf(full, 'settings')}`,
+        gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
+          `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"})`,
         rounds: feedRounds,
       };
     };
@@ -304,7 +332,15 @@ export async function runDaemonBench(): Promise<string> {
       `| ${name} | ${fmt(b.rate)}/s, p50 ${b.p50.toFixed(2)} ms, p99 ${b.p99.toFixed(2)} ms, CPU ${fmt(b.cpuUsPerRequest)} µs | ${fmt(o.rate)}/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms, CPU ${fmt(o.cpuUsPerRequest)} µs | ${((o.rate / b.rate) * 100).toFixed(0)} % | ${goal} |`;
     if (process.env.BENCH_FEEDS_ONLY) {
       const f = await feedRows();
-      return [...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []), row('feed 304 (If-None-Match), 4 connections', f.bare304, f.our304, '≥ 90 % of bare'), row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''), `Every round, calbridge / bare: ${f.feedSpread}.`].join('\n');
+      return [
+        ...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []),
+        row('feed 304 (If-None-Match), 4 connections', f.bare304, f.our304, '≥ 90 % of bare'),
+        row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''),
+        row("feed 304 against bare under calbridge's runtime settings", f.settings304, f.oursVsSettings304, ''),
+        row("feed cached 200 against bare under calbridge's runtime settings", f.settings200, f.oursVsSettings200, ''),
+        `Every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}.`,
+        `${f.gc}.`,
+      ].join('\n');
     }
     // Re-reads of the appointments the webhooks name, counted at the booking fake, backlog drained.
     const reReads = async (m: () => Promise<Measured & { result: LoadResult }>) => {
@@ -343,7 +379,7 @@ export async function runDaemonBench(): Promise<string> {
     }
 
     // Feeds, while the backfill still runs.
-    const { bare304, our304, bare200, our200, feedSpread } = await feedRows();
+    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, gc } = await feedRows();
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
     await waitFor('backfill', async () => {
@@ -373,6 +409,8 @@ export async function runDaemonBench(): Promise<string> {
       row('webhook acks, open loop 500/s, 5 s', bareOpen, ourOpen, 'p99 ≤ 10 ms'),
       row('feed 304 (If-None-Match), 4 connections', bare304, our304, '≥ 90 % of bare'),
       row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, bare200, our200, ''),
+      row("feed 304, against bare Hono under calbridge's runtime settings", settings304, oursVsSettings304, ''),
+      row("feed cached 200, against bare Hono under calbridge's runtime settings", settings200, oursVsSettings200, ''),
       '',
       `Non-200 answers from calbridge: ${[...closed, ...open].reduce((n, r) => n + r.ours.bad, 0)} of ${fmt([...closed, ...open].reduce((n, r) => n + r.ours.bad + r.ours.result.ok, 0))} webhooks. ` +
         `Google events when the ack load began: ${google0.events}. Re-reads at the booking service per webhook acknowledged (backlog drained): ` +
@@ -383,7 +421,9 @@ export async function runDaemonBench(): Promise<string> {
         `bare ${spread(open, (r) => r.bare.p99, ' ms', 1)}.`,
       '',
       `The feed rows are the median of their rounds too, bare and calbridge back to back (2 s each); every round, calbridge / bare: ${feedSpread}. ` +
-        'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must.',
+        'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
+        `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${calbridgeRuntime().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
+        `in the same rounds; every round: ${settingsSpread}. ${gc}.`,
       '',
       `Backfill: ${g.inserts} events inserted, ${g.calls} calls answered in ${(backfillMinutes * 60).toFixed(1)} s from the first to the last: ` +
         `**${(backfillShare * 100).toFixed(0)} %** of the configured 600 a minute (goal ≥ 95 %), **${g.limited}** usage-limit answers (goal 0).`,
@@ -394,6 +434,7 @@ export async function runDaemonBench(): Promise<string> {
   } finally {
     await serve.stop();
     await bare?.stop();
+    await bareSettings?.stop();
     await fakes.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -74,8 +74,29 @@ export async function startFakes(args: { seed: number; quota: number; clientId: 
   };
 }
 
-export async function startBare(feedFile: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'bare.ts'), feedFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/**
+ * The runtime settings of bin/calbridge.js's #! line: its environment assignments and node's flags,
+ * read from the line itself so the bench follows what ships.
+ */
+export function calbridgeRuntime(): { env: Record<string, string>; flags: string[] } {
+  const line = readFileSync(join(ROOT, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!;
+  const words = line.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
+  const nodeAt = words.indexOf('node');
+  if (!line.startsWith('#!') || nodeAt < 0) throw new Error(`bin/calbridge.js: no "env -S ... node <flags>" on its first line: ${line}`);
+  const env = Object.fromEntries(words.slice(0, nodeAt).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { env, flags: words.slice(nodeAt + 1) };
+}
+
+/**
+ * The bare Hono server; `runtime: 'calbridge'` starts it with calbridge's runtime settings (the same
+ * node flags and malloc environment), which tells the cost of those settings from that of calbridge's work.
+ */
+export async function startBare(feedFile: string, runtime: 'node' | 'calbridge' = 'node'): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const settings = runtime === 'calbridge' ? calbridgeRuntime() : undefined;
+  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'bare.ts'), feedFile], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    ...(settings ? { execArgv: settings.flags, env: { ...process.env, ...settings.env } } : {}),
+  });
   const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
   return { port, pid: child.pid!, stop: () => stopChild(child) };
 }
