@@ -316,6 +316,7 @@ export async function runDaemonBench(): Promise<string> {
       const ratio = (r: Round, base: 'bare' | 'settings' = 'bare') => r.ours.rate / r[base].rate;
       const inOrder = (items: Round[], base: 'bare' | 'settings' = 'bare') => [...items].sort((a, b) => ratio(a, base) - ratio(b, base));
       const mid = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base)[Math.floor(items.length / 2)]!;
+      const settingsShare = (items: Round[]) => items.map((r) => r.settings.rate / r.bare.rate).sort((a, b) => a - b).map((v) => `${(v * 100).toFixed(0)} %`).join(', ');
       const spreadOf = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base).map((r) => `${(ratio(r, base) * 100).toFixed(0)} %`).join(', ');
       return {
         bare304: mid(notModified).bare, our304: mid(notModified).ours, bare200: mid(full).bare, our200: mid(full).ours,
@@ -323,6 +324,8 @@ export async function runDaemonBench(): Promise<string> {
         settings200: mid(full, 'settings').settings, oursVsSettings200: mid(full, 'settings').ours,
         feedSpread: `304 ${spreadOf(notModified)}; cached 200 ${spreadOf(full)}`,
         settingsSpread: `304 ${spreadOf(notModified, 'settings')}; cached 200 ${spreadOf(full, 'settings')}`,
+        // What the settings alone cost: the bare server under them against itself with Node's defaults.
+        settingsCost: `304 ${settingsShare(notModified)}; cached 200 ${settingsShare(full)}`,
         gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"})`,
         rounds: feedRounds,
@@ -338,7 +341,7 @@ export async function runDaemonBench(): Promise<string> {
         row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''),
         row("feed 304 against bare under calbridge's runtime settings", f.settings304, f.oursVsSettings304, ''),
         row("feed cached 200 against bare under calbridge's runtime settings", f.settings200, f.oursVsSettings200, ''),
-        `Every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}.`,
+        `Every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}; bare under calbridge's settings / bare: ${f.settingsCost}.`,
         `${f.gc}.`,
       ].join('\n');
     }
@@ -379,7 +382,7 @@ export async function runDaemonBench(): Promise<string> {
     }
 
     // Feeds, while the backfill still runs.
-    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, gc } = await feedRows();
+    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc } = await feedRows();
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
     await waitFor('backfill', async () => {
@@ -423,7 +426,7 @@ export async function runDaemonBench(): Promise<string> {
       `The feed rows are the median of their rounds too, bare and calbridge back to back (2 s each); every round, calbridge / bare: ${feedSpread}. ` +
         'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
         `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${calbridgeRuntime().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
-        `in the same rounds; every round: ${settingsSpread}. ${gc}.`,
+        `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}.`,
       '',
       `Backfill: ${g.inserts} events inserted, ${g.calls} calls answered in ${(backfillMinutes * 60).toFixed(1)} s from the first to the last: ` +
         `**${(backfillShare * 100).toFixed(0)} %** of the configured 600 a minute (goal ≥ 95 %), **${g.limited}** usage-limit answers (goal 0).`,
