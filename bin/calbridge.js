@@ -8,6 +8,8 @@
 // (a test holds it to this line), and `node bin/calbridge.js` runs without, the same program:
 // - --max-semi-space-size=1 (MB): the young generation otherwise grows to 3 x 16 MB under a burst (a
 //   poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
+//   --optimize-for-size implies this size, and V8 applies that over any explicit value: a larger
+//   young generation means dropping --optimize-for-size too (BENCHMARKS.md, "Where a 304's time goes").
 // - --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner;
 //   with 20,000 or 100,000 appointments stored, 150 to 280 MB after the start-up poll became 115 to 125.
 //   Its price, measured: about 15 % fewer webhook acks a second at saturation (8,500 against 10,000)
