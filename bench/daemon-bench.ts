@@ -381,7 +381,7 @@ export async function runDaemonBench(): Promise<string> {
       ].join('\n');
     }
 
-    // Feeds, after the acknowledgements: the backfill may have ended by then, which the note says.
+    // Feeds, after the acknowledgements, while the rest of the backfill runs (the note says how much was left).
     const googleAtFeeds = (await fakes.call<{ events: number }>('googleStats')).events;
     const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc } = await feedRows();
 
@@ -404,8 +404,8 @@ export async function runDaemonBench(): Promise<string> {
       'simulator, Google simulated with a rolling 600-a-minute quota (403 rateLimitExceeded past it); both fakes in one other process, the bare Hono',
       'baseline in a third. Load from a worker thread of the benchmark process over loopback keep-alive connections. Webhooks name existing',
       'appointments, so each is re-read from the booking simulator by the worker while the receiver acknowledges more; they are measured',
-      `while the Google backfill runs, and the feeds after them (the note below says how far the backfill was by then). CPU per request is the`,
-      "target process's (from /proc), and for calbridge includes the background work until its delivery backlog was drained.",
+      `while the Google backfill runs, and the feeds after them, while the rest of it runs (the note below says how much was left). CPU per request`,
+      "is the target process's (from /proc), and for calbridge includes the background work until its delivery backlog was drained.",
       '',
       '| measure | bare Hono | calbridge | calbridge / bare | goal |',
       '|---|---|---|---:|---|',
@@ -417,7 +417,7 @@ export async function runDaemonBench(): Promise<string> {
       row("feed cached 200, against bare Hono under calbridge's runtime settings", settings200, oursVsSettings200, ''),
       '',
       `Non-200 answers from calbridge: ${[...closed, ...open].reduce((n, r) => n + r.ours.bad, 0)} of ${fmt([...closed, ...open].reduce((n, r) => n + r.ours.bad + r.ours.result.ok, 0))} webhooks. ` +
-        `Google events when the ack load began: ${google0.events}; when the feed rows began: ${googleAtFeeds} (of ${g.events} once the backfill was done). Re-reads at the booking service per webhook acknowledged (backlog drained): ` +
+        `Google events when the ack rounds had ended: ${google0.events}; when the feed rows began: ${googleAtFeeds} (of ${g.events} once the backfill was done). Re-reads at the booking service per webhook acknowledged (backlog drained): ` +
         `${ourClosed.reReadsPerAck.toFixed(2)} at 20 connections, ${ourOpen.reReadsPerAck.toFixed(2)} at 500/s (one re-read settles every pending delivery of its appointment).`,
       '',
       `The webhook rows are the median of ${rounds} rounds, bare and calbridge back to back. Every round: calbridge / bare at 20 connections ` +
