@@ -301,6 +301,8 @@ export async function runDaemonBench(): Promise<string> {
       const notModified: Round[] = [];
       const full: Round[] = [];
       const gc = { count: 0, seconds: 0, requests: 0 };
+      // A 200 in a 304 round (the feed changed since its ETag was read) would count as an answer, at a 200's cost: counted.
+      const our304Statuses: Record<string, number> = {};
       for (let i = 0; i < feedRounds; i++) {
         const bare304 = await measure(bare!.pid, feed(bare!.port, { 'if-none-match': '"bare-etag"' }));
         const settings304 = await measure(bareSettings!.pid, feed(bareSettings!.port, { 'if-none-match': '"bare-etag"' }));
@@ -310,6 +312,7 @@ export async function runDaemonBench(): Promise<string> {
         gc.count += gc1.count - gc0.count;
         gc.seconds += gc1.seconds - gc0.seconds;
         gc.requests += ours304.result.ok;
+        for (const [status, n] of Object.entries(ours304.result.statuses)) our304Statuses[status] = (our304Statuses[status] ?? 0) + n;
         notModified.push({ bare: bare304, settings: settings304, ours: ours304 });
         full.push({ bare: await measure(bare!.pid, feed(bare!.port)), settings: await measure(bareSettings!.pid, feed(bareSettings!.port)), ours: await measure(serve.pid, feed(port)) });
       }
@@ -329,6 +332,7 @@ export async function runDaemonBench(): Promise<string> {
         gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"})`,
         rounds: feedRounds,
+        our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses).map(([status, n]) => `${fmt(n)} × ${status}`).join(', ')}`,
       };
     };
     const row = (name: string, b: Measured, o: Measured, goal: string) =>
@@ -342,7 +346,7 @@ export async function runDaemonBench(): Promise<string> {
         row("feed 304 against bare under calbridge's runtime settings", f.settings304, f.oursVsSettings304, ''),
         row("feed cached 200 against bare under calbridge's runtime settings", f.settings200, f.oursVsSettings200, ''),
         `Every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}; bare under calbridge's settings / bare: ${f.settingsCost}.`,
-        `${f.gc}.`,
+        `${f.gc}. ${f.our304Answers}.`,
       ].join('\n');
     }
     // Re-reads of the appointments the webhooks name, counted at the booking fake, backlog drained.
@@ -383,7 +387,7 @@ export async function runDaemonBench(): Promise<string> {
 
     // Feeds, after the acknowledgements, while the rest of the backfill runs (the note says how much was left).
     const googleAtFeeds = (await fakes.call<{ events: number }>('googleStats')).events;
-    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc } = await feedRows();
+    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc, our304Answers } = await feedRows();
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
     await waitFor('backfill', async () => {
@@ -427,7 +431,7 @@ export async function runDaemonBench(): Promise<string> {
       `The feed rows are the median of their rounds too, bare and calbridge back to back (2 s each); every round, calbridge / bare: ${feedSpread}. ` +
         'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
         `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${calbridgeRuntime().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
-        `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}.`,
+        `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}. ${our304Answers}.`,
       '',
       `Backfill: ${g.inserts} events inserted, ${g.calls} calls answered in ${(backfillMinutes * 60).toFixed(1)} s from the first to the last: ` +
         `**${(backfillShare * 100).toFixed(0)} %** of the configured 600 a minute (goal ≥ 95 %), **${g.limited}** usage-limit answers (goal 0).`,
