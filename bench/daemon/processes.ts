@@ -4,6 +4,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { runtimeSettings } from '../../scripts/modern-node.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RUN_TS = join(ROOT, 'bin', 'run-ts.js');
@@ -75,24 +76,11 @@ export async function startFakes(args: { seed: number; quota: number; clientId: 
 }
 
 /**
- * The runtime settings of bin/calbridge.js's #! line: its environment assignments and node's flags,
- * read from the line itself so the bench follows what ships.
- */
-export function calbridgeRuntime(): { env: Record<string, string>; flags: string[] } {
-  const line = readFileSync(join(ROOT, 'bin', 'calbridge.js'), 'utf8').split('\n')[0]!;
-  const words = line.replace(/^#!\S*env -S /, '').split(/\s+/).filter(Boolean);
-  const nodeAt = words.indexOf('node');
-  if (!line.startsWith('#!') || nodeAt < 0) throw new Error(`bin/calbridge.js: no "env -S ... node <flags>" on its first line: ${line}`);
-  const env = Object.fromEntries(words.slice(0, nodeAt).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-  return { env, flags: words.slice(nodeAt + 1) };
-}
-
-/**
  * The bare Hono server; `runtime: 'calbridge'` starts it with calbridge's runtime settings (the same
  * node flags and malloc environment), which tells the cost of those settings from that of calbridge's work.
  */
 export async function startBare(feedFile: string, runtime: 'node' | 'calbridge' = 'node'): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const settings = runtime === 'calbridge' ? calbridgeRuntime() : undefined;
+  const settings = runtime === 'calbridge' ? runtimeSettings() : undefined;
   const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'bare.ts'), feedFile], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     ...(settings ? { execArgv: settings.flags, env: { ...process.env, ...settings.env } } : {}),

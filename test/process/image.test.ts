@@ -12,6 +12,7 @@ import { readDockerfile, type ImageSpec } from '../cli/dockerfile.ts';
 import { CALBRIDGE, calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { productionPackages } from '../helpers/production-packages.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { runtimeSettings } from '../../scripts/modern-node.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 const image: ImageSpec = readDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
@@ -66,9 +67,9 @@ afterAll(() => {
 });
 
 /** What the entry's #! line gives node: `#!/usr/bin/env -S NAME=value node <flags>`. */
-const SHEBANG = readFileSync(CALBRIDGE, 'utf8').split('\n')[0]!.split(' ');
-const SIZE_FLAGS = SHEBANG.filter((w) => w.startsWith('--'));
-const SIZE_ENV = SHEBANG.filter((w) => /^[A-Z_]+=/.test(w));
+const SETTINGS = runtimeSettings(CALBRIDGE);
+const SIZE_FLAGS = SETTINGS.flags;
+const SIZE_ENV = Object.entries(SETTINGS.env).map(([name, value]) => `${name}=${value}`);
 
 describe('the container image, run from its runtime stage', () => {
   it('and `npm start` give node the same V8 flags and malloc arenas, for a small resident size', () => {
