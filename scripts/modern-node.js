@@ -71,7 +71,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const file = resolve(first);
     if (node === process.execPath) {
       process.argv = [process.argv[0], file, ...rest]; // as if the file had been run itself
-      await import(pathToFileURL(file).href);
+      // Not awaited: this module must finish evaluating first, or a file that imports it (the bench
+      // reads runtimeSettings() from here) waits for it while it waits for the file, and Node exits
+      // on the unsettled await. A failure to load still ends the process with its error.
+      void import(pathToFileURL(file).href);
     } else {
       runOn(node, [], file, rest);
     }
