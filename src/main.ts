@@ -33,7 +33,7 @@ export async function startDaemon(config: Config, options: DaemonOptions): Promi
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
   const server: Server = await listen(
     runtime.app.fetch,
-    { port: wanted, host: config.server.host, serverOptions: serverOptions(limits) },
+    { port: wanted, host: config.server.host, serverOptions: serverOptions(limits), ...(runtime.shortcut ? { shortcut: runtime.shortcut } : {}) },
     (e) => log.error({ err: e }, 'an answer could not be written'),
   ).catch((e: NodeJS.ErrnoException) => {
     void runtime.close();

@@ -2,7 +2,7 @@
 import { FeedCache, FeedCacheStopped } from '../feeds/feed-cache.ts';
 import { FeedBodyStore } from '../store/feed-body-store.ts';
 import { maskedFeedUrls } from '../feeds/feed-urls.ts';
-import { feedRoutes } from '../http/feed-routes.ts';
+import { feedEndpoint } from '../http/feed-routes.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
@@ -19,11 +19,14 @@ export function createFeedsPart(s: Services): Part {
   const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
   const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));
   const byOutcome = { ok: requests.labels('ok'), not_modified: requests.labels('not_modified'), not_found: requests.labels('not_found') };
+  const endpoint = feedEndpoint({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() });
   let warming: NodeJS.Timeout | undefined;
 
   return {
     name: 'feeds',
-    routes: feedRoutes({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() }),
+    routes: endpoint.routes,
+    // At debug every request goes through the app, whose request log writes a line for each 304 too.
+    shortcut: (incoming, outgoing) => !s.log.isLevelEnabled('debug') && endpoint.notModified(incoming, outgoing),
     async start() {
       cache.serve();
       // Assemble every feed a little after start, so the first phone to ask gets it at once. Not at

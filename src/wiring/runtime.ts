@@ -19,6 +19,7 @@ import { openDatabase } from '../store/db.ts';
 import { Leases, leaseOwner } from '../store/leases.ts';
 import { WriteCheck } from '../store/write-check.ts';
 import { createApp } from '../http/app.ts';
+import type { Shortcut } from '../net/hono/server.ts';
 import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
 import { agenda } from '../http/status-page/agenda.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
@@ -55,6 +56,8 @@ export interface Runtime {
   parts: Part[];
   scheduler: Scheduler;
   app: Hono;
+  /** What the HTTP server asks before the app (the parts' shortcuts, in order), or undefined if none. */
+  shortcut: Shortcut | undefined;
   /** Starting until `serve` runs its schedules, stopping once it drains: /readyz answers 503 then. */
   lifecycle: Lifecycle;
   /** The whole status document: `status`, /api/status and the status page show it. */
@@ -133,6 +136,10 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     ],
   });
 
+  const shortcuts = parts.flatMap((p) => (p.shortcut ? [p.shortcut] : []));
+  const shortcut: Shortcut | undefined =
+    shortcuts.length === 0 ? undefined : shortcuts.length === 1 ? shortcuts[0] : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
+
   let closed = false;
   return {
     config,
@@ -140,6 +147,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     parts,
     scheduler,
     app,
+    shortcut,
     lifecycle,
     status,
     readiness,

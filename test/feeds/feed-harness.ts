@@ -19,6 +19,8 @@ export interface FeedHarness {
   clock: ManualClock;
   /** The feeds part. */
   part: Part;
+  /** The runtime as it is now (a new one after restart()). */
+  runtime: Runtime;
   get(path: string, headers?: Record<string, string>, method?: string): Promise<Response>;
   /** A new runtime over the same database: what a restarted daemon has (with other feeds, if given). */
   restart(feeds?: Record<string, unknown>[]): Promise<void>;
@@ -39,6 +41,9 @@ export function feedHarness(feeds: Record<string, unknown>[] = [{ name: 'Clinic'
       return runtime.services;
     },
     clock,
+    get runtime() {
+      return runtime;
+    },
     get part() {
       return runtime.parts.find((p) => p.name === 'feeds')!;
     },
