@@ -6,12 +6,21 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { useLightWebClasses } from '../../src/net/hono/globals.ts';
-import { listen, portOf, remoteAddressOf } from '../../src/net/hono/server.ts';
+import { listen, portOf, remoteAddressOf, type Shortcut } from '../../src/net/hono/server.ts';
 
 const saved = { Headers: globalThis.Headers, Response: globalThis.Response };
 let server: Server;
 let base: string;
 const errors: unknown[] = [];
+
+/** Answers /short/cut itself, leaves /short/app to the app, and throws on /short/throws before writing anything. */
+const shortcut: Shortcut = (incoming, outgoing) => {
+  if (incoming.url === '/short/throws') throw new Error('the shortcut failed');
+  if (incoming.url !== '/short/cut') return false;
+  outgoing.writeHead(204, { 'x-answered-by': 'shortcut' });
+  outgoing.end();
+  return true;
+};
 
 beforeAll(async () => {
   useLightWebClasses();
@@ -31,8 +40,9 @@ beforeAll(async () => {
     return new Response(null, { status: 200 });
   });
   app.get('/path', (c) => c.text(`${c.req.path}?${c.req.query('q') ?? ''}`));
+  app.get('/short/*', (c) => c.text('the app answered'));
   const broken = (() => { throw new Error('outside Hono'); }) as unknown as Hono['fetch'];
-  server = await listen((req, env) => (new URL(req.url).pathname === '/broken' ? broken(req, env) : app.fetch(req, env)), { port: 0, host: '127.0.0.1' }, (e) => errors.push(e));
+  server = await listen((req, env) => (new URL(req.url).pathname === '/broken' ? broken(req, env) : app.fetch(req, env)), { port: 0, host: '127.0.0.1', shortcut }, (e) => errors.push(e));
   base = `http://127.0.0.1:${portOf(server)}`;
 });
 
@@ -112,5 +122,15 @@ describe('a Hono app over node:http without Node\'s fetch classes', () => {
     expect(failed.status).toBe(500);
     expect(errors.map((e) => (e as Error).message)).toContain('outside Hono');
     expect((await ask('/json')).status).toBe(200); // and the server goes on
+  });
+
+  it('lets the shortcut answer what it takes, and the app everything else, also when the shortcut throws', async () => {
+    const cut = await ask('/short/cut');
+    expect(cut.status).toBe(204);
+    expect(cut.headers['x-answered-by']).toBe('shortcut');
+    expect((await ask('/short/app')).body).toBe('the app answered');
+    const thrown = await ask('/short/throws');
+    expect(thrown.status).toBe(200);
+    expect(thrown.body).toBe('the app answered');
   });
 });
