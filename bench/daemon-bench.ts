@@ -359,6 +359,8 @@ export async function runDaemonBench(): Promise<string> {
     // Bare and calbridge back to back, BENCH_ACK_ROUNDS times (3): on a shared machine a lone pair
     // says more about the neighbours than about calbridge. The round with the median is reported.
     const rounds = Math.max(1, Number(process.env.BENCH_ACK_ROUNDS ?? 3));
+    type Clock = { now: number };
+    const ackStart = await fakes.call<Clock>('googleStats');
     const closed: { bare: Measured; ours: Awaited<ReturnType<typeof reReads>> }[] = [];
     const open: typeof closed = [];
     for (let i = 0; i < rounds; i++) {
@@ -370,7 +372,7 @@ export async function runDaemonBench(): Promise<string> {
     const { bare: bareOpen, ours: ourOpen } = median(open, (r) => r.ours.p99);
     const spread = (items: typeof closed, f: (r: (typeof closed)[number]) => number, unit: string, d = 0) =>
       items.map(f).sort((a, b) => a - b).map((v) => `${v.toFixed(d)}${unit}`).join(', ');
-    const google0 = await fakes.call<{ events: number }>('googleStats');
+    const google0 = await fakes.call<{ events: number } & Clock>('googleStats');
     // BENCH_ACKS_ONLY=1: only the two webhook rows (a short run while tuning the receiver); BENCH_FEEDS_ONLY=1: only the feed rows.
     if (process.env.BENCH_ACKS_ONLY) {
       const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
@@ -387,17 +389,26 @@ export async function runDaemonBench(): Promise<string> {
     }
 
     // Feeds, after the acknowledgements, while the rest of the backfill runs (the note says how much was left).
-    const googleAtFeeds = (await fakes.call<{ events: number }>('googleStats')).events;
+    const atFeeds = await fakes.call<{ events: number } & Clock>('googleStats');
+    const googleAtFeeds = atFeeds.events;
     const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc, our304Answers } = await feedRows();
+
+    const feedsEnd = await fakes.call<Clock>('googleStats');
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
     await waitFor('backfill', async () => {
       const s = await status(port);
       return s.google?.pending === 0 && s.google?.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= s.google.mirrored;
     }, 240_000);
-    const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; lastMs: number }>('googleStats');
+    const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null }>('googleStats');
     const backfillMinutes = (g.lastMs - g.firstMs) / 60_000;
     const backfillShare = g.calls / backfillMinutes / 600;
+    // Where the backfill's longest pause fell (the fakes' clock): a shortfall of the share shows up as one.
+    const phaseAt = (t: number) =>
+      t < ackStart.now ? 'before the ack rounds' : t < google0.now ? 'in the ack rounds' : t < atFeeds.now ? 'between the ack rounds and the feed rows' : t < feedsEnd.now ? 'in the feed rows' : 'after the feed rows';
+    const pause = g.longestPause
+      ? ` Longest pause between two Google calls: ${(g.longestPause.ms / 1000).toFixed(1)} s, ${((g.longestPause.fromMs - g.firstMs) / 1000).toFixed(0)} s after the first call (${phaseAt(g.longestPause.fromMs)}).`
+      : '';
 
     // Propagation: Google idle again (its bucket refilled), 40 changes at 20 a second.
     await sleep(4000);
@@ -435,7 +446,7 @@ export async function runDaemonBench(): Promise<string> {
         `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}. ${our304Answers}.`,
       '',
       `Backfill: ${g.inserts} events inserted, ${g.calls} calls answered in ${(backfillMinutes * 60).toFixed(1)} s from the first to the last: ` +
-        `**${(backfillShare * 100).toFixed(0)} %** of the configured 600 a minute (goal ≥ 95 %), **${g.limited}** usage-limit answers (goal 0).`,
+        `**${(backfillShare * 100).toFixed(0)} %** of the configured 600 a minute (goal ≥ 95 %), **${g.limited}** usage-limit answers (goal 0).${pause}`,
       '',
       `Propagation, webhook posted → Google event updated, ${propagation.n} changes at 20 a second: p50 **${propagation.p50.toFixed(0)} ms**, ` +
         `p99 **${propagation.p99.toFixed(0)} ms** (goal p50 ≤ 100 ms, p99 ≤ 250 ms).`,

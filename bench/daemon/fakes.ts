@@ -59,6 +59,17 @@ async function propagate(o: { url: string; secret: string; count: number; perSec
   }
 }
 
+/** The longest time between two consecutive calls, and when it began (ms, this process's clock). */
+function longestPause(times: number[]): { ms: number; fromMs: number } | null {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best: { ms: number; fromMs: number } | null = null;
+  for (let i = 1; i < sorted.length; i++) {
+    const ms = sorted[i]! - sorted[i - 1]!;
+    if (!best || ms > best.ms) best = { ms, fromMs: sorted[i - 1]! };
+  }
+  return best;
+}
+
 const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   listRequests: () => booking.requests.filter((r) => r.method === 'GET' && /\/appointments\/$/.test(r.path)).length,
   bookingRequests: () => booking.requests.length,
@@ -72,6 +83,7 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
       events: google.events('primary').length,
       firstMs: times.length ? Math.min(...times) : null,
       lastMs: times.length ? Math.max(...times) : null,
+      longestPause: longestPause(times),
       now: performance.now(),
     };
   },

@@ -3,7 +3,8 @@
 // and response as `c.env.incoming` / `c.env.outgoing` for the routes that read or write them
 // directly (the webhook body, a feed sent from its file). Used in place of @hono/node-server, whose
 // classes extend Node's global Request and Response and so load Node's fetch implementation at
-// import (./headers.ts says what that costs).
+// import (./headers.ts says what that costs). A shortcut, if given, is asked first and may answer a
+// request from the Node objects alone (the feeds' 304: BENCHMARKS.md, "The feed 304 before the app").
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
