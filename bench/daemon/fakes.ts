@@ -70,6 +70,19 @@ function longestPause(times: number[]): { ms: number; fromMs: number } | null {
   return best;
 }
 
+/**
+ * The backfill as Google saw it: from the first event inserted to the last, every calendar call in
+ * between (a reverse-sync round that listed the calendar before the first insert is not the backfill's).
+ */
+function backfillWindow(calls: LoggedRequest[]): { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null } | null {
+  const inserts = calls.filter((l) => l.kind === 'insert').map((l) => arrived.get(l) ?? 0);
+  if (inserts.length === 0) return null;
+  const firstMs = Math.min(...inserts);
+  const lastMs = Math.max(...inserts);
+  const within = calls.filter((l) => !l.limited).map((l) => arrived.get(l) ?? 0).filter((t) => t >= firstMs && t <= lastMs);
+  return { calls: within.length, firstMs, lastMs, longestPause: longestPause(within) };
+}
+
 const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   listRequests: () => booking.requests.filter((r) => r.method === 'GET' && /\/appointments\/$/.test(r.path)).length,
   bookingRequests: () => booking.requests.length,
@@ -83,7 +96,7 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
       events: google.events('primary').length,
       firstMs: times.length ? Math.min(...times) : null,
       lastMs: times.length ? Math.max(...times) : null,
-      longestPause: longestPause(times),
+      backfill: backfillWindow(calls),
       now: performance.now(),
     };
   },
