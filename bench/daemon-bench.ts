@@ -302,7 +302,7 @@ export async function runDaemonBench(): Promise<string> {
       type Round = { bare: Measured; settings: Measured; ours: Measured };
       const notModified: Round[] = [];
       const full: Round[] = [];
-      const gc = { count: 0, seconds: 0, requests: 0, newSpace: [] as string[] };
+      const gc = { count: 0, seconds: 0, requests: 0, byRound: [] as string[] };
       // A 200 in a 304 round (the feed changed since its ETag was read) would count as an answer, at a 200's cost: counted.
       const our304Statuses: Record<string, number> = {};
       for (let i = 0; i < feedRounds; i++) {
@@ -312,7 +312,7 @@ export async function runDaemonBench(): Promise<string> {
         const ours304 = await measure(serve.pid, feed(port, { 'if-none-match': etag }));
         const gc1 = await minorGc(port);
         const mb = (g: { newSpaceBytes: number }) => (g.newSpaceBytes / 2 ** 20).toFixed(1);
-        gc.newSpace.push(`${fmt(ours304.result.ok / Math.max(1, gc1.count - gc0.count))} answers a collection at ${mb(gc0)} to ${mb(gc1)} MB`);
+        gc.byRound.push(`${fmt(ours304.result.ok / Math.max(1, gc1.count - gc0.count))} answers a collection at ${mb(gc0)} to ${mb(gc1)} MB`);
         gc.count += gc1.count - gc0.count;
         gc.seconds += gc1.seconds - gc0.seconds;
         gc.requests += ours304.result.ok;
@@ -335,7 +335,7 @@ export async function runDaemonBench(): Promise<string> {
         settingsCost: `304 ${settingsShare(notModified)}; cached 200 ${settingsShare(full)}`,
         gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"}); ` +
-          `round by round, with its young generation's size before and after (nodejs_heap_space_size_total_bytes{space="new"}): ${[...gc.newSpace].join('; ')}`,
+          `round by round, with its young generation's size before and after (nodejs_heap_space_size_total_bytes{space="new"}): ${gc.byRound.join('; ')}`,
         rounds: feedRounds,
         our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses).map(([status, n]) => `${fmt(n)} × ${status}`).join(', ')}`,
       };

@@ -137,8 +137,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   });
 
   const shortcuts = parts.flatMap((p) => (p.shortcut ? [p.shortcut] : []));
-  const shortcut: Shortcut | undefined =
-    shortcuts.length === 0 ? undefined : shortcuts.length === 1 ? shortcuts[0] : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
+  const shortcut: Shortcut | undefined = shortcuts.length === 0 ? undefined : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
 
   let closed = false;
   return {

@@ -13,9 +13,14 @@ let server: Server;
 let base: string;
 const errors: unknown[] = [];
 
-/** Answers /short/cut itself, leaves /short/app to the app, and throws on /short/throws before writing anything. */
+/** Answers /short/cut itself, leaves /short/app to the app, throws on /short/throws before writing anything and on /short/half after. */
 const shortcut: Shortcut = (incoming, outgoing) => {
   if (incoming.url === '/short/throws') throw new Error('the shortcut failed');
+  if (incoming.url === '/short/half') {
+    outgoing.writeHead(200, { 'content-length': '10' });
+    outgoing.write('half');
+    throw new Error('the shortcut failed mid-answer');
+  }
   if (incoming.url !== '/short/cut') return false;
   outgoing.writeHead(204, { 'x-answered-by': 'shortcut' });
   outgoing.end();
@@ -132,5 +137,8 @@ describe('a Hono app over node:http without Node\'s fetch classes', () => {
     const thrown = await ask('/short/throws');
     expect(thrown.status).toBe(200);
     expect(thrown.body).toBe('the app answered');
+    // Past its headers nothing can be taken back: the connection is closed, short of its length.
+    await expect(ask('/short/half')).rejects.toThrow();
+    expect((await ask('/short/app')).body).toBe('the app answered');
   });
 });

@@ -118,13 +118,18 @@ function fail(outgoing: ServerResponse, status: 400 | 500, text: string): void {
   outgoing.end(text);
 }
 
-/** Whether the shortcut answered; one that throws leaves the request to the app, which answers (and logs) it as it would. */
+/**
+ * Whether the shortcut answered. One that throws before writing leaves the request to the app, which
+ * answers (and logs) it as it would; one that throws after writing its headers has its connection closed.
+ */
 function answeredBy(shortcut: Shortcut | undefined, incoming: IncomingMessage, outgoing: ServerResponse): boolean {
   if (!shortcut) return false;
   try {
     return shortcut(incoming, outgoing);
   } catch {
-    return outgoing.headersSent;
+    if (!outgoing.headersSent) return false;
+    outgoing.destroy();
+    return true;
   }
 }
 
