@@ -9,11 +9,13 @@ import { loadConfigFile } from '../src/config/load.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
 import { runtimeSettings } from '../scripts/modern-node.js';
-import { load, percentile, type LoadResult, type LoadSpec } from './daemon/load.ts';
+import { load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
 import { cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
+// The feed rows in turns: each server this long at a time (see feedRows).
+const TURN_SLICE_MS = 200;
 const ADMIN = 'bench-admin-token-0123456789';
 const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -89,6 +91,18 @@ async function measure(pid: number, spec: LoadSpec, settle?: () => Promise<void>
     p99: percentile(result.latencies, 0.99),
     bad: result.bad,
     cpuUsPerRequest: (cpu * 1000) / Math.max(1, result.ok),
+    result,
+  };
+}
+
+/** A target's share of a `turns` run, as `measure` gives it. */
+function measuredTurn(result: LoadResult): Measured & { result: LoadResult } {
+  return {
+    rate: result.ok / (result.elapsedMs / 1000),
+    p50: percentile(result.latencies, 0.5),
+    p99: percentile(result.latencies, 0.99),
+    bad: result.bad,
+    cpuUsPerRequest: ((result.targetCpuMs ?? 0) * 1000) / Math.max(1, result.ok),
     result,
   };
 }
@@ -244,6 +258,7 @@ export async function runDaemonBench(): Promise<string> {
   const serve = await startServe(config, port);
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   let bareSettings: Awaited<ReturnType<typeof startBare>> | undefined;
+  let bareTwin: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     const keys = await fakes.call<string[]>('keys');
     await waitFor('import', async () => (await status(port)).ingest?.poll?.last?.outcome === 'success', 120_000);
@@ -258,6 +273,9 @@ export async function runDaemonBench(): Promise<string> {
     // The same bare server under calbridge's runtime settings (bin/calbridge.js's #! line): for the feed
     // rows, whose gap to the plain bare server is mostly those settings' (BENCHMARKS.md, "Where a 304's time goes").
     bareSettings = await startBare(feedFile, 'calbridge');
+    // A second bare server, the same program: in the feed rows in turns, how far two identical servers
+    // measured this way differ is the floor under any difference the rows show.
+    bareTwin = await startBare(feedFile);
 
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
@@ -299,12 +317,14 @@ export async function runDaemonBench(): Promise<string> {
     const feedRows = async () => {
       const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({ port: p, method: 'GET', path: `/feeds/${FEED_TOKEN}.ics`, headers, durationMs: 2000, connections: 4 });
       const feedRounds = Math.max(1, Number(process.env.BENCH_FEED_ROUNDS ?? 5));
-      type Round = { bare: Measured; settings: Measured; ours: Measured };
+      type WithResult = Measured & { result: LoadResult };
+      type Round = { bare: WithResult; settings: WithResult; ours: WithResult };
       const notModified: Round[] = [];
       const full: Round[] = [];
       const gc = { count: 0, seconds: 0, requests: 0, byRound: [] as string[] };
       // A 200 in a 304 round (the feed changed since its ETag was read) would count as an answer, at a 200's cost: counted.
       const our304Statuses: Record<string, number> = {};
+      const twinsBackToBack: number[] = [];
       for (let i = 0; i < feedRounds; i++) {
         const bare304 = await measure(bare!.pid, feed(bare!.port, { 'if-none-match': '"bare-etag"' }));
         const settings304 = await measure(bareSettings!.pid, feed(bareSettings!.port, { 'if-none-match': '"bare-etag"' }));
@@ -318,8 +338,38 @@ export async function runDaemonBench(): Promise<string> {
         gc.requests += ours304.result.ok;
         for (const [status, n] of Object.entries(ours304.result.statuses)) our304Statuses[status] = (our304Statuses[status] ?? 0) + n;
         notModified.push({ bare: bare304, settings: settings304, ours: ours304 });
+        // The second bare server, after calbridge: the floor of this method, as in the turns below.
+        twinsBackToBack.push((await measure(bareTwin!.pid, feed(bareTwin!.port, { 'if-none-match': '"bare-etag"' }))).rate / bare304.rate);
         full.push({ bare: await measure(bare!.pid, feed(bare!.port)), settings: await measure(bareSettings!.pid, feed(bareSettings!.port)), ours: await measure(serve.pid, feed(port)) });
       }
+      // The same answers with the servers in turns, 200 ms slices, 2 s each in all per round: back to
+      // back, two identical bare servers differed by up to a half from one 2 s round to the next on this
+      // machine; in 200 ms turns, by about a tenth (BENCHMARKS.md, "The feed rows in turns").
+      const twins: number[] = [];
+      const inTurns = async (conditional: boolean): Promise<Round> => {
+        const target = (p: number, pid: number, tag: string): Target => ({ port: p, pid, path: `/feeds/${FEED_TOKEN}.ics`, headers: conditional ? { 'if-none-match': tag } : {} });
+        const [b, st, o, twin] = await turns({
+          method: 'GET', connections: 4, sliceMs: TURN_SLICE_MS, durationMs: 4 * 2000,
+          targets: [
+            target(bare!.port, bare!.pid, '"bare-etag"'), target(bareSettings!.port, bareSettings!.pid, '"bare-etag"'),
+            target(port, serve.pid, etag), target(bareTwin!.port, bareTwin!.pid, '"bare-etag"'),
+          ],
+        });
+        twins.push(measuredTurn(twin!).rate / measuredTurn(b!).rate);
+        return { bare: measuredTurn(b!), settings: measuredTurn(st!), ours: measuredTurn(o!) };
+      };
+      const turns304: Round[] = [];
+      const turns200: Round[] = [];
+      for (let i = 0; i < feedRounds; i++) {
+        turns304.push(await inTurns(true));
+        turns200.push(await inTurns(false));
+      }
+      for (const r of turns304) for (const [status, n] of Object.entries(r.ours.result.statuses)) if (status !== '304') our304Statuses[`${status} (in turns)`] = (our304Statuses[`${status} (in turns)`] ?? 0) + n;
+      // The load thread's CPU per answer: when it nears the time per answer, the client set the pace.
+      const clientShare = (items: Round[]) => {
+        const all = items.flatMap((r) => [r.bare.result, r.settings.result, r.ours.result]);
+        return all.reduce((n, r) => n + r.clientCpuMs, 0) / all.reduce((n, r) => n + r.elapsedMs, 0);
+      };
       const ratio = (r: Round, base: 'bare' | 'settings' = 'bare') => r.ours.rate / r[base].rate;
       const inOrder = (items: Round[], base: 'bare' | 'settings' = 'bare') => [...items].sort((a, b) => ratio(a, base) - ratio(b, base));
       const mid = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base)[Math.floor(items.length / 2)]!;
@@ -333,10 +383,21 @@ export async function runDaemonBench(): Promise<string> {
         settingsSpread: `304 ${spreadOf(notModified, 'settings')}; cached 200 ${spreadOf(full, 'settings')}`,
         // What the settings alone cost: the bare server under them against itself with Node's defaults.
         settingsCost: `304 ${settingsShare(notModified)}; cached 200 ${settingsShare(full)}`,
+        twinsBackToBack: twinsBackToBack.sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', '),
         gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"}); ` +
           `round by round, with its young generation's size before and after (nodejs_heap_space_size_total_bytes{space="new"}): ${gc.byRound.join('; ')}`,
         rounds: feedRounds,
+        turns: {
+          bare304: mid(turns304).bare, our304: mid(turns304).ours, bare200: mid(turns200).bare, our200: mid(turns200).ours,
+          settings304: mid(turns304, 'settings').settings, oursVsSettings304: mid(turns304, 'settings').ours,
+          spread: `304 ${spreadOf(turns304)}; cached 200 ${spreadOf(turns200)}`,
+          settingsSpread: `304 ${spreadOf(turns304, 'settings')}; cached 200 ${spreadOf(turns200, 'settings')}`,
+          settingsCost: `304 ${settingsShare(turns304)}; cached 200 ${settingsShare(turns200)}`,
+          rounds: feedRounds,
+          twins: twins.sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', '),
+          client: `the load thread was busy ${(clientShare(turns304) * 100).toFixed(0)} % of the 304 slices' time and ${(clientShare(turns200) * 100).toFixed(0)} % of the 200s'`,
+        },
         our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses).map(([status, n]) => `${fmt(n)} × ${status}`).join(', ')}`,
       };
     };
@@ -346,11 +407,15 @@ export async function runDaemonBench(): Promise<string> {
       const f = await feedRows();
       return [
         ...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []),
-        row('feed 304 (If-None-Match), 4 connections', f.bare304, f.our304, '≥ 90 % of bare'),
-        row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, f.bare200, f.our200, ''),
-        row("feed 304 against bare under calbridge's runtime settings", f.settings304, f.oursVsSettings304, ''),
-        row("feed cached 200 against bare under calbridge's runtime settings", f.settings200, f.oursVsSettings200, ''),
-        `Every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}; bare under calbridge's settings / bare: ${f.settingsCost}.`,
+        row('feed 304 (If-None-Match), 4 connections, in turns', f.turns.bare304, f.turns.our304, '≥ 90 % of bare'),
+        row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections, in turns`, f.turns.bare200, f.turns.our200, ''),
+        row("feed 304 in turns, against bare under calbridge's runtime settings", f.turns.settings304, f.turns.oursVsSettings304, ''),
+        row('feed 304, back to back', f.bare304, f.our304, ''),
+        row(`feed cached 200, back to back`, f.bare200, f.our200, ''),
+        row("feed 304 back to back, against bare under calbridge's runtime settings", f.settings304, f.oursVsSettings304, ''),
+        row("feed cached 200 back to back, against bare under calbridge's runtime settings", f.settings200, f.oursVsSettings200, ''),
+        `In turns, every round, calbridge / bare: ${f.turns.spread}; calbridge / bare under its settings: ${f.turns.settingsSpread}; bare under calbridge's settings / bare: ${f.turns.settingsCost}; a second bare server (the same program) / bare, 304 and 200 rounds: ${f.turns.twins}; ${f.turns.client}.`,
+        `Back to back, every round, calbridge / bare: ${f.feedSpread}; calbridge / bare under its settings: ${f.settingsSpread}; bare under calbridge's settings / bare: ${f.settingsCost}; the second bare server / bare, 304: ${f.twinsBackToBack}.`,
         `${f.gc}. ${f.our304Answers}.`,
       ].join('\n');
     }
@@ -395,7 +460,7 @@ export async function runDaemonBench(): Promise<string> {
     // Feeds, after the acknowledgements, while the rest of the backfill runs (the note says how much was left).
     const atFeeds = await fakes.call<{ events: number } & Clock>('googleStats');
     const googleAtFeeds = atFeeds.events;
-    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc, our304Answers } = await feedRows();
+    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc, our304Answers, turns: inTurns, twinsBackToBack } = await feedRows();
 
     const feedsEnd = await fakes.call<Clock>('googleStats');
 
@@ -434,10 +499,13 @@ export async function runDaemonBench(): Promise<string> {
       '|---|---|---|---:|---|',
       row('webhook acks, 20 connections, 3 s', bareClosed, ourClosed, '≥ 50 % of bare'),
       row('webhook acks, open loop 500/s, 5 s', bareOpen, ourOpen, 'p99 ≤ 10 ms'),
-      row('feed 304 (If-None-Match), 4 connections', bare304, our304, '≥ 90 % of bare'),
-      row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections`, bare200, our200, ''),
-      row("feed 304, against bare Hono under calbridge's runtime settings", settings304, oursVsSettings304, ''),
-      row("feed cached 200, against bare Hono under calbridge's runtime settings", settings200, oursVsSettings200, ''),
+      row('feed 304 (If-None-Match), 4 connections, in turns', inTurns.bare304, inTurns.our304, '≥ 90 % of bare'),
+      row(`feed cached 200 (${fmt(feedBytes / 1024)} KiB), 4 connections, in turns`, inTurns.bare200, inTurns.our200, ''),
+      row("feed 304 in turns, against bare Hono under calbridge's runtime settings", inTurns.settings304, inTurns.oursVsSettings304, ''),
+      row('feed 304, back to back', bare304, our304, ''),
+      row('feed cached 200, back to back', bare200, our200, ''),
+      row("feed 304 back to back, against bare Hono under calbridge's runtime settings", settings304, oursVsSettings304, ''),
+      row("feed cached 200 back to back, against bare Hono under calbridge's runtime settings", settings200, oursVsSettings200, ''),
       '',
       `Non-200 answers from calbridge: ${[...closed, ...open].reduce((n, r) => n + r.ours.bad, 0)} of ${fmt([...closed, ...open].reduce((n, r) => n + r.ours.bad + r.ours.result.ok, 0))} webhooks. ` +
         `Google events when the ack rounds had ended: ${google0.events}; when the feed rows began: ${googleAtFeeds} (of ${g.events} once the backfill was done). Re-reads at the booking service per webhook acknowledged (backlog drained): ` +
@@ -447,7 +515,11 @@ export async function runDaemonBench(): Promise<string> {
         `${spread(closed, (r) => (r.ours.rate / r.bare.rate) * 100, ' %')}; p99 at 500/s, calbridge ${spread(open, (r) => r.ours.p99, ' ms', 1)}, ` +
         `bare ${spread(open, (r) => r.bare.p99, ' ms', 1)}.`,
       '',
-      `The feed rows are the median of their rounds too, bare and calbridge back to back (2 s each); every round, calbridge / bare: ${feedSpread}. ` +
+      `The feed rows are the median of their rounds too, ${inTurns.rounds} of each kind. In turns: bare Hono, bare Hono under calbridge's settings and calbridge ` +
+        `${TURN_SLICE_MS} ms at a time, 2 s each in all per round, so that the three see the same seconds of this shared machine; every round, calbridge / bare: ${inTurns.spread}; ` +
+        `calbridge / bare under its settings: ${inTurns.settingsSpread}; bare under calbridge's settings / bare: ${inTurns.settingsCost}; ` +
+        `a second bare server (the same program, a fourth in the turns) / bare, 304 and 200 rounds: ${inTurns.twins}; ${inTurns.client}. ` +
+        `Back to back (the method before 2026-11-27 09:00), 2 s each; every round, calbridge / bare: ${feedSpread}; the second bare server / bare, 304: ${twinsBackToBack}. ` +
         'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
         `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${runtimeSettings().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
         `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}. ${our304Answers}.`,
@@ -462,6 +534,7 @@ export async function runDaemonBench(): Promise<string> {
     await serve.stop();
     await bare?.stop();
     await bareSettings?.stop();
+    await bareTwin?.stop();
     await fakes.stop();
     rmSync(dir, { recursive: true, force: true });
   }

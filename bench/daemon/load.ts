@@ -1,7 +1,15 @@
 // HTTP load from a worker thread (its own event loop) over loopback keep-alive connections:
 // closed loop (N connections, each sends when the last answer came) or open loop (a fixed rate,
-// latency counted from when each request was due, so a stall is not hidden).
+// latency counted from when each request was due, so a stall is not hidden). Closed loop can also
+// load several servers in turns (`turns`): short slices, one server at a time, so that each sees the
+// same minutes of this shared machine (BENCHMARKS.md, "The feed rows in turns").
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+
+// The client: undici, keep-alive connections, one request at a time on each (no pipelining). It costs
+// less per request than node:http's client, so the load thread is less often what sets the pace: busy
+// 73 to 79 % of the feed 304 slices' time against 86 to 90 % with node:http (2026-11-27).
+const UNDICI = createRequire(import.meta.url).resolve('undici');
 
 export interface LoadSpec {
   port: number;
@@ -30,68 +38,131 @@ export interface LoadResult {
   latencies: number[];
   /** Status codes seen, with counts. */
   statuses: Record<string, number>;
+  /** The target process's CPU in its own slices, from /proc (turns only; ms). */
+  targetCpuMs?: number;
+  /** The load thread's own CPU while it sent to this target (ms): near elapsedMs, the client was the limit. */
+  clientCpuMs: number;
 }
 
-// Plain JavaScript, so the worker needs no TypeScript loader.
+/** One server of a `turns` run. */
+export interface Target {
+  port: number;
+  path: string;
+  headers?: Record<string, string>;
+  /** Its process, whose CPU is read at the start and end of each of its slices. */
+  pid: number;
+}
+
+export interface TurnsSpec {
+  method: 'GET';
+  targets: Target[];
+  connections: number;
+  /** Each target in turn for this long, until durationMs have passed (after one unmeasured turn each). */
+  sliceMs: number;
+  durationMs: number;
+}
+
+// Plain JavaScript, so the worker needs no TypeScript loader. Targets take turns in slices of
+// sliceMs (one target: a single slice of durationMs); a slice ends when the answers in flight at its
+// end have come, so no request of one target overlaps another's slice.
 const LOAD = `
 const { parentPort, workerData: s } = require('node:worker_threads');
-const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: s.connections || 64 });
+const { Pool } = require(s.undici);
+const { readFileSync } = require('node:fs');
 const run = s.run || Math.random().toString(36).slice(2);
+// utime + stime of a process, in clock ticks (10 ms on Linux).
+const ticks = (pid) => { const f = readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+// process.threadCpuUsage: Node 23.9 and later (0 before).
+const threadMs = () => { if (!process.threadCpuUsage) return 0; const u = process.threadCpuUsage(); return (u.user + u.system) / 1000; };
+const targets = s.targets.map((t) => ({
+  ...t, pool: new Pool('http://127.0.0.1:' + t.port, { connections: s.connections || 64, pipelining: 1 }),
+  ok: 0, bad: 0, elapsedMs: 0, latencies: [], statuses: {}, ticks: 0, clientCpuMs: 0,
+}));
 function body(i) {
   const key = s.keys.length ? s.keys[i % s.keys.length] : run + '-' + i;
   const head = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key, n: run + '-' + i, pad: '' } });
   return head.replace('"pad":""', '"pad":"' + 'x'.repeat(Math.max(0, (s.bodyBytes || 0) - head.length)) + '"');
 }
-const statuses = {};
-function one(i, t0) {
-  return new Promise((resolve) => {
-    const b = s.method === 'POST' ? body(i) : undefined;
-    const headers = { ...(s.headers || {}) };
-    if (b) { headers['content-type'] = 'application/json'; headers['content-length'] = Buffer.byteLength(b); }
-    const req = http.request({ agent, host: '127.0.0.1', port: s.port, path: s.path, method: s.method, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve([res.statusCode, performance.now() - t0]));
-    });
-    req.on('error', () => resolve([0, performance.now() - t0]));
-    req.end(b);
-  });
+function one(t, i, t0) {
+  const b = s.method === 'POST' ? body(i) : undefined;
+  const headers = { ...(t.headers || {}) };
+  if (b) { headers['content-type'] = 'application/json'; headers['content-length'] = String(Buffer.byteLength(b)); }
+  return t.pool.request({ path: t.path, method: s.method, headers, body: b }).then(
+    async (res) => { for await (const _ of res.body); return [res.statusCode, performance.now() - t0]; },
+    () => [0, performance.now() - t0],
+  );
 }
 (async () => {
-  let sent = 0, ok = 0, bad = 0;
-  const latencies = [];
-  const note = ([status, ms]) => {
-    statuses[status] = (statuses[status] || 0) + 1;
-    if (status === 200 || status === 304) { ok++; latencies.push(ms); } else bad++;
+  let sent = 0;
+  const note = (t) => ([status, ms]) => {
+    t.statuses[status] = (t.statuses[status] || 0) + 1;
+    if (status === 200 || status === 304) { t.ok++; t.latencies.push(ms); } else t.bad++;
   };
+  // Turns: one unmeasured slice at each target first, so the first measured one (always the first
+  // target's) does not pay for this thread's own start (its code not yet compiled, connections not open).
+  if (s.sliceMs) {
+    for (const t of targets) {
+      const until = performance.now() + s.sliceMs;
+      await Promise.all(Array.from({ length: s.connections }, async () => { while (performance.now() < until) await one(t, sent++, 0); }));
+    }
+    sent = 0;
+  }
   const start = performance.now();
   const end = start + s.durationMs;
   if (s.rate) {
+    const t = targets[0];
     const pending = [];
+    const c0 = threadMs();
     while (performance.now() < end) {
       const due = Math.floor(((performance.now() - start) * s.rate) / 1000);
-      while (sent < due) { const t0 = start + (sent * 1000) / s.rate; pending.push(one(sent++, t0).then(note)); }
+      while (sent < due) { const t0 = start + (sent * 1000) / s.rate; pending.push(one(t, sent++, t0).then(note(t))); }
       await new Promise((r) => setTimeout(r, 1));
     }
     await Promise.all(pending);
+    t.elapsedMs = performance.now() - start;
+    t.clientCpuMs = threadMs() - c0;
   } else {
-    const loop = async () => { while (performance.now() < end && sent < (s.maxRequests || Infinity)) note(await one(sent++, performance.now())); };
-    await Promise.all(Array.from({ length: s.connections }, loop));
+    const sliceMs = s.sliceMs || s.durationMs;
+    for (let k = 0; performance.now() < end && sent < (s.maxRequests || Infinity); k++) {
+      const t = targets[k % targets.length];
+      const t0 = performance.now();
+      const until = Math.min(end, t0 + sliceMs);
+      const [p0, c0] = [t.pid ? ticks(t.pid) : 0, threadMs()];
+      const loop = async () => { while (performance.now() < until && sent < (s.maxRequests || Infinity)) note(t)(await one(t, sent++, performance.now())); };
+      await Promise.all(Array.from({ length: s.connections }, loop));
+      t.elapsedMs += performance.now() - t0;
+      t.clientCpuMs += threadMs() - c0;
+      if (t.pid) t.ticks += ticks(t.pid) - p0;
+    }
   }
-  agent.destroy();
-  parentPort.postMessage({ ok, bad, elapsedMs: performance.now() - start, latencies, statuses });
+  await Promise.all(targets.map((t) => t.pool.destroy()));
+  parentPort.postMessage(targets.map((t) => ({
+    ok: t.ok, bad: t.bad, elapsedMs: t.elapsedMs, latencies: t.latencies, statuses: t.statuses, clientCpuMs: t.clientCpuMs,
+    ...(t.pid ? { targetCpuMs: t.ticks * 10 } : {}),
+  })));
 })();
 `;
 
-export function load(spec: LoadSpec): Promise<LoadResult> {
+function runLoad(data: Record<string, unknown>): Promise<LoadResult[]> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(LOAD, { eval: true, workerData: { keys: [], ...spec } });
-    w.once('message', (m: LoadResult) => {
+    const w = new Worker(LOAD, { eval: true, workerData: { keys: [], undici: UNDICI, ...data } });
+    w.once('message', (m: LoadResult[]) => {
       void w.terminate();
       resolve(m);
     });
     w.once('error', reject);
   });
+}
+
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  const { port, path, headers, ...rest } = spec;
+  const [result] = await runLoad({ ...rest, targets: [{ port, path, headers }] });
+  return result!;
+}
+
+/** The targets in turns, closed loop: one result per target, in their order. */
+export function turns(spec: TurnsSpec): Promise<LoadResult[]> {
+  return runLoad({ ...spec });
 }
 
 export function percentile(values: number[], p: number): number {
