@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import { LightHeaders } from './headers.ts';
 import { BadRequestTarget, NodeRequest, requestUrl } from './request.ts';
 import { LightResponse } from './response.ts';
+import { settleResponseLayout } from './response-layout.ts';
 
 export interface NodeEnv {
   incoming: IncomingMessage;
@@ -172,6 +173,7 @@ export function nodeListener(
 
 /** Listens on host:port; resolves with the server once it listens, rejects with the listen error. */
 export function listen(fetch: Fetch, options: ListenOptions, onError?: (e: unknown) => void): Promise<Server> {
+  settleResponseLayout();
   const server = createServer(options.serverOptions ?? {}, nodeListener(fetch, onError, options.shortcut));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
