@@ -9,7 +9,7 @@ import { loadConfigFile } from '../src/config/load.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
 import { runtimeSettings } from '../scripts/modern-node.js';
-import { load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
+import { CLIENT as LOAD_CLIENT, load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
 import { cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
@@ -490,7 +490,7 @@ export async function runDaemonBench(): Promise<string> {
     out.push(
       '`calbridge serve` as a process (delivery worker, Google writer at requests_per_minute 600 and reverse sync live), 800 appointments from the booking',
       'simulator, Google simulated with a rolling 600-a-minute quota (403 rateLimitExceeded past it); both fakes in one other process, the bare Hono',
-      'baseline in a third. Load from a worker thread of the benchmark process over loopback keep-alive connections. Webhooks name existing',
+      `baseline in a third. Load from a worker thread of the benchmark process over loopback keep-alive connections (${LOAD_CLIENT === 'undici' ? "undici's client, BENCH_CLIENT=undici" : "node:http's client"}). Webhooks name existing`,
       'appointments, so each is re-read from the booking simulator by the worker while the receiver acknowledges more; they are measured',
       `while the Google backfill runs, and the feeds after them, while the rest of it runs (the note below says how much was left). CPU per request`,
       "is the target process's (from /proc), and for calbridge includes the background work until its delivery backlog was drained.",

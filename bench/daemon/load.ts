@@ -6,10 +6,12 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-// The client: undici, keep-alive connections, one request at a time on each (no pipelining). It costs
-// less per request than node:http's client, so the load thread is less often what sets the pace: busy
-// 73 to 79 % of the feed 304 slices' time against 86 to 90 % with node:http (2026-11-27).
+// The client: node:http's, keep-alive connections, one request at a time on each. BENCH_CLIENT=undici
+// uses undici's instead: it costs less per request (the load thread busy 73 to 79 % of the feed 304
+// slices' time against 86 to 90 %), but calbridge acknowledged fewer webhooks a second under it, for a
+// reason not found yet (BENCHMARKS.md, "Two layouts of ServerResponse, and the feed rows in turns").
 const UNDICI = createRequire(import.meta.url).resolve('undici');
+export const CLIENT = process.env.BENCH_CLIENT === 'undici' ? 'undici' : 'node-http';
 
 export interface LoadSpec {
   port: number;
@@ -68,6 +70,7 @@ export interface TurnsSpec {
 const LOAD = `
 const { parentPort, workerData: s } = require('node:worker_threads');
 const { Pool } = require(s.undici);
+const http = require('node:http');
 const { readFileSync } = require('node:fs');
 const run = s.run || Math.random().toString(36).slice(2);
 // utime + stime of a process, in clock ticks (10 ms on Linux).
@@ -75,7 +78,9 @@ const ticks = (pid) => { const f = readFileSync('/proc/' + pid + '/stat', 'utf8'
 // process.threadCpuUsage: Node 23.9 and later (0 before).
 const threadMs = () => { if (!process.threadCpuUsage) return 0; const u = process.threadCpuUsage(); return (u.user + u.system) / 1000; };
 const targets = s.targets.map((t) => ({
-  ...t, pool: new Pool('http://127.0.0.1:' + t.port, { connections: s.connections || 64, pipelining: 1 }),
+  ...t, ...(s.client === 'node-http'
+    ? { agent: new http.Agent({ keepAlive: true, maxSockets: s.connections || 64 }) }
+    : { pool: new Pool('http://127.0.0.1:' + t.port, { connections: s.connections || 64, pipelining: 1 }) }),
   ok: 0, bad: 0, elapsedMs: 0, latencies: [], statuses: {}, ticks: 0, clientCpuMs: 0,
 }));
 function body(i) {
@@ -83,10 +88,21 @@ function body(i) {
   const head = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key, n: run + '-' + i, pad: '' } });
   return head.replace('"pad":""', '"pad":"' + 'x'.repeat(Math.max(0, (s.bodyBytes || 0) - head.length)) + '"');
 }
+// node:http's client, or undici's (BENCH_CLIENT=undici).
 function one(t, i, t0) {
   const b = s.method === 'POST' ? body(i) : undefined;
   const headers = { ...(t.headers || {}) };
   if (b) { headers['content-type'] = 'application/json'; headers['content-length'] = String(Buffer.byteLength(b)); }
+  if (t.agent) {
+    return new Promise((resolve) => {
+      const req = http.request({ agent: t.agent, host: '127.0.0.1', port: t.port, path: t.path, method: s.method, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve([res.statusCode, performance.now() - t0]));
+      });
+      req.on('error', () => resolve([0, performance.now() - t0]));
+      req.end(b);
+    });
+  }
   return t.pool.request({ path: t.path, method: s.method, headers, body: b }).then(
     async (res) => { for await (const _ of res.body); return [res.statusCode, performance.now() - t0]; },
     () => [0, performance.now() - t0],
@@ -135,7 +151,7 @@ function one(t, i, t0) {
       if (t.pid) t.ticks += ticks(t.pid) - p0;
     }
   }
-  await Promise.all(targets.map((t) => t.pool.destroy()));
+  await Promise.all(targets.map((t) => (t.agent ? t.agent.destroy() : t.pool.destroy())));
   parentPort.postMessage(targets.map((t) => ({
     ok: t.ok, bad: t.bad, elapsedMs: t.elapsedMs, latencies: t.latencies, statuses: t.statuses, clientCpuMs: t.clientCpuMs,
     ...(t.pid ? { targetCpuMs: t.ticks * 10 } : {}),
@@ -145,7 +161,7 @@ function one(t, i, t0) {
 
 function runLoad(data: Record<string, unknown>): Promise<LoadResult[]> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(LOAD, { eval: true, workerData: { keys: [], undici: UNDICI, ...data } });
+    const w = new Worker(LOAD, { eval: true, workerData: { keys: [], undici: UNDICI, client: CLIENT, ...data } });
     w.once('message', (m: LoadResult[]) => {
       void w.terminate();
       resolve(m);
