@@ -446,6 +446,10 @@ export async function runDaemonBench(): Promise<string> {
     if (process.env.BENCH_ACKS_ONLY) {
       const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
       const reads = (m: { reReadsPerAck: number }) => `, re-reads per ack ${m.reReadsPerAck.toFixed(2)}`;
+      // The load thread's CPU per request: what the client itself took of this 2-core machine.
+      const client = (rows: { bare: Measured & { result?: LoadResult }; ours: { result: LoadResult } }[]) =>
+        `load thread CPU per request (${LOAD_CLIENT}): bare ${rows.map((r) => fmt(((r.bare.result?.clientCpuMs ?? 0) * 1000) / Math.max(1, r.bare.result?.ok ?? 0))).join(', ')} µs; ` +
+        `calbridge ${rows.map((r) => fmt((r.ours.result.clientCpuMs * 1000) / Math.max(1, r.ours.result.ok))).join(', ')} µs`;
       return [
         ...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []),
         line('bare closed', bareClosed),
@@ -454,6 +458,7 @@ export async function runDaemonBench(): Promise<string> {
         line('bare open', bareOpen),
         line('ours open', ourOpen) + reads(ourOpen),
         `p99 at 500/s, rounds: ours ${spread(open, (r) => r.ours.p99, ' ms', 1)}, bare ${spread(open, (r) => r.bare.p99, ' ms', 1)}`,
+        `at 20 connections, ${client(closed)}`,
       ].join('\n');
     }
 
