@@ -84,7 +84,11 @@ async function measure(pid: number, spec: LoadSpec, settle?: () => Promise<void>
   const c0 = cpuMs(pid);
   const result = await load(spec);
   await settle?.();
-  const cpu = cpuMs(pid) - c0;
+  return measured(result, cpuMs(pid) - c0);
+}
+
+/** A load's figures, with the target's CPU over it. */
+function measured(result: LoadResult, cpu: number): Measured & { result: LoadResult } {
   return {
     rate: result.ok / (result.elapsedMs / 1000),
     p50: percentile(result.latencies, 0.5),
@@ -95,17 +99,11 @@ async function measure(pid: number, spec: LoadSpec, settle?: () => Promise<void>
   };
 }
 
-/** A target's share of a `turns` run, as `measure` gives it. */
-function measuredTurn(result: LoadResult): Measured & { result: LoadResult } {
-  return {
-    rate: result.ok / (result.elapsedMs / 1000),
-    p50: percentile(result.latencies, 0.5),
-    p99: percentile(result.latencies, 0.99),
-    bad: result.bad,
-    cpuUsPerRequest: ((result.targetCpuMs ?? 0) * 1000) / Math.max(1, result.ok),
-    result,
-  };
-}
+/** A target's share of a `turns` run: its CPU is what the load thread read in its own slices. */
+const measuredTurn = (result: LoadResult) => measured(result, result.targetCpuMs ?? 0);
+
+/** Ratios, smallest first, as percentages. */
+const percents = (values: number[]) => [...values].sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', ');
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -270,8 +268,9 @@ export async function runDaemonBench(): Promise<string> {
     const feedBytes = plainBody.length;
     writeFileSync(feedFile, plainBody);
     bare = await startBare(feedFile);
-    // The same bare server under calbridge's runtime settings (bin/calbridge.js's #! line): for the feed
-    // rows, whose gap to the plain bare server is mostly those settings' (BENCHMARKS.md, "Where a 304's time goes").
+    // The same bare server under calbridge's runtime settings (bin/calbridge.js's #! line): tells what those
+    // settings cost a 304 from what calbridge's work costs (in turns, nothing measurable: BENCHMARKS.md,
+    // "Two layouts of ServerResponse, and the feed rows in turns").
     bareSettings = await startBare(feedFile, 'calbridge');
     // A second bare server, the same program: in the feed rows in turns, how far two identical servers
     // measured this way differ is the floor under any difference the rows show.
@@ -344,7 +343,7 @@ export async function runDaemonBench(): Promise<string> {
       }
       // The same answers with the servers in turns, 200 ms slices, 2 s each in all per round: back to
       // back, two identical bare servers differed by up to a half from one 2 s round to the next on this
-      // machine; in 200 ms turns, by about a tenth (BENCHMARKS.md, "The feed rows in turns").
+      // machine; in 200 ms turns, by about a tenth (BENCHMARKS.md, "Two layouts of ServerResponse, and the feed rows in turns").
       const twins: number[] = [];
       const inTurns = async (conditional: boolean): Promise<Round> => {
         const target = (p: number, pid: number, tag: string): Target => ({ port: p, pid, path: `/feeds/${FEED_TOKEN}.ics`, headers: conditional ? { 'if-none-match': tag } : {} });
@@ -355,8 +354,9 @@ export async function runDaemonBench(): Promise<string> {
             target(port, serve.pid, etag), target(bareTwin!.port, bareTwin!.pid, '"bare-etag"'),
           ],
         });
-        twins.push(measuredTurn(twin!).rate / measuredTurn(b!).rate);
-        return { bare: measuredTurn(b!), settings: measuredTurn(st!), ours: measuredTurn(o!) };
+        const round = { bare: measuredTurn(b!), settings: measuredTurn(st!), ours: measuredTurn(o!) };
+        twins.push(measuredTurn(twin!).rate / round.bare.rate);
+        return round;
       };
       const turns304: Round[] = [];
       const turns200: Round[] = [];
@@ -383,7 +383,7 @@ export async function runDaemonBench(): Promise<string> {
         settingsSpread: `304 ${spreadOf(notModified, 'settings')}; cached 200 ${spreadOf(full, 'settings')}`,
         // What the settings alone cost: the bare server under them against itself with Node's defaults.
         settingsCost: `304 ${settingsShare(notModified)}; cached 200 ${settingsShare(full)}`,
-        twinsBackToBack: twinsBackToBack.sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', '),
+        twinsBackToBack: percents(twinsBackToBack),
         gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"}); ` +
           `round by round, with its young generation's size before and after (nodejs_heap_space_size_total_bytes{space="new"}): ${gc.byRound.join('; ')}`,
@@ -395,7 +395,7 @@ export async function runDaemonBench(): Promise<string> {
           settingsSpread: `304 ${spreadOf(turns304, 'settings')}; cached 200 ${spreadOf(turns200, 'settings')}`,
           settingsCost: `304 ${settingsShare(turns304)}; cached 200 ${settingsShare(turns200)}`,
           rounds: feedRounds,
-          twins: twins.sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', '),
+          twins: percents(twins),
           client: `the load thread was busy ${(clientShare(turns304) * 100).toFixed(0)} % of the 304 slices' time and ${(clientShare(turns200) * 100).toFixed(0)} % of the 200s'`,
         },
         our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses).map(([status, n]) => `${fmt(n)} × ${status}`).join(', ')}`,

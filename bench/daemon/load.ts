@@ -2,7 +2,7 @@
 // closed loop (N connections, each sends when the last answer came) or open loop (a fixed rate,
 // latency counted from when each request was due, so a stall is not hidden). Closed loop can also
 // load several servers in turns (`turns`): short slices, one server at a time, so that each sees the
-// same minutes of this shared machine (BENCHMARKS.md, "The feed rows in turns").
+// same minutes of this shared machine (BENCHMARKS.md, "Two layouts of ServerResponse, and the feed rows in turns").
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 

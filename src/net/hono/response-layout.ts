@@ -6,10 +6,10 @@
 // serve processes (busy from their first second: the start-up poll, the Google backfill, the load),
 // that tracking ended before any field was recorded (what ended it was not found), so ServerResponse
 // got no room inside at all, and each response (about fifty fields, many set by symbol) fell back to
-// a dictionary of its own: a hash table of about 3 KB allocated per answer. Measured with %DebugPrint in serve (2026-11-27):
-// a 304 answered at 70 answers per minor collection in those processes and at 120 to 130 in the
-// others (1.7 against 1.4 times bare Hono's CPU per 304), one process or the other (BENCHMARKS.md,
-// "Two layouts of ServerResponse"). Making a few responses here, at once and before anything else
+// a dictionary of its own: a hash table of about 3 KB allocated per answer. Found with %DebugPrint in
+// serve (2026-11-27): a 304 answered at 70 answers per minor collection in those processes and at 120
+// to 130 in the others (1.7 against 1.4 times bare Hono's CPU per 304; BENCHMARKS.md, "Two layouts
+// of ServerResponse"). Making a few responses here, at once and before anything else
 // runs, ends the tracking with every field the constructor sets.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 
