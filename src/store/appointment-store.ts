@@ -6,6 +6,7 @@ import type { FilterFacts } from '../core/appointment-filter.ts';
 import { hashOf } from '../core/hash.ts';
 import { Signal } from '../core/signal.ts';
 import { ListingSpool } from './listing-spool.ts';
+import { atomicOf } from './atomic.ts';
 
 export interface StoredAppointment {
   appointment: Appointment;
@@ -146,6 +147,13 @@ export class AppointmentStore {
     private readonly clock: Clock,
   ) {}
 
+  /** When the appointment was last seen at the source and whether it is gone, without parsing its stored record. */
+  seen(key: string): { seenAt: number; goneAt: number | null } | undefined {
+    return this.db.prepare('SELECT seen_at_ms AS seenAt, gone_at_ms AS goneAt FROM appointments WHERE appointment_key = ?').get(key) as
+      | { seenAt: number; goneAt: number | null }
+      | undefined;
+  }
+
   get(key: string): StoredAppointment | undefined {
     const row = this.db.prepare('SELECT * FROM appointments WHERE appointment_key = ?').get(key) as Row | undefined;
     return row && fromRow(row);
@@ -162,18 +170,18 @@ export class AppointmentStore {
     this.held = held;
     let result: T;
     try {
-      result = this.db.transaction(apply).immediate();
+      result = atomicOf(this.db)(apply);
     } finally {
       this.held = null;
     }
     const told = (c: AppointmentChange): AppointmentChange => (options.imported && !c.before ? { ...c, imported: true } : c);
-    if (held.length) this.db.transaction(() => held.forEach((c) => this.changes.emit(told(c)))).immediate();
+    if (held.length) atomicOf(this.db)(() => held.forEach((c) => this.changes.emit(told(c))));
     return result;
   }
 
   /** One write's statements in a transaction of its own, or in the batch's (a throw there undoes the whole batch). */
   private atomically<T>(write: () => T): T {
-    return this.held ? write() : this.db.transaction(write).immediate();
+    return this.held ? write() : atomicOf(this.db)(write);
   }
 
   private announce(change: AppointmentChange): void {

@@ -7,6 +7,20 @@ import type { Db } from './db.ts';
 
 export type Atomic = <T>(fn: () => T) => T;
 
+const atomics = new WeakMap<Db, Atomic>();
+
+/**
+ * The one Atomic of a database. better-sqlite3's `transaction(fn)` builds a set of wrapper
+ * functions each time it is called; the worker, the writers and the feeds open a transaction
+ * for every appointment they touch, so the wrapper is built once and given the work each time.
+ * Inside another transaction it is a savepoint, as a nested `transaction()` is.
+ */
 export function atomicOf(db: Db): Atomic {
-  return (fn) => db.transaction(fn).immediate();
+  let atomic = atomics.get(db);
+  if (!atomic) {
+    const run = db.transaction((fn: () => unknown) => fn());
+    atomic = <T>(fn: () => T): T => run.immediate(fn) as T;
+    atomics.set(db, atomic);
+  }
+  return atomic;
 }

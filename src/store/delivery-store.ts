@@ -1,5 +1,6 @@
 // Raw webhook deliveries: stored (deduplicated) before the 200, processed later by the worker.
 import type { Db } from './db.ts';
+import { atomicOf } from './atomic.ts';
 
 export interface NewDelivery {
   /** What makes two deliveries the same while pending: a digest of the raw body (dedupeKeyOf in webhook-routes.ts). */
@@ -285,7 +286,7 @@ export class DeliveryStore {
 
   /** Runs fn in one transaction: several settlements (each its own savepoint) share one commit. */
   together<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return atomicOf(this.db)(fn);
   }
 
   /** From the counters the triggers keep and the index of pending rows: no pass over the table. */

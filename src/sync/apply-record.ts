@@ -65,7 +65,7 @@ export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, 
   if (expectedKey !== undefined && a.key !== expectedKey) {
     return { kind: 'unreadable', key: expectedKey, reason: `asked for appointment ${expectedKey}, the booking service answered with ${a.key}` };
   }
-  const stored = deps.appointments.get(a.key);
+  const stored = deps.appointments.seen(a.key);
   // Real times only: changedAt may run a little ahead (it is kept a whole second past the previous change).
   if (stored && Math.max(stored.seenAt, stored.goneAt ?? 0) > requestedAt) return { kind: 'stale', key: a.key };
   const why = outOfScope(a, deps.filters);

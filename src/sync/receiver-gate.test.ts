@@ -51,8 +51,30 @@ describe('receiver gate', () => {
       await vi.advanceTimersByTimeAsync(1);
     }
     stop = true;
-    expect(turns).toBeGreaterThanOrEqual(90);
-    expect(turns).toBeLessThanOrEqual(110);
+    // A step that kept the loop 1 ms earns 9 ms of waiting at a share of 0.1; on fake timers the
+    // step itself takes no time, so a turn every 9 ms: about 111 in the second.
+    const expected = 1000 / 9;
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(expected * 0.9));
+    expect(turns).toBeLessThanOrEqual(Math.ceil(expected * 1.1));
+  });
+
+  it('lets waiting steps through one at a time, each after the last one has told what it spent', async () => {
+    const gate = new ReceiverGate({ now: () => Date.now(), share: 0.1, idleMs: 20 });
+    gate.begin(); // webhooks keep arriving
+    const through: number[] = [];
+    // The worker's concurrent re-reads all ask at once; each step keeps the loop 1 ms.
+    for (let i = 0; i < 4; i++) {
+      void gate.turn().then(() => {
+        through.push(Date.now());
+        gate.spent(1);
+      });
+    }
+    await vi.advanceTimersByTimeAsync(40);
+    gate.end();
+    // The first at once, then one every 9 ms (1 ms of work earns 9 ms of waiting), not all four together.
+    expect(through.length).toBeGreaterThanOrEqual(4);
+    const gaps = through.slice(1).map((t, i) => t - through[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(9);
   });
 
   it('work done while the receiver was idle is not held against it once webhooks arrive', async () => {
