@@ -23,7 +23,6 @@ export interface ReceiverGateOptions {
   now?: () => number;
 }
 
-
 export class ReceiverGate {
   private inFlight = 0;
   private lastActiveAt = Number.NEGATIVE_INFINITY;
