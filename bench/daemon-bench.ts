@@ -10,7 +10,7 @@ import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
 import { runtimeSettings } from '../scripts/modern-node.js';
 import { CLIENT as LOAD_CLIENT, load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
-import { cpuMs, freePort, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
+import { cpuMs, freePort, mainThreadCpuMs, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
 const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
@@ -77,14 +77,17 @@ interface Measured {
   p99: number;
   bad: number;
   cpuUsPerRequest: number;
+  /** The main thread's (the event loop's) CPU per request while the load ran, background work that came after not included. */
+  loopUsPerRequest?: number;
 }
 
 /** Load on one target while its process's CPU is read; `settle` waits for its background work to finish. */
 async function measure(pid: number, spec: LoadSpec, settle?: () => Promise<void>): Promise<Measured & { result: LoadResult }> {
-  const c0 = cpuMs(pid);
+  const [c0, l0] = [cpuMs(pid), mainThreadCpuMs(pid)];
   const result = await load(spec);
+  const loop = mainThreadCpuMs(pid) - l0;
   await settle?.();
-  return measured(result, cpuMs(pid) - c0);
+  return { ...measured(result, cpuMs(pid) - c0), loopUsPerRequest: (loop * 1000) / Math.max(1, result.ok) };
 }
 
 /** A load's figures, with the target's CPU over it. */
@@ -444,6 +447,8 @@ export async function runDaemonBench(): Promise<string> {
     const spread = (items: typeof closed, f: (r: (typeof closed)[number]) => number, unit: string, d = 0) =>
       items.map(f).sort((a, b) => a - b).map((v) => `${v.toFixed(d)}${unit}`).join(', ');
     const google0 = await fakes.call<{ events: number } & Clock>('googleStats');
+    // The main thread's CPU per webhook, round by round: what bounds a receiver on one event loop.
+    const loops = (items: typeof closed, who: 'bare' | 'ours') => spread(items, (r) => r[who].loopUsPerRequest ?? 0, ' µs');
     // BENCH_ACKS_ONLY=1: only the two webhook rows (a short run while tuning the receiver); BENCH_FEEDS_ONLY=1: only the feed rows.
     if (process.env.BENCH_ACKS_ONLY) {
       const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
@@ -456,6 +461,7 @@ export async function runDaemonBench(): Promise<string> {
         ...(googleOff ? ['Google off (BENCH_NO_GOOGLE).'] : []),
         line('bare closed', bareClosed),
         line('ours closed', ourClosed) + reads(ourClosed),
+        `event loop CPU per webhook at 20 connections, rounds: ours ${loops(closed, 'ours')}, bare ${loops(closed, 'bare')}`,
         `ratio ${((ourClosed.rate / bareClosed.rate) * 100).toFixed(0)} % (rounds: ${spread(closed, (r) => (r.ours.rate / r.bare.rate) * 100, ' %')})`,
         line('bare open', bareOpen),
         line('ours open', ourOpen) + reads(ourOpen),
@@ -520,7 +526,9 @@ export async function runDaemonBench(): Promise<string> {
       '',
       `The webhook rows are the median of ${rounds} rounds, bare and calbridge back to back. Every round: calbridge / bare at 20 connections ` +
         `${spread(closed, (r) => (r.ours.rate / r.bare.rate) * 100, ' %')}; p99 at 500/s, calbridge ${spread(open, (r) => r.ours.p99, ' ms', 1)}, ` +
-        `bare ${spread(open, (r) => r.bare.p99, ' ms', 1)}.`,
+        `bare ${spread(open, (r) => r.bare.p99, ' ms', 1)}.` +
+        ` The event loop's CPU per webhook while the load ran (each process's main thread, from /proc; the background work after it not counted), every round: ` +
+        `at 20 connections calbridge ${loops(closed, 'ours')}, bare ${loops(closed, 'bare')}; at 500/s calbridge ${loops(open, 'ours')}, bare ${loops(open, 'bare')}.`,
       '',
       `The feed rows are the median of their rounds too, ${inTurns.rounds} of each kind. In turns: bare Hono, bare Hono under calbridge's settings and calbridge ` +
         `${TURN_SLICE_MS} ms at a time, 2 s each in all per round, so that the three see the same seconds of this shared machine; every round, calbridge / bare: ${inTurns.spread}; ` +

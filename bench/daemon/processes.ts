@@ -11,7 +11,16 @@ const RUN_TS = join(ROOT, 'bin', 'run-ts.js');
 
 /** User plus system CPU of a process so far, in ms (Linux /proc; clock ticks of 10 ms). */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** The CPU time of a process's main thread (its event loop, for Node), in ms. */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
