@@ -1,6 +1,7 @@
 // Feed storage: rendered event fragments, per-feed ETag state, and (feed-member-store.ts) which
 // appointments each feed holds, judged from AppointmentStore's filter columns.
 import type { Db } from './db.ts';
+import { atomicOf } from './atomic.ts';
 import { FeedMemberStore } from './feed-member-store.ts';
 
 export interface Fragment {
@@ -34,9 +35,9 @@ export class FeedFragmentStore {
       `INSERT INTO feed_fragments (variant, appointment_key, revision, body) VALUES (?, ?, ?, ?)
        ON CONFLICT (variant, appointment_key) DO UPDATE SET revision = excluded.revision, body = excluded.body`,
     );
-    this.db.transaction(() => {
+    atomicOf(this.db)(() => {
       for (const [key, f] of fragments) upsert.run(variant, key, f.revision, f.body);
-    }).immediate();
+    });
   }
 
   /** Drops fragments no configured feed can use: other variants, and gone appointments. */

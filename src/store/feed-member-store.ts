@@ -2,6 +2,7 @@
 // feed order, and what tells whether a change touched the feed. Kept in SQLite rather than in maps
 // of every appointment, so an idle daemon holds nothing that grows with what is stored.
 import type { Db } from './db.ts';
+import { atomicOf } from './atomic.ts';
 
 /** What a feed's body depends on, per appointment it shows. */
 export interface Member {
@@ -73,16 +74,14 @@ export class FeedMemberStore {
     );
     const remove = this.db.prepare('DELETE FROM feed_members WHERE feed_id = ? AND appointment_key = ?');
     const forget = this.db.prepare('UPDATE feed_state SET shape = NULL WHERE feed_id = ?');
-    this.db
-      .transaction(() => {
-        for (const c of changes) {
-          if (c.put.length === 0 && c.remove.length === 0) continue;
-          for (const m of c.put) put.run(c.feedId, m.key, m.start, m.revision, m.changedAt);
-          for (const key of c.remove) remove.run(c.feedId, key);
-          forget.run(c.feedId);
-        }
-      })
-      .immediate();
+    atomicOf(this.db)(() => {
+      for (const c of changes) {
+        if (c.put.length === 0 && c.remove.length === 0) continue;
+        for (const m of c.put) put.run(c.feedId, m.key, m.start, m.revision, m.changedAt);
+        for (const key of c.remove) remove.run(c.feedId, key);
+        forget.run(c.feedId);
+      }
+    });
   }
 
   /**

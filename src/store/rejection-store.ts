@@ -1,6 +1,7 @@
 // Rejected webhook bodies from authenticated callers: counted by reason, the latest few kept
 // (truncated) so a person can see what the sender actually posts.
 import type { Db } from './db.ts';
+import { atomicOf } from './atomic.ts';
 
 export interface Rejection {
   reason: string;
@@ -20,7 +21,7 @@ export class RejectionStore {
   ) {}
 
   record(r: Rejection): void {
-    this.db.transaction(() => {
+    atomicOf(this.db)(() => {
       this.db
         .prepare(
           `INSERT INTO webhook_rejection_counts (reason, count, last_at_ms) VALUES (?, 1, ?)
@@ -35,7 +36,7 @@ export class RejectionStore {
       this.db
         .prepare('DELETE FROM webhook_rejection_samples WHERE id <= (SELECT MAX(id) FROM webhook_rejection_samples) - ?')
         .run(this.keep);
-    }).immediate();
+    });
   }
 
   counts(): Record<string, number> {

@@ -1,6 +1,7 @@
 // Reverse-sync actions (table reschedules): a person's move or deletion in a calendar target (Google,
 // CalDAV; column target) and what came of it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
 import type { Db } from './db.ts';
+import { atomicOf } from './atomic.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ReverseDecision } from '../core/mirror/write-decide.ts';
 
@@ -108,7 +109,7 @@ export class RescheduleStore {
   /** Stores an action; a newer move of the same appointment supersedes a pending one. */
   record(a: NewAction): ReverseActionRow {
     const now = this.clock.now();
-    return this.db.transaction(() => {
+    return atomicOf(this.db)(() => {
       this.db
         .prepare(`UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND target = ? AND state = 'pending'`)
         .run(now, a.appointmentKey, this.target);
@@ -120,7 +121,7 @@ export class RescheduleStore {
         )
         .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target);
       return this.get(Number(lastInsertRowid))!;
-    }).immediate();
+    });
   }
 
   get(id: number): ReverseActionRow | undefined {
