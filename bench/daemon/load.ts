@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 // The client: node:http's, keep-alive connections, one request at a time on each. BENCH_CLIENT=undici
-// uses undici's instead: it costs less per request (the load thread busy 73 to 79 % of the feed 304
-// slices' time against 86 to 90 %), but calbridge acknowledged fewer webhooks a second under it, for a
-// reason not found yet (BENCHMARKS.md, "Two layouts of ServerResponse, and the feed rows in turns").
+// uses undici's instead: it costs the load thread about half as much per request, so bare Hono, which
+// node:http's client holds back, answers about twice as many; calbridge answers as many under either
+// (BENCHMARKS.md, "What the 500-a-second rounds allocate, and where their p99 comes from").
 const UNDICI = createRequire(import.meta.url).resolve('undici');
 export const CLIENT = process.env.BENCH_CLIENT === 'undici' ? 'undici' : 'node-http';
 
