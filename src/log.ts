@@ -61,9 +61,21 @@ const BATCH_MS = 200;
 /**
  * serve's stdout takes a line per request: written asynchronously, so a busy receiver does not block
  * on a write per request (pino flushes what is left at exit). Commands write stderr at once.
+ *
+ * serve's lines are handed over as bytes (sonic-boom's buffer mode), each its own Buffer. As text,
+ * sonic-boom appends every line to the batch's string and measures the whole batch's byte length
+ * again, which copies the batch once per line: 2 KB of garbage per 200-byte line, a tenth of all
+ * that serve allocated while acknowledging webhooks (BENCHMARKS.md, "What a webhook allocates").
  */
-function destination(fd: 1 | 2) {
-  return fd === 2 ? pino.destination({ fd, sync: true }) : pino.destination({ fd, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_MS, maxLength: MAX_BUFFERED_LOG });
+function destination(fd: 1 | 2): { write(line: string): void; flush(cb?: (err?: Error) => void): void } {
+  if (fd === 2) return pino.destination({ fd, sync: true });
+  const bytes = pino.destination({ fd, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_MS, maxLength: MAX_BUFFERED_LOG, contentMode: 'buffer' });
+  return {
+    // sonic-boom's types know only its text mode; in buffer mode its write takes a Buffer.
+    write: (line) => bytes.write(Buffer.from(line) as unknown as string),
+    // logger.flush(): what a graceful stop calls; the exit itself is flushed by pino (registered with the stream).
+    flush: (cb) => bytes.flush(cb),
+  };
 }
 
 /**
