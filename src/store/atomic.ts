@@ -7,20 +7,53 @@ import type { Db } from './db.ts';
 
 export type Atomic = <T>(fn: () => T) => T;
 
-const atomics = new WeakMap<Db, Atomic>();
+interface Transactions {
+  atomic: Atomic;
+  flat: Atomic;
+}
+
+const transactions = new WeakMap<Db, Transactions>();
+/** Databases inside a flat transaction: their atomic calls run inline. */
+const flattened = new WeakSet<Db>();
+
+function transactionsOf(db: Db): Transactions {
+  let found = transactions.get(db);
+  if (!found) {
+    const run = db.transaction((fn: () => unknown) => fn());
+    const atomic = <T>(fn: () => T): T => (flattened.has(db) ? fn() : (run.immediate(fn) as T));
+    const flat = <T>(fn: () => T): T => {
+      if (flattened.has(db) || db.inTransaction) return atomic(fn);
+      flattened.add(db);
+      try {
+        return run.immediate(fn) as T;
+      } finally {
+        flattened.delete(db);
+      }
+    };
+    found = { atomic, flat };
+    transactions.set(db, found);
+  }
+  return found;
+}
 
 /**
  * The one Atomic of a database. better-sqlite3's `transaction(fn)` builds a set of wrapper
  * functions each time it is called; the worker, the writers and the feeds open a transaction
  * for every appointment they touch, so the wrapper is built once and given the work each time.
- * Inside another transaction it is a savepoint, as a nested `transaction()` is.
+ * Inside another transaction it is a savepoint, as a nested `transaction()` is; inside a flat one
+ * (below), it is part of it.
  */
 export function atomicOf(db: Db): Atomic {
-  let atomic = atomics.get(db);
-  if (!atomic) {
-    const run = db.transaction((fn: () => unknown) => fn());
-    atomic = <T>(fn: () => T): T => run.immediate(fn) as T;
-    atomics.set(db, atomic);
-  }
-  return atomic;
+  return transactionsOf(db).atomic;
+}
+
+/**
+ * One transaction in which every atomicOf(db) runs inline instead of as a savepoint: a throw
+ * anywhere in it undoes all of it. For a hot group of small writes: each savepoint makes SQLite
+ * copy the pages it changes into a sub-journal whose first block is 64 KiB, which malloc, as serve
+ * runs it (bin/calbridge.js), maps and unmaps every time (BENCHMARKS.md, "The worker's settle").
+ * Inside a transaction already, it is what atomicOf is there.
+ */
+export function flatAtomicOf(db: Db): Atomic {
+  return transactionsOf(db).flat;
 }

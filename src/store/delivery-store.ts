@@ -1,6 +1,6 @@
 // Raw webhook deliveries: stored (deduplicated) before the 200, processed later by the worker.
 import type { Db } from './db.ts';
-import { atomicOf } from './atomic.ts';
+import { atomicOf, flatAtomicOf } from './atomic.ts';
 
 export interface NewDelivery {
   /** What makes two deliveries the same while pending: a digest of the raw body (dedupeKeyOf in webhook-routes.ts). */
@@ -145,28 +145,51 @@ export class DeliveryStore {
       `SELECT 1 FROM deliveries INDEXED BY deliveries_fresh WHERE ${fresh} AND appointment_key = @key
        UNION ALL SELECT 1 FROM deliveries INDEXED BY deliveries_retry_since WHERE ${retrying} AND appointment_key = @key LIMIT 1`,
     );
-    // The rows among @ids an answer requested at @requestedAt covers; each found by its id (NOT
-    // INDEXED: else SQLite may walk every pending row through an index of them to test the list).
-    const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
-       AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
+    // The rows an answer requested at @requestedAt covers, each found by its id, and then settled.
+    // Row by row, with neither RETURNING nor a list in json_each: either made SQLite build a table
+    // in memory for every settle (its page cache allocated in one 86 KiB block) and open a statement
+    // journal (a 64 KiB block), both mapped and unmapped by malloc as serve runs it: 171 µs a settle
+    // in serve at 500 webhooks a second, 13.7 % of its event loop (BENCHMARKS.md, "The worker's
+    // settle"). OR FAIL: a failing row fails the transaction, which the worker rolls back whole.
+    const coveredRow = db
+      .prepare(
+        `SELECT received_at_ms FROM deliveries WHERE id = @id AND appointment_key = @key AND state = 'pending'
+           AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`,
+      )
+      .pluck();
     // The body is only needed until the delivery is processed: nothing reads it afterwards.
-    const settleRows = db.prepare(
-      `UPDATE deliveries NOT INDEXED SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
+    const settleRow = db.prepare(
+      `UPDATE OR FAIL deliveries SET state = @state, body = '', processed_at_ms = @now, attempts = attempts + 1, last_error = @error,
          next_attempt_ms = 0, last_seen_ms = NULL
-       WHERE ${covered} RETURNING id, received_at_ms`,
+       WHERE id = @id`,
     );
-    const stillPending = db.prepare(`SELECT id FROM deliveries NOT INDEXED WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
     const announce = db.prepare(
       `INSERT INTO webhook_announcements (appointment_key, last_received_at_ms) VALUES (?, ?)
        ON CONFLICT (appointment_key) DO UPDATE SET last_received_at_ms = MAX(last_received_at_ms, excluded.last_received_at_ms)`,
     );
-    this.settle_ = db.transaction((key: string, ids: string, requestedAt: number, now: number, apply: () => { value: unknown; failed?: string }) => {
-      const { value, failed } = apply();
-      const rows = settleRows.all({ key, ids, requestedAt, now, state: failed === undefined ? 'done' : 'failed', error: failed ?? null }) as { id: number; received_at_ms: number }[];
-      const receivedAt = rows.map((r) => r.received_at_ms);
-      if (receivedAt.length) announce.run(key, receivedAt.reduce((a, b) => Math.max(a, b)));
-      return { value, receivedAt, settled: rows.map((r) => r.id) };
-    });
+    this.settle_ = (key: string, ids: number[], requestedAt: number, now: number, apply: () => { value: unknown; failed?: string }) =>
+      atomicOf(db)(() => {
+        const { value, failed } = apply();
+        const state = failed === undefined ? 'done' : 'failed';
+        const receivedAt: number[] = [];
+        const settled: number[] = [];
+        let latest = 0;
+        for (const id of ids) {
+          const at = coveredRow.get({ id, key, requestedAt }) as number | undefined;
+          if (at === undefined) continue;
+          settleRow.run({ id, state, now, error: failed ?? null });
+          receivedAt.push(at);
+          settled.push(id);
+          latest = Math.max(latest, at);
+        }
+        if (settled.length) announce.run(key, latest);
+        return { value, receivedAt, settled };
+      });
+    // The rows among @ids an answer requested at @requestedAt covers; each found by its id (NOT
+    // INDEXED: else SQLite may walk every pending row through an index of them to test the list).
+    const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
+       AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
+    const stillPending = db.prepare(`SELECT id FROM deliveries NOT INDEXED WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
     this.stillPending = (ids) => (ids.length ? new Set(stillPending.all(JSON.stringify(ids)) as number[]) : new Set());
     const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries NOT INDEXED WHERE ${covered}`);
     const retryRows = db.prepare(`UPDATE deliveries NOT INDEXED SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
@@ -250,7 +273,7 @@ export class DeliveryStore {
    */
   settle<T>(key: string, requestedAt: number, now: number, apply: () => { value: T; failed?: string }, scanned: number[] = []): { value: T; receivedAt: number[] } {
     const hints = this.pending.get(key) ?? [];
-    const r = this.settle_.immediate(key, this.candidates(hints, requestedAt, scanned), requestedAt, now, apply) as { value: T; receivedAt: number[]; settled: number[] };
+    const r = this.settle_(key, this.candidates(hints, requestedAt, scanned), requestedAt, now, apply) as { value: T; receivedAt: number[]; settled: number[] };
     this.forget(key, hints, requestedAt, new Set(r.settled));
     return { value: r.value, receivedAt: r.receivedAt };
   }
@@ -260,12 +283,12 @@ export class DeliveryStore {
    * again at `nextAttemptAt(attempts so far)`, with the error visible. Returns how many, and their attempts.
    */
   retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number, scanned: number[] = []): { deliveries: number; attempts: number } {
-    return this.retry_.immediate(key, this.candidates(this.pending.get(key) ?? [], requestedAt, scanned), requestedAt, error, nextAttemptAt);
+    return this.retry_.immediate(key, JSON.stringify(this.candidates(this.pending.get(key) ?? [], requestedAt, scanned)), requestedAt, error, nextAttemptAt);
   }
 
-  /** The ids a re-read asked at `requestedAt` may settle, as JSON. */
-  private candidates(hints: Hint[], requestedAt: number, scanned: number[]): string {
-    return JSON.stringify([...new Set([...scanned, ...hints.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id)])]);
+  /** The ids a re-read asked at `requestedAt` may settle. */
+  private candidates(hints: Hint[], requestedAt: number, scanned: number[]): number[] {
+    return [...new Set([...scanned, ...hints.filter((h) => h.receivedAt <= requestedAt).map((h) => h.id)])];
   }
 
   /**
@@ -284,9 +307,13 @@ export class DeliveryStore {
     else this.pending.delete(key);
   }
 
-  /** Runs fn in one transaction: several settlements (each its own savepoint) share one commit. */
+  /**
+   * Runs fn in one transaction: several settlements share one commit. Flat (store/atomic.ts): a
+   * settlement is not a savepoint of its own, so one that throws undoes them all; the worker then
+   * settles each alone.
+   */
   together<T>(fn: () => T): T {
-    return atomicOf(this.db)(fn);
+    return flatAtomicOf(this.db)(fn);
   }
 
   /** From the counters the triggers keep and the index of pending rows: no pass over the table. */

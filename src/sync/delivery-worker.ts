@@ -68,16 +68,18 @@ interface Settled {
   unreadable?: string;
 }
 
+type Result = { ok: true; settled: Settled } | { ok: false; error: unknown };
+
 /**
  * Settles answers in groups: every answer ready when the event loop comes round shares one
- * transaction (each its own savepoint), up to SETTLE_BUDGET_MS of work; the rest waits for the
+ * transaction, up to SETTLE_BUDGET_MS of work; the rest waits for the
  * next turn, after the I/O that arrived meanwhile. A commit per answer cost more than the work.
  */
 function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Settled> {
   const queue: { answer: Answer; resolve(s: Settled): void; reject(e: unknown): void }[] = [];
   let scheduled = false;
 
-  // Apply and "done" in one savepoint: a crash leaves neither, and the appointment is simply re-read.
+  // Apply and "done" in one transaction: a crash leaves neither, and the appointment is simply re-read.
   function settleOne({ key, ids, requestedAt, raw, notFound }: Answer): Settled {
     let unreadable: string | undefined;
     const r = deps.deliveries.settle(key, requestedAt, deps.clock.now(), (): { value: KeyOutcome; failed?: string } => {
@@ -98,24 +100,34 @@ function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Se
     scheduled = false;
     const started = performance.now();
     const taken: typeof queue = [];
-    const results: ({ ok: true; settled: Settled } | { ok: false; error: unknown })[] = [];
+    let results: Result[];
     try {
       // Listeners (feeds, writers, activity) hear of the changes once they are committed.
-      deps.appointments.changes.hold(() =>
-        deps.deliveries.together(() => {
-          while (queue.length && (taken.length === 0 || performance.now() - started < SETTLE_BUDGET_MS)) {
-            const item = queue.shift()!;
-            taken.push(item);
-            try {
-              results.push({ ok: true, settled: settleOne(item.answer) });
-            } catch (error) {
-              // Its savepoint is rolled back; the others stand. What it emitted before failing is
-              // still announced: at worst a listener looks and finds nothing new.
-              results.push({ ok: false, error });
+      results = deps.appointments.changes.hold(() => {
+        try {
+          return deps.deliveries.together(() => {
+            const settled: Result[] = [];
+            while (queue.length && (taken.length === 0 || performance.now() - started < SETTLE_BUDGET_MS)) {
+              const item = queue.shift()!;
+              taken.push(item);
+              settled.push({ ok: true, settled: settleOne(item.answer) });
             }
-          }
-        }),
-      );
+            return settled;
+          });
+        } catch (error) {
+          // One answer failed, and the group's transaction with it (no savepoint each: they cost
+          // more than the work, DeliveryStore.together): each again alone, so the others stand.
+          // What the failed attempt emitted is still announced: at worst a listener finds nothing new.
+          if (taken.length === 1) return [{ ok: false, error }];
+          return taken.map((item): Result => {
+            try {
+              return { ok: true, settled: deps.deliveries.together(() => settleOne(item.answer)) };
+            } catch (alone) {
+              return { ok: false, error: alone };
+            }
+          });
+        }
+      });
     } catch (error) {
       for (const item of taken) item.reject(error);
       schedule();

@@ -1,6 +1,6 @@
 // The delivery worker against the simulator over HTTP: notifications are hints, the appointment is
 // re-read; repeats, disorder and crashes change nothing more; failures stay pending and visible.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { BookingError } from '../../src/booking/errors.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
@@ -224,6 +224,45 @@ describe('delivery worker', () => {
     expect(changes).toEqual([]);
     expect(h.t.ctx.appointments.get(a.appointment_key)?.revision).toBe(1);
     expect(deliveryRows(h)).toMatchObject([{ state: 'done' }]);
+  });
+
+  it('an appointment whose write fails in the database leaves the answers settled with it applied', async () => {
+    // The six answers are held until all six were asked, so they are settled together, in one transaction.
+    let asked = 0;
+    let release!: () => void;
+    const allAsked = new Promise<void>((resolve) => (release = resolve));
+    h = await ingestHarness({
+      booking: (real): BookingApi => ({
+        ...bind(real),
+        getAppointment: async (key) => {
+          const answer = await real.getAppointment(key);
+          if (++asked === 6) release();
+          await allAsked;
+          return answer;
+        },
+      }),
+    });
+    const keys = Array.from({ length: 6 }, () => h!.sim.create().appointment_key);
+    const bad = keys[2]!;
+    // A real failure inside that transaction (no stand-in store).
+    h.t.ctx.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON appointments WHEN NEW.appointment_key = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    const now = Date.now() - 60_000;
+    h.t.ctx.deliveries.insertMany(keys.map((key, i) => testDelivery(i, key, now + i)));
+    await expect(h.deliveries.run()).rejects.toThrow(/refused/);
+    const state = (key: string) => h!.t.ctx.db.prepare('SELECT state FROM deliveries WHERE appointment_key = ?').pluck().get(key) as string;
+    // The run ends at the failure; answers settled after it are still committed.
+    await vi.waitFor(() => {
+      for (const key of keys.filter((k) => k !== bad)) expect(state(key)).toBe('done');
+    });
+    for (const key of keys.filter((k) => k !== bad)) expect(h.t.ctx.appointments.get(key)).toBeDefined();
+    expect(state(bad)).toBe('pending');
+    expect(h.t.ctx.appointments.get(bad)).toBeUndefined();
+
+    h.t.ctx.db.exec('DROP TRIGGER refuse');
+    asked = 5; // the one left is asked alone
+    const result = await h.deliveries.run();
+    expect(result.summary).toBe('1 delivery for 1 appointment: 1 changed, 0 gone, 0 unchanged');
+    expect(h.t.ctx.deliveries.counts()).toMatchObject({ pending: 0, done: 6 });
   });
 
   it('a record that cannot be read fails the delivery with the reason, and stores nothing', async () => {
