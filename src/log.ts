@@ -65,7 +65,8 @@ const BATCH_MS = 200;
  * serve's lines are handed over as bytes (sonic-boom's buffer mode), each its own Buffer. As text,
  * sonic-boom appends every line to the batch's string and measures the whole batch's byte length
  * again, which copies the batch once per line: 2 KB of garbage per 200-byte line, a tenth of all
- * that serve allocated while acknowledging webhooks (BENCHMARKS.md, "What a webhook allocates").
+ * that serve allocated while acknowledging webhooks (BENCHMARKS.md, "The worker's settle, and what
+ * a webhook allocates").
  */
 function destination(fd: 1 | 2): { write(line: string): void; flush(cb?: (err?: Error) => void): void } {
   if (fd === 2) return pino.destination({ fd, sync: true });

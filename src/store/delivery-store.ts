@@ -146,11 +146,11 @@ export class DeliveryStore {
        UNION ALL SELECT 1 FROM deliveries INDEXED BY deliveries_retry_since WHERE ${retrying} AND appointment_key = @key LIMIT 1`,
     );
     // The rows an answer requested at @requestedAt covers, each found by its id, and then settled.
-    // Row by row, with neither RETURNING nor a list in json_each: either made SQLite build a table
-    // in memory for every settle (its page cache allocated in one 86 KiB block) and open a statement
-    // journal (a 64 KiB block), both mapped and unmapped by malloc as serve runs it: 171 µs a settle
-    // in serve at 500 webhooks a second, 13.7 % of its event loop (BENCHMARKS.md, "The worker's
-    // settle"). OR FAIL: a failing row fails the transaction, which the worker rolls back whole.
+    // Row by row, with neither RETURNING nor a list in json_each: those made SQLite build tables in
+    // memory and open a statement journal for every settle, each starting with a block of 64 KiB or
+    // more that malloc, as serve runs it, maps and unmaps: 195 µs a settle in serve at 500 webhooks
+    // a second, 13.7 % of its event loop (BENCHMARKS.md, "The worker's settle, and what a webhook
+    // allocates"). OR FAIL: a failing row fails the transaction, which the worker rolls back whole.
     const coveredRow = db
       .prepare(
         `SELECT received_at_ms FROM deliveries WHERE id = @id AND appointment_key = @key AND state = 'pending'
