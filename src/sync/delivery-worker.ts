@@ -72,8 +72,8 @@ type Result = { ok: true; settled: Settled } | { ok: false; error: unknown };
 
 /**
  * Settles answers in groups: every answer ready when the event loop comes round shares one
- * transaction, up to SETTLE_BUDGET_MS of work; the rest waits for the
- * next turn, after the I/O that arrived meanwhile. A commit per answer cost more than the work.
+ * transaction, up to SETTLE_BUDGET_MS of work; the rest waits for the next turn, after the I/O
+ * that arrived meanwhile. A commit per answer cost more than the work.
  */
 function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Settled> {
   const queue: { answer: Answer; resolve(s: Settled): void; reject(e: unknown): void }[] = [];
