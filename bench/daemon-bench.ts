@@ -425,8 +425,8 @@ export async function runDaemonBench(): Promise<string> {
     // Re-reads of the appointments the webhooks name, counted at the booking fake, backlog drained.
     const reReads = async (m: () => Promise<Measured & { result: LoadResult }>) => {
       const r0 = await fakes.call<number>('bookingRequests');
-      const measured = await m();
-      return { ...measured, reReadsPerAck: ((await fakes.call<number>('bookingRequests')) - r0) / Math.max(1, measured.result.ok) };
+      const got = await m();
+      return { ...got, reReadsPerAck: ((await fakes.call<number>('bookingRequests')) - r0) / Math.max(1, got.result.ok) };
     };
     // Bare and calbridge back to back, BENCH_ACK_ROUNDS times (5): on a shared machine a lone pair
     // says more about the neighbours than about calbridge. The round with the median is reported.

@@ -38,10 +38,10 @@ export class ReceiverGate {
 
   constructor(options: ReceiverGateOptions = {}) {
     this.idleMs = options.idleMs ?? 20;
-    // A twentieth: against a tenth, 53 and 55 % of bare Hono's acks at 20 connections against 50 and 47 %,
-    // and fewer re-reads per webhook (more deliveries settled by each), in turns on one machine
-    // (BENCHMARKS.md, "The worker's share: a twentieth"). What the worker counts is its synchronous
-    // steps; the re-reads' answers, read in I/O callbacks, add about half as much again.
+    // A twentieth: against a tenth, 53 and 55 % of bare Hono's acks at 20 connections against 50 and
+    // 47 %, and fewer re-reads per webhook (more deliveries settled by each), in turns on one machine
+    // (BENCHMARKS.md, "The worker's settle, and what a webhook allocates"). What the worker counts is
+    // its synchronous steps; the re-reads' answers, read in I/O callbacks, add about half as much again.
     this.share = options.share ?? 0.05;
     this.now = options.now ?? (() => performance.now());
   }
