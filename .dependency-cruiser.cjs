@@ -1,4 +1,4 @@
-// The arrows of calbridge (README, "Layout and arrows"): which folder may import which. `npm run
+// The arrows of calbridge (ARCHITECTURE.md, "Where each rule lives"): which folder may import which. `npm run
 // lint:deps` checks them; a broken rule names itself and the import that broke it.
 // Tests beside their code (`*.test.ts`) are not runtime and are not cruised.
 

@@ -256,7 +256,7 @@ export async function runFootprintBench(): Promise<string> {
       row(`RSS serving, ${n} stored: 10 s later, nothing asked meanwhile`, mb(s.steady!), goal);
       row(`cold start to /healthz 200, ${n} stored`, `${Math.round(s.startMs)} ms`, '≤ 1 s');
       row(`(first \`sync\` storing ${n}, not a goal)`, `${(fillMs / 1000).toFixed(1)} s`, '');
-      // The same with Node's defaults, to show what the runtime flags save (README, "Footprint and speed: the trade").
+      // The same with Node's defaults, to show what the runtime flags save (CONTRIBUTING.md, "Runtime settings").
       const plain = await serveAndMeasure(config, 'feed', true);
       row(`(the same with Node's defaults, \`node bin/calbridge.js\`: peak, after the poll, after the GET, 10 s later)`, `${[plain.peakPolling, plain.settled, plain.afterFeed!, plain.steady!].map(mb).join(', ')}`, '');
       // The same listing in the largest pages the booking service gives: fewer requests, more held at once.

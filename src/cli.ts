@@ -119,7 +119,7 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
     io.out(groupHelp(argv[1]) ?? usage());
     return 0;
   }
-  // `npm start` with no command is `serve` (contract §1), options or not: `calbridge --config x`.
+  // `npm start` with no command is `serve` (docs/reference/commands.md), options or not: `calbridge --config x`.
   const found = findCommand(argv);
   const { command, rest, words } = found.command || found.words.length > 0 || wantsHelp ? found : findCommand(['serve', ...argv]);
   if (!command) {

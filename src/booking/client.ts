@@ -1,4 +1,4 @@
-// The booking service's HTTP API (seed §4) behind the BookingApi port: DRF pagination followed
+// The booking service's HTTP API (src/booking/README.md) behind the BookingApi port: DRF pagination followed
 // through `next` on base_url's origin only, a page cap, and typed errors (errors.ts).
 import { httpRequest } from '../net/http-request.ts';
 import type { BookingConfig } from '../config/schema.ts';
@@ -126,7 +126,7 @@ export class BookingClient implements BookingApi {
     await this.http.request('DELETE', apiUrl(this.root, `webhooks/${seg(key)}/`));
   }
 
-  /** The service's create answer is unstated (seed §4.3); when it carries no key, look it up. */
+  /** The service does not document its create answer; when it carries no key, look it up. */
   private async findWebhook(url: string, events: string[]): Promise<Webhook> {
     const found = (await this.listWebhooks()).find((w) => w.url === url);
     return found ?? { webhook_key: '', url, events };

@@ -1,7 +1,7 @@
 // What the rest of calbridge needs from the booking service. The HTTP client (client.ts) implements
 // it; records come back raw and are normalised by core/reader.ts.
 
-/** The seed's list filters (§4.2). Datetimes are offset-less local times in booking.timezone or instants. */
+/** The booking API's list filters (docs/reference/configuration.md, "Filters"). Datetimes are offset-less local times in booking.timezone or instants. */
 export interface ListFilters {
   calendar_key?: string;
   client_key?: string;

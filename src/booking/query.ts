@@ -1,11 +1,11 @@
-// Building the booking API's URLs: filters to a query string (seed §4.2) and pagination links that
+// Building the booking API's URLs: filters to a query string (docs/reference/configuration.md, "Filters") and pagination links that
 // may only ever point at base_url's origin, so the bearer token goes nowhere else.
 import { DateTime } from 'luxon';
 import type { ListFilters } from './port.ts';
 
 export type ArrayFormat = 'repeat' | 'comma';
 
-/** The seed's offset-less filter datetime, YYYY-MM-DDTHH:MM:SS, in the booking zone. */
+/** The booking API's offset-less filter datetime, YYYY-MM-DDTHH:MM:SS, in the booking zone. */
 export function localFilterTime(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
 }

@@ -1,4 +1,4 @@
-// webhook.register (contract §2): exactly one webhook at the booking service for
+// webhook.register (docs/reference/configuration.md, "Webhook registration"): exactly one webhook at the booking service for
 // {public_url}/webhooks/{secret}/ with the configured events. Idempotent: a second run changes nothing.
 // A use case over the booking port: `webhooks ensure` calls it, and serve's registration part
 // (wiring/webhook-registration-part.ts) calls it at start and again until it succeeds.

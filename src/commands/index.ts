@@ -1,4 +1,4 @@
-// Every command of contract §1. cli.ts finds them here by name.
+// Every command of docs/reference/commands.md. cli.ts finds them here by name.
 import type { Command } from './command.ts';
 import { serveCommand } from './serve.ts';
 import { demoCommand } from './demo.ts';

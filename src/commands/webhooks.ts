@@ -1,4 +1,4 @@
-// `webhooks list | ensure | remove <webhook_key>` (contract §1): the registration at the booking service.
+// `webhooks list | ensure | remove <webhook_key>` (docs/reference/commands.md): the registration at the booking service.
 import { UserError } from '../core/errors.ts';
 import type { Command, CommandArgs } from './command.ts';
 

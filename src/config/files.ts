@@ -12,7 +12,7 @@ export function fileProblems(config: Config): ConfigProblem[] {
   return read.ok ? [] : [{ path: 'google.credentials.service_account_file', message: read.problem }];
 }
 
-/** The events the seed names, plus `appointment.deleted`, which the service is known to send. */
+/** The events the booking API documents, plus `appointment.deleted`, which the service is known to send. */
 export const KNOWN_EVENTS = ['appointment.created', 'appointment.updated', 'appointment.canceled', 'appointment.deleted'];
 
 export function eventWarnings(config: Config): ConfigProblem[] {

@@ -28,7 +28,7 @@ export interface LoadedConfig {
   file: string;
 }
 
-/** The config file: --config, else $CALBRIDGE_CONFIG, else ./config.yaml (contract §1). */
+/** The config file: --config, else $CALBRIDGE_CONFIG, else ./config.yaml (docs/reference/commands.md). */
 export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return resolve(flag ?? (env.CALBRIDGE_CONFIG || 'config.yaml'));
 }
@@ -116,7 +116,7 @@ function lineOfKey(doc: Document, path: readonly PropertyKey[], lines: LineCount
   return lineOf(doc, path, lines);
 }
 
-/** Relative paths in the config are resolved from the config file's folder (contract §2). */
+/** Relative paths in the config are resolved from the config file's folder (docs/reference/configuration.md, "General rules"). */
 function resolvePaths(config: Config, base: string): Config {
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const credentials = config.google?.credentials;

@@ -1,4 +1,4 @@
-// The whole configuration (contract §2) as one zod schema. Strict objects: an unknown key is almost
+// The whole configuration (docs/reference/configuration.md) as one zod schema. Strict objects: an unknown key is almost
 // always a typo, so it is an error. Defaults live here and nowhere else.
 import { z } from 'zod';
 import { DateTime } from 'luxon';
@@ -6,7 +6,7 @@ import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
 import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
 
-/** An empty string means unset, for every optional value (contract §2): `${VAR:-}` leaves one. */
+/** An empty string means unset, for every optional value (docs/reference/configuration.md, "General rules"): `${VAR:-}` leaves one. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const optionalText = () => optional(z.string());
 const optionalSecret = optionalText();
@@ -49,7 +49,7 @@ const share = num(z.number().min(0).max(1));
 
 const stringOrList = optional(z.union([z.string(), z.array(z.string())]));
 
-/** A status or a list of statuses, each one of the seed's (any case, as the feed filter compares). */
+/** A status or a list of statuses, each one of the booking API's (any case, as the feed filter compares). */
 const statusOrList = optional(
   z.union([z.string(), z.array(z.string())]).superRefine((v, ctx) => {
     for (const status of Array.isArray(v) ? v : [v]) {
@@ -60,7 +60,7 @@ const statusOrList = optional(
   }),
 );
 
-/** Booking API list filters as `poll.filters` takes them (seed §4.2), each a single value. */
+/** Booking API list filters as `poll.filters` takes them (docs/reference/configuration.md, "Filters"), each a single value. */
 const pollFilters = z.strictObject({
   calendar_key: optionalText(),
   client_key: optionalText(),
@@ -182,7 +182,7 @@ const reverseSync = z.strictObject({
 const google = z
   .strictObject({
   enabled: bool().default(true),
-  // Required only while Google is enabled (contract §2: where the section is used).
+  // Required only while Google is enabled (docs/reference/configuration.md: where the section is used).
   credentials: credentials.optional(),
   api_root: httpUrl.default('https://www.googleapis.com/'),
   token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
@@ -222,7 +222,7 @@ const caldavUrl = httpUrl.refine((u) => !new URL(u).username && !new URL(u).pass
 const caldav = z
   .strictObject({
     enabled: bool().default(true),
-    // Required only while CalDAV is enabled (contract §2: where the section is used).
+    // Required only while CalDAV is enabled (docs/reference/configuration.md: where the section is used).
     url: optional(caldavUrl),
     username: optionalText(),
     password: optionalSecret,

@@ -10,7 +10,7 @@
 //   fields it has several of (service_keys, tag_keys), as the booking API reads a list.
 // - A filter on a field the record does not show (no calendar key, no services) is `unknown`: it
 //   neither matches nor contradicts. What unknown means is the caller's: poll scope counts it as
-//   inside (the booking service's own filtered listing returned the record, contract §2), a feed as
+//   inside (the booking service's own filtered listing returned the record; docs/reference/configuration.md, "Filters"), a feed as
 //   not selected (a feed shows what it knows to match, never a stranger's appointment).
 import type { Appointment } from './appointment.ts';
 

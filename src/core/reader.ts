@@ -1,4 +1,4 @@
-// The tolerant reader: booking records in the seed's shape (start_date, person, calendar.name) and in
+// The tolerant reader: booking records in the documented shape (start_date, person, calendar.name) and in
 // the shape seen in practice (start/end {dateTime, timeZone}, attendees[], calendar.calendar_name,
 // service_list[]) become one Appointment. Pure: no I/O, no clock.
 import { DateTime } from 'luxon';

@@ -1,4 +1,4 @@
-// Readiness (contract §3 /readyz): each part's share, and the whole process's answer.
+// Readiness (docs/reference/http.md, "Readiness"): each part's share, and the whole process's answer.
 
 export interface Readiness {
   /**

@@ -1,4 +1,4 @@
-// Title and description templates (contract §2): `{placeholder}` replaced by appointment fields.
+// Title and description templates (docs/reference/configuration.md, "Templates"): `{placeholder}` replaced by appointment fields.
 // An unknown placeholder is a config error (checked at load); a known one without a value is empty.
 import { DateTime } from 'luxon';
 import type { Appointment } from './appointment.ts';

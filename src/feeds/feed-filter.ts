@@ -1,4 +1,4 @@
-// Which stored appointments a feed shows (contract §2 feeds[].filters, §4). The filters are judged
+// Which stored appointments a feed shows (docs/reference/configuration.md, "Filters"). The filters are judged
 // by the one filter engine (core/appointment-filter.ts); a feed shows only what it knows to match.
 // Pure: no I/O.
 import { isCancelled } from '../core/appointment.ts';

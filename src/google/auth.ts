@@ -1,4 +1,4 @@
-// Credentials for Google (contract §2 google.credentials): a service-account key, or an OAuth client
+// Credentials for Google (google.credentials, docs/reference/configuration.md): a service-account key, or an OAuth client
 // with a refresh token from the config or stored by `google auth`. token_url is honoured in both, so
 // the whole flow, refresh included, runs against a fake.
 import { createSign } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Guards /status and /api/* (and /metrics with metrics_auth), contract §3: the admin token as
+// Guards /status and /api/* (and /metrics with metrics_auth), docs/reference/http.md, "Who may open the status": the admin token as
 // `Authorization: Bearer <admin_token>`, or as the password of HTTP Basic auth for a browser.
 // Every caller needs it, loopback included: a reverse proxy on this host that adds no header cannot
 // be told from a local caller. Only `status_auth: loopback`, set on purpose, lets local callers in.

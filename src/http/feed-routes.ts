@@ -1,4 +1,4 @@
-// GET|HEAD /feeds/{token}.ics (contract §3). Hono answers HEAD with the GET handler's headers.
+// GET|HEAD /feeds/{token}.ics (docs/reference/http.md). Hono answers HEAD with the GET handler's headers.
 // Conditional requests follow RFC 9110 §13.2.2: If-None-Match, when present, wins over If-Modified-Since.
 // The 304 of an unchanged feed, what phones ask for all day, is answered before the app by a shortcut
 // (the HTTP server asks it first): same headers, same count, none of the app's work.

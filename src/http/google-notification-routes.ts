@@ -1,4 +1,4 @@
-// POST /google/notifications (contract §3): Google push channel messages. They carry no content, only
+// POST /google/notifications (docs/reference/http.md): Google push channel messages. They carry no content, only
 // "something changed in this calendar"; a known channel with the right token wakes the reverse sync.
 // Unknown, stopped or expired channels and wrong tokens get 404 and change nothing.
 import { Hono } from 'hono';

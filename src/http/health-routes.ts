@@ -1,4 +1,4 @@
-// Liveness, readiness and metrics (contract §3). /healthz and /readyz are public and may be asked a
+// Liveness, readiness and metrics (docs/reference/http.md). /healthz and /readyz are public and may be asked a
 // thousand times a second: neither writes per call, and /readyz reads only keyed rows (counters,
 // cursors), never a pass over a table.
 //

@@ -1,4 +1,4 @@
-// GET /status (contract §3): the status page for people, server-rendered, with no script and nothing
+// GET /status (docs/reference/http.md, "The status page"): the status page for people, server-rendered, with no script and nothing
 // loaded from elsewhere. The admin guard is applied to /status in app.ts, before these routes.
 import { Hono } from 'hono';
 import type { Clock } from '../core/clock.ts';

@@ -1,4 +1,4 @@
-// POST /webhooks/{secret}/ (contract §3). Checks in the contract's order, then commits the raw body
+// POST /webhooks/{secret}/ (docs/reference/http.md, "Webhooks"). Checks in the documented order, then commits the raw body
 // (deduplicated) before answering 200. Everything slow happens later, in the delivery worker.
 import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -40,7 +40,7 @@ export interface WebhookDeps {
   activity?: { begin(): void; end(): void };
 }
 
-/** "Authorization: Bearer <token>", or the bare token (contract §2, webhook.auth_token). */
+/** "Authorization: Bearer <token>", or the bare token (webhook.auth_token, docs/reference/configuration.md). */
 function presentedAuthToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());

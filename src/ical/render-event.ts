@@ -1,4 +1,4 @@
-// One appointment as one folded VEVENT (contract §4). ical-generator escapes and formats; we pin
+// One appointment as one folded VEVENT (docs/reference/behaviour.md, "Feeds"). ical-generator escapes and formats; we pin
 // every value it would otherwise invent (UID, DTSTAMP, SEQUENCE) so the text is byte-stable, and fold
 // it ourselves. Feeds use no time zones: UTC instants need no VTIMEZONE and cannot drift with the
 // host's zone. CalDAV asks for local times with TZID (`zoned`) and adds the VTIMEZONE itself.

@@ -1,4 +1,4 @@
-// The writer of a calendar target, level-triggered (design principle 1): each pass compares the
+// The writer of a calendar target, level-triggered (ARCHITECTURE.md, principle 1): each pass compares the
 // event every appointment should have with what we last wrote, and writes only the difference. A
 // crash, a restart or a failed call loses nothing: the next pass finds the same difference again.
 // Written for any target (core/mirror/target.ts); the decisions are the mirror core's.

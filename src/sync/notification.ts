@@ -1,4 +1,4 @@
-// What a webhook body must be to count as a notification (contract §3): the seed's envelope
+// What a webhook body must be to count as a notification (docs/reference/http.md, "Webhooks"): the envelope
 // {event, timestamp, data}, the same with an upper-case event, or a bare appointment record.
 // Pure. Only the appointment key matters: the worker re-reads the appointment before acting.
 import { readKey } from '../core/reader.ts';

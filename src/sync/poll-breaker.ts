@@ -1,4 +1,4 @@
-// The poll's guard against mass removal (design principle 4): a listing that comes back empty, or
+// The poll's guard against mass removal (ARCHITECTURE.md, principle 4): a listing that comes back empty, or
 // that misses more than `share` of the stored window, is more likely broken than true. Pure.
 
 /** Up to this many missing appointments never trip the breaker (small calendars change a lot in relative terms). */

@@ -1,4 +1,4 @@
-// What calbridge mirrors at all (contract §2): poll.filters bound it, judged by the one filter
+// What calbridge mirrors at all (docs/reference/configuration.md, "Scope"): poll.filters bound it, judged by the one filter
 // engine (core/appointment-filter.ts). A filter the record does not show cannot exclude it: the
 // booking service's own filtered listing may well have returned it. Pure.
 import type { Appointment } from '../core/appointment.ts';

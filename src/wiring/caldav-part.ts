@@ -1,4 +1,4 @@
-// CalDAV as a part of the daemon (contract §2 caldav, §4): the same writer, reverse sync, breakers
+// CalDAV as a part of the daemon (docs/reference/configuration.md, "caldav"): the same writer, reverse sync, breakers
 // and pacing as Google, through the one calendar target port, over the CalDAV target's own links
 // and reverse-sync actions. Jobs: `caldav-writer`, `caldav-reverse-sync`, `caldav-reschedules`.
 import type { CalDavConfig } from '../config/schema.ts';

@@ -14,7 +14,7 @@ export function createFeedsPart(s: Services): Part {
   const requests = s.metrics.counter('feed_requests_total', 'Feed requests by outcome', ['outcome']);
   const rendered = s.metrics.counter('feed_events_rendered_total', 'Feed events rendered (not served from stored fragments)');
   const path = s.config.database.path;
-  // Assembled bodies beside the database, as its -wal and -shm files are: a cache of it (README, "Feeds").
+  // Assembled bodies beside the database, as its -wal and -shm files are: a cache of it (docs/reference/behaviour.md, "Retention").
   const bodies = new FeedBodyStore(path === ':memory:' ? null : `${path}-feeds`);
   const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
   const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));

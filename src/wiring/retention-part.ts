@@ -1,7 +1,7 @@
 // Retention: every table that only grows is pruned on a schedule, so the database stays the size of
 // its retention window whatever the traffic. Deleted in small batches, each its own transaction,
 // with the event loop free in between: the webhook receiver never waits on a long delete.
-// What is kept, and for how long, is listed in the README ("What calbridge keeps").
+// What is kept, and for how long, is listed in docs/reference/behaviour.md, "Retention".
 import type { Job, JobResult } from '../jobs/job.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';

@@ -1,5 +1,5 @@
 // Reverse sync as a part of the daemon: moves and deletions made in Google go back to the booking
-// service (contract §2 google.reverse_sync, §3 /google/notifications, §4).
+// service (docs/reference/behaviour.md, "Moves made in a calendar" and "Deletions made in a calendar").
 // Jobs: `reverse-sync` (one round per schedule, woken early by push), `reschedules` (sends what a
 // round recorded), `google-channels` (push channels, only with an https public_url).
 import type { GoogleConfig } from '../config/schema.ts';

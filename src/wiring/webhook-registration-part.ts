@@ -1,4 +1,4 @@
-// webhook.register at serve start (contract §2): the registration use case (booking/
+// webhook.register at serve start (docs/reference/configuration.md, "Webhook registration"): the registration use case (booking/
 // webhook-registration.ts) tried once the server listens, and again with growing waits until it
 // succeeds. Registration is a convenience (the poll finds every change anyway), so it never stops
 // serve. What it did is kept in the database, so the one-shot `status` command shows it too.

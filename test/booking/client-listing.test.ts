@@ -44,7 +44,7 @@ function pair(sim: Simulator) {
   return { hit: hit.appointment_key, miss: miss.appointment_key };
 }
 
-describe('BookingClient.listPages: every filter of seed §4.2', () => {
+describe('BookingClient.listPages: every list filter of the booking API', () => {
   const cases: { filter: ListFilters; sent: Record<string, string[]> }[] = [
     { filter: { calendar_key: 'cal-hit' }, sent: { calendar_key: ['cal-hit'] } },
     { filter: { client_key: 'client-hit' }, sent: { client_key: ['client-hit'] } },

@@ -1,4 +1,4 @@
-// The caldav: section (contract §2): defaults, what is required while it is enabled, typos refused,
+// The caldav: section (docs/reference/configuration.md, "caldav"): defaults, what is required while it is enabled, typos refused,
 // templates checked like google's, and what check-config warns about.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Every calbridge process a test starts (serve, demo, one-shot commands) goes through here. Its
 // stdout and stderr are kept, and when the test ends every line is searched for every secret its
-// config holds: contract §4, no token, secret or refresh token in anything a command logs or prints.
+// config holds: docs/reference/behaviour.md, "Secrets": no token, secret or refresh token in anything a command logs or prints.
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, expect } from 'vitest';

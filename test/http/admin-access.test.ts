@@ -1,4 +1,4 @@
-// Who may open /status, /api/status and /metrics (contract §3), over real loopback sockets: the
+// Who may open /status, /api/status and /metrics (docs/reference/http.md, "Who may open the status"), over real loopback sockets: the
 // loopback guard alone cannot be trusted, since a reverse proxy on this host that adds no header
 // looks exactly like a local caller.
 import { afterEach, describe, expect, it } from 'vitest';

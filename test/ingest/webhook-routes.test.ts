@@ -1,4 +1,4 @@
-// POST /webhooks/{secret}/: every status code of contract §3, in its order, and that nothing a
+// POST /webhooks/{secret}/: every status code of docs/reference/http.md, "Webhooks", in its order, and that nothing a
 // rejected request carried is stored as a delivery.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';

@@ -1,4 +1,4 @@
-// The list filters of seed §4.2 as the simulator applies them. Matching rules the seed leaves open,
+// The booking API's list filters as the simulator applies them. Matching rules the API leaves open,
 // chosen here: keys and codes exact; email, phone and name partial and case-insensitive; arrays
 // (repeated keys or comma-separated) match when the record has any of the given keys.
 import { DateTime } from 'luxon';

@@ -1,4 +1,4 @@
-// A faithful simulator of the booking service (seed §4): the demo's data source and the test double
+// A faithful simulator of the booking service's API (src/booking/README.md): the demo's data source and the test double
 // for everything that talks to the booking API. Listens on 127.0.0.1; see README.md for options.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// The simulator's own appointment model and how it is shown on the wire, in the seed's record shape
+// The simulator's own appointment model and how it is shown on the wire, in the documented record shape
 // or the shape the service sends in practice (see notes in README.md beside this file).
 import { DateTime } from 'luxon';
 

@@ -1,4 +1,4 @@
-// Notifications POSTed to registered webhooks on every change, in the seed's envelope or the two
+// Notifications POSTed to registered webhooks on every change, in the documented envelope or the two
 // variants seen in practice (bare record; envelope with an upper-case event).
 import type { SimEvent, SimStore } from './store.ts';
 import { toWire, type RecordShape, type SimAppointment } from './model.ts';

@@ -1,4 +1,4 @@
-// The seed's HTTP interface (§4), trailing slashes and all: appointments, reschedule, cancel,
+// The booking API as the service documents it, trailing slashes and all: appointments, reschedule, cancel,
 // webhooks; bearer auth; DRF page-number pagination; DRF-style {"detail": "..."} errors.
 import type { Context, Hono } from 'hono';
 import { DateTime } from 'luxon';

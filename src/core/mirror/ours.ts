@@ -1,4 +1,4 @@
-// How we recognise our own work in what a target shows (design principle 5: our echoes are not news).
+// How we recognise our own work in what a target shows (ARCHITECTURE.md, principle 5: echoes are not news).
 import type { LinkState } from './link.ts';
 import type { TargetEvent } from './target.ts';
 

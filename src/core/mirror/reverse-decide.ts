@@ -1,4 +1,4 @@
-// The reverse sync's rules (design principle 6): what a change seen in a target means for the
+// The reverse sync's rules (ARCHITECTURE.md, principle 6): what a change seen in a target means for the
 // booking service, and when an observation is too old to act on. Pure: stored state and the
 // observed event in, one action out. No I/O here.
 import type { LinkState } from './link.ts';

@@ -1,4 +1,4 @@
-// The writer's rules for each answer of a target (design principle 6): what a 409 or a 412 means,
+// The writer's rules for each answer of a target (ARCHITECTURE.md, principle 6): what a 409 or a 412 means,
 // when a person's change is left to the reverse sync and for how long, when an event is our own
 // write, when a deleted id needs a new generation. Pure: the answer and stored state in, one
 // decision out; sync/mirror-apply.ts carries it out.

@@ -1,5 +1,5 @@
 // The one action that brings a target from what we last wrote (the link) to the event an
-// appointment should have (design principle 1: level-triggered, only the difference is written).
+// appointment should have (ARCHITECTURE.md, principle 1: level-triggered, only the difference is written).
 import { eventIdFor } from '../event-id.ts';
 import type { LinkState } from './link.ts';
 
