@@ -9,22 +9,20 @@
 // - --max-semi-space-size=1 (MB): the young generation otherwise grows to 3 x 16 MB under a burst (a
 //   poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
 //   --optimize-for-size implies this size, and V8 applies that over any explicit value: a larger
-//   young generation means dropping --optimize-for-size too (BENCHMARKS.md, "Where a 304's time goes").
+//   young generation means dropping --optimize-for-size too.
 // - --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner;
-//   with 20,000 or 100,000 appointments stored, 150 to 280 MB after the start-up poll became 115 to 125.
-//   Its price, measured: about 15 % fewer webhook acks a second at saturation (8,500 against 10,000)
-//   and a p99 at 500 a second of 11 to 13 ms instead of 6 to 10 (its compacting collections pause
-//   8 to 17 ms). Memory is what a small box runs out of; a clinic's webhooks come a few a minute
-//   (README, "Footprint and speed: the trade").
+//   with many appointments stored, far less resident after the start-up poll. Its price: fewer
+//   webhook acks a second at saturation and a higher p99 under load (its compacting collections).
+//   Memory is what a small box runs out of; a clinic's webhooks come a few a minute (figures in
+//   BENCHMARKS.md, "Footprint"; CONTRIBUTING.md, "Runtime settings").
 // - MALLOC_ARENA_MAX=2: glibc gives each thread that allocates (V8's compiler and GC helpers, libuv's
-//   pool) an arena of its own, whose pages stay resident; two in all measured 5 to 20 MB less after
-//   that poll (a common setting for long-running processes in containers).
+//   pool) an arena of its own, whose pages stay resident; two in all measured less after that poll
+//   (a common setting for long-running processes in containers).
 // - MALLOC_MMAP_THRESHOLD_=32768, MALLOC_TRIM_THRESHOLD_=0, MALLOC_TOP_PAD_=0: a block of 32 KiB or
 //   more (the 64 KiB buffers that a page of the booking API's listing is read into) gets pages of
 //   its own, given back when freed, and the heap's free top is given back at once. Otherwise glibc
-//   keeps those blocks on its heap between longer-lived ones, where they stay resident: with 20,000
-//   appointments stored, 10 to 15 MB more after the start-up poll. Measured with no cost in webhook
-//   acks or their p99 (BENCHMARKS.md, "Footprint").
+//   keeps those blocks on its heap between longer-lived ones, where they stay resident after the
+//   start-up poll. Measured with no cost in webhook acks or their p99 (BENCHMARKS.md, "Footprint").
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

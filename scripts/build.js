@@ -6,7 +6,7 @@
 // dist/ is a bundle (esbuild): src/cli.ts and the packages it imports, minified, in one entry and
 // chunks that load when first needed (a command's code, the demo, the status page's QR encoder). One
 // file in place of some 400 saves what Node's module loader keeps for each, and minified sources are
-// what V8 holds in its heap for as long as the process lives: measured idle, 97 MB became 85 MB
+// what V8 holds in its heap for as long as the process lives: an idle daemon is measurably smaller
 // (BENCHMARKS.md, "Footprint"). Names are not minified, so a stack trace names functions as src/
 // does, and dist/*.js.map maps it back to src/ files and lines (`node --enable-source-maps bin/calbridge.js`).
 // Left out of the bundle, loaded from node_modules at run time: better-sqlite3 (a native addon) and
@@ -41,7 +41,7 @@ try {
 
 // Node's built-in modules are required, not imported. An ES module import of one makes Node build its
 // ES module facade, which reads every export; node:http's include WebSocket, CloseEvent and
-// MessageEvent, lazy getters that load Node's fetch implementation (undici): 1 to 3 MB resident for
+// MessageEvent, lazy getters that load Node's fetch implementation (undici): megabytes resident for
 // the life of the process, in a daemon that never calls fetch() (BENCHMARKS.md, "Footprint"). require()
 // hands back the module object and reads nothing. (The banner below gives each chunk its `require`.)
 // A dynamic import() stays Node's own: it runs only when that code is first needed, and the shim's

@@ -51,7 +51,7 @@ export function createLogger(options: LogOptions = {}): Logger {
 const MAX_BUFFERED_LOG = 16 * 1024 * 1024;
 /**
  * serve's lines go out in writes of 4 KiB or every 200 ms, whichever comes first: a write each
- * cost about a third of an acknowledged webhook's CPU at saturation. Lines still buffered are
+ * cost a large share of an acknowledged webhook's CPU at saturation. Lines still buffered are
  * written when the process exits (pino flushes them, also after a crash); a SIGKILL loses at most
  * the last 200 ms of them.
  */
@@ -64,9 +64,8 @@ const BATCH_MS = 200;
  *
  * serve's lines are handed over as bytes (sonic-boom's buffer mode), each its own Buffer. As text,
  * sonic-boom appends every line to the batch's string and measures the whole batch's byte length
- * again, which copies the batch once per line: 2 KB of garbage per 200-byte line, a tenth of all
- * that serve allocated while acknowledging webhooks (BENCHMARKS.md, "The worker's settle, and what
- * a webhook allocates").
+ * again, which copies the batch once per line: kilobytes of garbage per line, a sizeable part of
+ * what serve allocated while acknowledging webhooks.
  */
 function destination(fd: 1 | 2): { write(line: string): void; flush(cb?: (err?: Error) => void): void } {
   if (fd === 2) return pino.destination({ fd, sync: true });

@@ -1,6 +1,6 @@
 // One prom-client registry per process (not the global one), so tests can build many apps.
 // prom-client's parts one by one: its index also loads the Pushgateway client (node:https and TLS,
-// node:zlib) and the cluster aggregator, which calbridge never uses; 2 to 3 MB resident for nothing.
+// node:zlib) and the cluster aggregator, which calbridge never uses; megabytes resident for nothing (BENCHMARKS.md, "Footprint").
 // Their types are the index's (prom-client-parts.d.ts).
 import Counter from 'prom-client/lib/counter.js';
 import Gauge from 'prom-client/lib/gauge.js';

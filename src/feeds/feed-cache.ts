@@ -70,7 +70,7 @@ export interface FeedCacheDeps {
 
 // Past this many pending keys one pass over every row is done instead. Read in batches of KEYS_AT_ONCE,
 // pending keys cost about what the pass costs per row, and an import keeps adding them between two
-// status calls: a pass over every row on each call cost 100 to 240 ms at 20,000 stored. Bounded all
+// status calls: a pass over every row on each call held the event loop far too long. Bounded all
 // the same (a few hundred kilobytes of keys), as nothing here grows with what is stored.
 const BULK = 5000;
 const KEYS_AT_ONCE = 200;

@@ -8,9 +8,9 @@ import type { FeedSelection } from './feed-filter.ts';
 import { memberChange, memberOf, type Held } from './members.ts';
 
 // Rows read per page (of a pass, of an assembly). Small on purpose: what survives a young-generation
-// collection (1 MB under --max-semi-space-size=1) moves to the old generation, which grows and does
-// not give its pages back; pages of 1,000 rows left 25 MB more resident after one pass over 100,000
-// appointments.
+// collection (a small young generation under serve's runtime settings) moves to the old
+// generation, which grows and does not give its pages back; larger pages left the process
+// measurably bigger after one pass over many appointments.
 export const PAGE = 200;
 
 export interface PassFeed {

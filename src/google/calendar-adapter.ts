@@ -60,9 +60,8 @@ export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
 export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
   // Node's own fetch() rather than gaxios's default, node-fetch: node-fetch runs over node:http, whose
-  // stream code the HTTP server shares, and the Google writer's traffic through it cost the feeds'
-  // 304s about a tenth of their rate while a backfill ran (BENCHMARKS.md, "Where the 304s and the
-  // acknowledgements go"). Node's fetch code is loaded only then, for Google (src/net/hono/globals.ts).
+  // stream code the HTTP server shares, and the Google writer's traffic through it slowed the feeds'
+  // 304s measurably while a backfill ran. Node's fetch code is loaded only then, for Google.
   const api = calendarLib().calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000, fetchImplementation: globalThis.fetch });
   const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
   const account = accountOf(o.auth);

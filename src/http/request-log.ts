@@ -27,7 +27,7 @@ interface Failure {
 export function logRequests(app: Hono, log: Logger): void {
   const failures = new WeakMap<Request, Failure>();
   // The line of a request answered is made of the fields below and nothing else: no secret can be
-  // in it, so it skips pino's redaction by key name, 12 of the 14 µs a line costs (measured; a busy
+  // in it, so it skips pino's redaction by key name, most of what a line costs (measured; a busy
   // receiver writes thousands a second). The configured secrets are still masked in it, as in every
   // line (log.ts). Failures keep the redacted logger: an error can carry anything.
   const answered = log.child({}, { redact: [] });

@@ -4,10 +4,9 @@
 // Google's API calls go through googleapis, given Node's fetch() (src/google/calendar-adapter.ts says why).
 //
 // Why not fetch(): the delivery worker re-reads an appointment for nearly every webhook, hundreds a
-// second under load, on the event loop that answers webhooks. Measured against a local server
-// (5,000 requests of a 1 KiB JSON answer, serve's runtime flags), fetch() took about 250 µs of CPU a
-// request and its garbage 380 collections; node:http 77 µs and 170, a seventh of the collection
-// time. Those collections are the webhook acknowledgements' slowest moments (BENCHMARKS.md).
+// second under load, on the event loop that answers webhooks. Measured against a local server,
+// fetch() took several times the CPU of node:http per request and made far more garbage, and those
+// collections are the webhook acknowledgements' slowest moments (BENCHMARKS.md).
 
 import http from 'node:http';
 import type Https from 'node:https';

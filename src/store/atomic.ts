@@ -51,8 +51,7 @@ export function atomicOf(db: Db): Atomic {
  * One transaction in which every atomicOf(db) runs inline instead of as a savepoint: a throw
  * anywhere in it undoes all of it. For a hot group of small writes: each savepoint makes SQLite
  * copy the pages it changes into a sub-journal whose first block is 64 KiB, which malloc, as serve
- * runs it (bin/calbridge.js), maps and unmaps every time (BENCHMARKS.md, "The worker's settle, and
- * what a webhook allocates"). So code inside must not catch a store's error and go on: with no
+ * runs it (bin/calbridge.js), maps and unmaps every time. So code inside must not catch a store's error and go on: with no
  * savepoint, what the failed call wrote before it threw would stay and be committed. Inside a
  * transaction already, it is what atomicOf is there.
  */

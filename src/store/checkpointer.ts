@@ -69,8 +69,8 @@ export function startCheckpointer(db: Db, options: CheckpointerOptions): Checkpo
   db.pragma('wal_autocheckpoint = 0');
   // A WAL that grew under sustained load is cut back to this size when the writer starts it over
   // (once the checkpoints caught up): one ftruncate in that commit. A TRUNCATE checkpoint from the
-  // thread did it before, but that kind blocks every writer while it copies and syncs: measured,
-  // 30 to 150 ms during which no webhook could be committed.
+  // thread did it before, but that kind blocks every writer while it copies and syncs, and no
+  // webhook could be committed meanwhile.
   db.pragma(`journal_size_limit = ${(options.truncateFrames ?? 16_384) * (db.pragma('page_size', { simple: true }) as number)}`);
   return {
     async stop() {
@@ -98,11 +98,11 @@ export interface BusyCheckpointer extends Checkpointer {
 
 /**
  * startCheckpointer once webhooks flood in, not before. The worker thread is its own V8 isolate:
- * measured, starting it adds about 16 MB to the process's RSS, and terminating it gives back only 6
- * (the pages Node touched to boot it stay resident). It is there for the receiver, whose commits
- * should not pay for a checkpoint while thousands of webhooks wait; other heavy writers (a first
- * import by the poll, a Google backfill) are background work, and SQLite's own checkpoint inside
- * their commits costs nobody a wait worth 16 MB. So it starts as soon as the receiver has stored
+ * starting it adds megabytes to the process's RSS, and terminating it gives back only part of
+ * them (the pages Node touched to boot it stay resident). It is there for the receiver, whose
+ * commits should not pay for a checkpoint while thousands of webhooks wait; other heavy writers (a
+ * first import by the poll, a Google backfill) are background work, and SQLite's own checkpoint
+ * inside their commits costs nobody a wait worth that memory. So it starts as soon as the receiver has stored
  * FLOOD_DELIVERIES within two seconds (counted as they are committed, so a flood has it from its
  * first tenth of a second), and then stays. stop() works either way.
  */

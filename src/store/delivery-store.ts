@@ -44,7 +44,7 @@ export interface DueAppointment {
  */
 const MAX_HINTS = 100_000;
 
-/** Pending deliveries remembered from the table at first (the oldest): one read of 10 to 20 ms at most, once. */
+/** Pending deliveries remembered from the table at first (the oldest): one short read, once. */
 const SEED_HINTS = 20_000;
 
 export interface DeliveryCounts {
@@ -116,8 +116,8 @@ export class DeliveryStore {
     // back, say, sends the same bytes again), so it is stored as a new row and the appointment re-read.
     // OR FAIL and no RETURNING: either made SQLite open a statement journal (a failing row's own
     // writes undone alone) or a table for the returned rows, each starting with a 64 KiB block that
-    // malloc, as serve runs it (bin/calbridge.js), maps and unmaps every time: 90 against 18 µs a row,
-    // mostly in the kernel (BENCHMARKS.md). A row that fails still fails, and the whole batch with it.
+    // malloc, as serve runs it (bin/calbridge.js), maps and unmaps every time: several times the
+    // insert's cost, mostly in the kernel. A row that fails still fails, and the whole batch with it.
     const insert = db.prepare(
       `INSERT OR FAIL INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, next_attempt_ms)
        VALUES (?, ?, ?, ?, ?, 0)`,
@@ -148,9 +148,8 @@ export class DeliveryStore {
     // The rows an answer requested at @requestedAt covers, each found by its id, and then settled.
     // Row by row, with neither RETURNING nor a list in json_each: those made SQLite build tables in
     // memory and open a statement journal for every settle, each starting with a block of 64 KiB or
-    // more that malloc, as serve runs it, maps and unmaps: 195 µs a settle in serve at 500 webhooks
-    // a second, 13.7 % of its event loop (BENCHMARKS.md, "The worker's settle, and what a webhook
-    // allocates"). OR FAIL: a failing row fails the transaction, which the worker rolls back whole.
+    // more that malloc, as serve runs it, maps and unmaps: under load that made the settle one of
+    // the event loop's largest costs. OR FAIL: a failing row fails the transaction, which the worker rolls back whole.
     const coveredRow = db
       .prepare(
         `SELECT received_at_ms FROM deliveries WHERE id = @id AND appointment_key = @key AND state = 'pending'

@@ -86,8 +86,8 @@ export class FeedMemberStore {
 
   /**
    * Drops the members of feeds no longer configured. Finds the stored feeds by seeking the primary
-   * key from one to the next rather than reading every member: at 100,000 appointments in two feeds,
-   * `NOT IN` over the table held the event loop 66 ms on each start.
+   * key from one to the next rather than reading every member: with many appointments, `NOT IN`
+   * over the table held the event loop noticeably on each start.
    */
   keepOnly(feedIds: readonly string[]): void {
     const keep = new Set(feedIds);

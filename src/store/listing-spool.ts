@@ -1,6 +1,6 @@
 // A poll's whole listing, held aside until every page has come (a listing that fails half way must
-// change nothing): in a TEMP table of this connection, not in memory. 100,000 records as JavaScript
-// strings were 100 to 200 MB; here SQLite keeps at most its page cache of them in memory.
+// change nothing): in a TEMP table of this connection, not in memory. A large listing as JavaScript
+// strings would take a hundred megabytes or more; here SQLite keeps at most its page cache of it.
 import type { Db } from './db.ts';
 
 /** One listed record: its JSON text, its appointment key (when it has one) and its source hash. */
@@ -20,7 +20,7 @@ export class ListingSpool {
     db.exec('DROP TABLE IF EXISTS temp.poll_listing');
     db.exec('CREATE TEMP TABLE poll_listing (n INTEGER PRIMARY KEY, record TEXT NOT NULL)');
     // Every key listed, changed or not: what the listing missed is found against it in SQL, so a
-    // pass over 100,000 holds neither their keys nor the stored ones in memory (about 17 MB).
+    // pass holds neither their keys nor the stored ones in memory.
     db.exec('DROP TABLE IF EXISTS temp.poll_listed');
     db.exec('CREATE TEMP TABLE poll_listed (key TEXT PRIMARY KEY) WITHOUT ROWID');
     // The TEMP database has a page cache of its own (16 MB by default): the listing is written once

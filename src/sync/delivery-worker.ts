@@ -22,9 +22,8 @@ const SLICE = 64;
 // Re-reads in flight at once. Their answers are settled together, several to one commit.
 const CONCURRENCY = 8;
 // The longest one settling step keeps the event loop (what is left waits for the next turn). 1 ms
-// rather than 2: in three pairs of runs in turns, acks at 20 connections 56, 58 and 58 % of bare
-// Hono against 49, 56 and 46 %, the ack p99 at 500/s 10.8, 8.1 and 9.6 ms against 14.0, 10.0 and
-// 7.5 (BENCHMARKS.md, "The worker's settle, and what a webhook allocates").
+// rather than 2: measured in turns, shorter steps let more webhooks be acknowledged and kept their
+// p99 lower (the whole-daemon bench, BENCHMARKS.md; the comparison is in its git history).
 const SETTLE_BUDGET_MS = 1;
 // A run ends after this long (the next is woken by the next commit or the 2 s schedule): the summary
 // line and the lease stay meaningful while a receiver that never pauses keeps the backlog full.

@@ -31,7 +31,7 @@ const BATCH = 500;
 /**
  * And at most this long (ms) applying them: the transaction then commits and the event loop is let
  * go, so a webhook waits about this long for its acknowledgement while an import runs, never the
- * 100 to 250 ms 500 new rows can take (parsing, normalising, indexes, a slow disk).
+ * far longer time a whole batch of new rows can take (parsing, normalising, indexes, a slow disk).
  */
 const BATCH_MS = 15;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -13,7 +13,7 @@
 // Chosen over a worker thread with its own SQLite connection: a second V8 isolate costs RSS for as
 // long as it lives (the idle footprint counts), the apply path (feed fragments, the writers' change
 // signal, metrics, activity) would have to cross threads as messages, and both connections would
-// still take turns at SQLite's one write lock. Measured in BENCHMARKS.md, "The whole daemon under load".
+// still take turns at SQLite's one write lock. BENCHMARKS.md, "The whole daemon under load", measures the result.
 
 export interface ReceiverGateOptions {
   /** The receiver counts as busy until it has been idle this long. */
@@ -38,10 +38,10 @@ export class ReceiverGate {
 
   constructor(options: ReceiverGateOptions = {}) {
     this.idleMs = options.idleMs ?? 20;
-    // A twentieth: against a tenth, 53 and 55 % of bare Hono's acks at 20 connections against 50 and
-    // 47 %, and fewer re-reads per webhook (more deliveries settled by each), in turns on one machine
-    // (BENCHMARKS.md, "The worker's settle, and what a webhook allocates"). What the worker counts is
-    // its synchronous steps; the re-reads' answers, read in I/O callbacks, add about half as much again.
+    // A twentieth rather than a tenth: measured in turns, more acks at 20 connections and fewer
+    // re-reads per webhook (more deliveries settled by each); the whole-daemon bench in BENCHMARKS.md.
+    // What the worker counts is its synchronous steps; the re-reads' answers, read in I/O callbacks,
+    // add about half as much again.
     this.share = options.share ?? 0.05;
     this.now = options.now ?? (() => performance.now());
   }
@@ -77,8 +77,7 @@ export class ReceiverGate {
    * so a request that arrived meanwhile counts. Steps are let through one at a time, the next only
    * after the last one's synchronous part has run (and told `spent`), with one timer for all
    * waiting steps: the worker's concurrent re-reads each polling with a timer of their own made
-   * thousands of timers and promises a second at 500 webhooks a second (BENCHMARKS.md, "What
-   * the 500-a-second rounds allocate").
+   * thousands of timers and promises a second under a steady stream of webhooks.
    */
   turn(): Promise<void> {
     return new Promise((resolve) => {
