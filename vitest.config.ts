@@ -1,4 +1,4 @@
-// Three tiers (README, "Development"): `npm test` runs them all, `npm run test:<tier>` one alone.
+// Three tiers (CONTRIBUTING.md, "Tests"): `npm test` runs them all, `npm run test:<tier>` one alone.
 //   unit         pure, milliseconds: `*.test.ts` beside the code it tests, under src/
 //   integration  real SQLite files and HTTP fakes (the booking and Google Calendar simulators, Radicale): test/
 //   process      calbridge itself as a process, a browser, or a command over a copy of the repo: test/process/
