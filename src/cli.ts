@@ -162,23 +162,38 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
   const configModule = await import('./config/load.ts');
   const { commandLogger } = await import('./log.ts');
   const { configuredSecrets } = await import('./http/status-page/redact.ts');
-  const loadConfig = (): Config => configModule.loadConfigFile(configModule.configPath(values.config as string | undefined)).config;
+  const { secretScrubber } = await import('./log.ts');
+  // Every line the command prints passes the masking of the logs: each secret of the config read,
+  // wherever an upstream echoed it (an error body quoting our request), and any URL's user and
+  // password. `feeds` prints its feed URLs on purpose, feed tokens in them.
+  const secrets = new Set<string>();
+  let scrub = secretScrubber([]);
+  const protect = (config: Config): Config => {
+    const shown = new Set(command.showsFeedTokens ? config.feeds.map((f) => f.token) : []);
+    for (const s of configuredSecrets(config)) if (!shown.has(s)) secrets.add(s);
+    scrub = secretScrubber([...secrets]);
+    return config;
+  };
+  const mask = (line: string) => (scrub ? scrub(line) : line);
+  const masked: CommandIo = { ...io, out: (line) => io.out(mask(line)), err: (line) => io.err(mask(line)) };
+  const loadConfig = (): Config => protect(configModule.loadConfigFile(configModule.configPath(values.config as string | undefined)).config);
   const args: CommandArgs = {
     values,
     positionals,
-    io,
+    io: masked,
     verbose,
     loadConfig,
+    protect,
     openRuntime: async (config) => {
       const { buildRuntime } = await import('./wiring/runtime.ts'); // loaded only by commands that need it
-      const loaded = config ?? loadConfig();
+      const loaded = protect(config ?? loadConfig());
       return buildRuntime(loaded, { log: commandLogger(verbose, configuredSecrets(loaded)) });
     },
   };
   try {
     return await command.run(args);
   } catch (e) {
-    return reportError(e, command, io, verbose, configModule);
+    return reportError(e, command, masked, verbose, configModule);
   }
 }
 

@@ -4,6 +4,8 @@
 import pino, { type Logger } from 'pino';
 import { UserError } from './core/errors.ts';
 
+import { maskUrlUserinfo } from './core/mask-userinfo.ts';
+
 export type { Logger };
 
 const REDACT = [
@@ -80,15 +82,16 @@ function destination(fd: 1 | 2): { write(line: string): void; flush(cb?: (err?: 
 
 /**
  * Masks each secret in a line as it may be written there: as given, as JSON escapes it inside a
- * string, and percent-encoded in a URL. Undefined when there is nothing to mask.
+ * string, and percent-encoded in a URL; and the user and password written into any URL
+ * (`https://user:pw@host`). Undefined when there is nothing to mask.
  */
 export function secretScrubber(secrets: readonly string[]): ((line: string) => string) | undefined {
   const forms = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].filter((f) => f !== '');
-  if (forms.length === 0) return undefined;
+  if (forms.length === 0) return maskUrlUserinfo;
   return (line) => {
     let out = line;
     for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
-    return out;
+    return maskUrlUserinfo(out);
   };
 }
 

@@ -54,6 +54,7 @@ export class BookingClient implements BookingApi {
   constructor(private readonly o: BookingClientOptions) {
     this.root = apiRoot(o.baseUrl);
     this.http = new BookingHttp({
+      origin: this.root,
       token: o.token,
       timeoutMs: o.timeoutMs,
       log: o.log,

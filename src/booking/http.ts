@@ -1,13 +1,18 @@
-// One request to the booking API: bearer auth, a timeout, a capped body, retries with exponential
-// backoff and jitter on network errors, 5xx and 429 (Retry-After honoured, within a cap), none on
-// other 4xx; failures become BookingError.
+// One request to the booking API through the outbound client (net/outbound.ts: base_url's origin only)
+// and its one retry loop (net/retry.ts): what is the booking service's own is here: retries on
+// network errors, 5xx and 429 (Retry-After honoured, within a cap), none on other 4xx, and POST only
+// when the answer says it was not done; failures become BookingError.
 import type { Logger } from '../log.ts';
 import { BookingError, ResponseTooLargeError } from './errors.ts';
 import { rateLimitResetAt, retryAfterMs } from '../net/rate-limit.ts';
 import type { Answer, httpRequest } from '../net/http-request.ts';
-import { backoffMs } from '../core/backoff.ts';
+import { Outbound } from '../net/outbound.ts';
+import { OffOriginError } from '../net/origin.ts';
+import { withRetries, type Verdict } from '../net/retry.ts';
 
 export interface HttpOptions {
+  /** booking.base_url: the only origin the token is sent to. */
+  origin: URL;
   token: string;
   timeoutMs: number;
   log: Logger;
@@ -59,21 +64,33 @@ export function isServiceErrorBody(body: unknown): boolean {
   return typeof o.detail === 'string' && o.detail.trim() !== '' && Object.keys(o).every((k) => k === 'detail' || k === 'code');
 }
 
+/** A non-2xx answer, judged by the retry loop and turned into a BookingError there. */
+class NotOk {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly wait: number | undefined,
+  ) {}
+}
+
 export class BookingHttp {
   /** Set when X-RateLimit-Remaining reached 0: the next request waits until the window resets. */
   private notBefore = 0;
+  private readonly out: Outbound;
 
-  constructor(private readonly o: HttpOptions) {}
+  constructor(private readonly o: HttpOptions) {
+    // The bearer token goes to base_url's origin and nowhere else; a 3xx is an answer (an error), not followed.
+    this.out = new Outbound({ origin: o.origin, setting: 'booking.base_url', transport: o.request });
+  }
 
   async request(method: string, url: URL, body?: unknown): Promise<HttpResponse> {
     const what = `${method} ${url.pathname}`;
-    for (let attempt = 0; ; attempt++) {
-      const last = attempt >= this.o.maxRetries;
+    const attempt = async (): Promise<HttpResponse> => {
       const hold = this.notBefore - this.o.now();
       if (hold > 0) await this.o.sleep(Math.min(hold, this.o.maxDelayMs));
-      let res: Answer;
-      try {
-        res = await this.o.request(url, {
+      const res = await this.out.send(
+        url,
+        {
           method,
           headers: {
             authorization: `Bearer ${this.o.token}`,
@@ -83,35 +100,35 @@ export class BookingHttp {
           body: body === undefined ? undefined : JSON.stringify(body),
           timeoutMs: this.o.timeoutMs,
           maxBodyBytes: this.o.maxBodyBytes ?? MAX_BODY_BYTES,
-        });
-        this.watchRateLimit(res);
-      } catch (e) {
-        const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
-        if (last || method === 'POST') throw new BookingError('transient', `booking service unreachable (${what}): ${reason}`);
-        await this.backoff(attempt, undefined, what, reason);
-        continue;
-      }
-      const text = res.text;
-      // Not retried here: the same request would bring the same flood. Transient for the caller.
-      if (text === null) throw new ResponseTooLargeError(what, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
-      const parsed = parseBody(text);
+        },
+        what,
+      );
+      this.watchRateLimit(res);
+      // Not retried: the same request would bring the same flood. Transient for the caller.
+      if (res.text === null) throw new ResponseTooLargeError(what, this.o.maxBodyBytes ?? MAX_BODY_BYTES);
+      const parsed = parseBody(res.text);
       if (res.status >= 200 && res.status < 300) return { status: res.status, body: parsed };
-      const retryable = res.status === 429 || res.status >= 500;
-      const wait = res.status === 429 ? retryAfterMs(res.header('retry-after') ?? null, this.o.now()) : undefined;
-      const tooLong = wait !== undefined && wait > this.o.maxDelayMs;
-      if (retryable && !last && !tooLong && (method !== 'POST' || RETRY_UNSAFE.has(res.status))) {
-        await this.backoff(attempt, wait, what, `HTTP ${res.status}`);
-        continue;
+      throw new NotOk(res.status, parsed, res.status === 429 ? retryAfterMs(res.header('retry-after') ?? null, this.o.now()) : undefined);
+    };
+    const judge = (e: unknown): Verdict => {
+      if (e instanceof NotOk) {
+        const retryable = e.status === 429 || e.status >= 500;
+        // POST may have been applied before a connection dropped; only answers that say "not done" repeat it.
+        const safe = method !== 'POST' || RETRY_UNSAFE.has(e.status);
+        return { error: this.error(e.status, e.body, what, e.wait), retry: retryable && safe, waitMs: e.wait, reason: `HTTP ${e.status}` };
       }
-      throw this.error(res.status, parsed, what, wait);
-    }
-  }
-
-  private async backoff(attempt: number, wait: number | undefined, what: string, reason: string): Promise<void> {
-    // Jitter keeps many clients from retrying in step; Retry-After, when given, is the floor.
-    const ms = Math.max(wait ?? 0, backoffMs(attempt, { baseMs: this.o.baseDelayMs, maxMs: this.o.maxDelayMs }, this.o.random));
-    this.o.log.warn({ request: what, reason, attempt: attempt + 1, waitMs: ms }, 'booking request failed; retrying');
-    await this.o.sleep(ms);
+      if (e instanceof OffOriginError) return { error: new BookingError('invalid', this.scrub(e.message)), retry: false };
+      if (e instanceof BookingError) return { error: e, retry: false };
+      const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
+      return { error: new BookingError('transient', `booking service unreachable (${what}): ${reason}`), retry: method !== 'POST', reason };
+    };
+    return withRetries(attempt, judge, {
+      policy: { retries: this.o.maxRetries, baseMs: this.o.baseDelayMs, maxMs: this.o.maxDelayMs },
+      sleep: this.o.sleep,
+      now: this.o.now,
+      random: this.o.random,
+      onRetry: ({ attempt: n, waitMs, verdict }) => this.o.log.warn({ request: what, reason: verdict.reason, attempt: n + 1, waitMs }, 'booking request failed; retrying'),
+    });
   }
 
   private watchRateLimit(res: Answer): void {

@@ -29,6 +29,7 @@ export interface CalDavClientOptions {
 export function createCalDavClient(o: CalDavClientOptions): CalDavApi {
   const base = new URL(o.url);
   const http = new DavHttp({
+    origin: base,
     username: o.username,
     password: o.password,
     pacer: o.pacer,

@@ -1,7 +1,8 @@
 // From the configured URL to the calendars (RFC 6764 §6, RFC 4791 §6): the DAV root's
 // current-user-principal, the principal's calendar-home-set, the home's calendar collections.
-// Every href is resolved against the URL that answered: iCloud puts the home on a partition host
-// (pNN-caldav.icloud.com) and the calendars must be used there.
+// Every href is resolved against the URL that answered, and held to caldav.url's origin: the password
+// goes nowhere else (net/origin.ts). iCloud puts the home on a partition host (pNN-caldav.icloud.com):
+// the error names it, and that address goes into caldav.url.
 import { CalDavError } from './errors.ts';
 import type { DavHttp } from './http.ts';
 import { parseMultistatus, prop, propHrefs, propText, type DavResponse, type Multistatus } from './multistatus.ts';
@@ -36,7 +37,7 @@ async function askPrincipal(http: DavHttp, url: URL): Promise<{ context: URL; pr
   const { ms, url: answered } = await propfind(http, url, '0', PRINCIPAL);
   const me = self(ms, answered);
   const href = me ? propHrefs(me, DAV, 'current-user-principal')[0] : undefined;
-  return { context: answered, principal: href ? new URL(href, answered) : undefined };
+  return { context: answered, principal: href ? http.linked(new URL(href, answered), `the current-user-principal of ${answered.href}`) : undefined };
 }
 
 /** Where discovery starts: RFC 6764's well-known URL when the configured one is a bare host, else that URL. */
@@ -82,7 +83,7 @@ export async function listCalendars(http: DavHttp, base: URL): Promise<CalendarC
   if (principal) {
     const { ms, url } = await propfind(http, principal, '0', HOME_SET);
     const me = self(ms, url);
-    homes = me ? propHrefs(me, CALDAV, 'calendar-home-set').map((h) => new URL(h, url)) : [];
+    homes = me ? propHrefs(me, CALDAV, 'calendar-home-set').map((h) => http.linked(new URL(h, url), `the calendar-home-set of ${url.href}`)) : [];
   }
   if (homes.length === 0) {
     if (principal) throw new CalDavError('not_caldav', `${principal.href} names no calendar-home-set: the account has no calendars here; ${WHERE_TO_LOOK}`);

@@ -1,13 +1,15 @@
-// One WebDAV request: Basic auth, the shared pacer, a timeout, redirects on the same host, and
-// retries of rate limits, 5xx and network failures with the one backoff of core/backoff.ts (equal jitter),
-// Retry-After as its floor. A conditional PUT or DELETE is safe to repeat: if the first attempt was
+// One WebDAV request: Basic auth, sent through the outbound client (net/outbound.ts: caldav.url's
+// origin only, redirects within it) and its one retry loop (net/retry.ts: the shared pacer, backoff,
+// Retry-After as its floor); this file says which failures are worth another try. A conditional PUT or DELETE is safe to repeat: if the first attempt was
 // applied and only its answer was lost, the repeat meets a 412 (or a 404), and the caller reads the
 // object and finds its own body there.
 import type { RetryPolicy } from '../net/retry-policy.ts';
-import { backoffMs } from '../core/backoff.ts';
 import type { Pacer, Sleep } from '../net/pacer.ts';
 import type { Clock } from '../core/clock.ts';
-import { httpRequest } from '../net/http-request.ts';
+import type { httpRequest } from '../net/http-request.ts';
+import { Outbound, TooManyRedirectsError } from '../net/outbound.ts';
+import { OffOriginError } from '../net/origin.ts';
+import { withRetries, type Verdict } from '../net/retry.ts';
 import { CalDavError, errorFromAnswer, errorFromFailure, isRetryable, type CalDavErrorKind } from './errors.ts';
 
 export type DavMethod = 'PROPFIND' | 'REPORT' | 'GET' | 'PUT' | 'DELETE';
@@ -31,6 +33,8 @@ export interface DavAnswer {
 }
 
 export interface DavHttpOptions {
+  /** caldav.url: the only origin the password is sent to. */
+  origin: URL;
   username: string;
   password: string;
   pacer: Pacer;
@@ -56,40 +60,40 @@ export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 export class DavHttp {
   private readonly authorization: string;
-  private readonly send_: typeof httpRequest;
+  private readonly out: Outbound;
 
   constructor(private readonly o: DavHttpOptions) {
     this.authorization = `Basic ${Buffer.from(`${o.username}:${o.password}`, 'utf8').toString('base64')}`;
-    // node:http rather than fetch(): a third of the CPU a request (src/net/http-request.ts), and
-    // Node's fetch code is not loaded for it.
-    this.send_ = o.request ?? httpRequest;
+    // The password goes to caldav.url's origin only: a redirect elsewhere (another host, another port,
+    // https down to http) or a DAV href elsewhere is an error naming the address (net/origin.ts).
+    this.out = new Outbound({ origin: o.origin, setting: 'caldav.url', maxRedirects: MAX_REDIRECTS, transport: o.request });
+  }
+
+  /** An absolute URL taken from an answer (a DAV href), held to the same origin rule; throws CalDavError. */
+  linked(url: URL, what: string): URL {
+    try {
+      return this.out.linked(url, what);
+    } catch (e) {
+      throw e instanceof OffOriginError ? new CalDavError('invalid', e.message) : e;
+    }
   }
 
   async request(req: DavRequest): Promise<DavAnswer> {
     const what = `${req.method} ${req.url.pathname}`;
-    for (let attempt = 0; ; attempt++) {
-      await this.o.pacer.take();
-      let err: CalDavError;
-      try {
-        const answer = await this.send(req, what);
-        if ((answer.status >= 200 && answer.status < 300) || req.accept?.includes(answer.status)) {
-          this.o.onCall?.(req.method, 'ok');
-          return answer;
-        }
-        err = errorFromAnswer(what, answer, this.o.clock.now());
-      } catch (e) {
-        err = errorFromFailure(what, e);
+    const attempt = async (): Promise<DavAnswer> => {
+      const answer = await this.send(req, what);
+      if ((answer.status >= 200 && answer.status < 300) || req.accept?.includes(answer.status)) {
+        this.o.onCall?.(req.method, 'ok');
+        return answer;
       }
+      throw errorFromAnswer(what, answer, this.o.clock.now());
+    };
+    const judge = (e: unknown): Verdict => {
+      const err = e instanceof OffOriginError || e instanceof TooManyRedirectsError ? new CalDavError('invalid', e.message) : errorFromFailure(what, e);
       this.o.onCall?.(req.method, err.kind);
-      const now = this.o.clock.now();
-      // Told to slow down: every request to this server waits, not only this one.
-      if (err.kind === 'rate_limited' && err.retryAfterMs) this.o.pacer.pauseUntil(now + err.retryAfterMs);
-      // A pause longer than we would ever wait here is left to the caller's schedule.
-      if (!isRetryable(err) || attempt >= this.o.policy.retries || (err.retryAfterMs ?? 0) > this.o.policy.maxMs) throw err;
-      const delay = Math.max(backoffMs(attempt, this.o.policy, this.o.random ?? Math.random), err.retryAfterMs ?? 0);
-      if (err.kind === 'rate_limited') this.o.pacer.pauseUntil(now + delay);
-      await this.o.sleep(delay);
-    }
+      return { error: err, retry: isRetryable(err), waitMs: err.retryAfterMs, rateLimited: err.kind === 'rate_limited' };
+    };
+    return withRetries(attempt, judge, { policy: this.o.policy, sleep: this.o.sleep, now: () => this.o.clock.now(), random: this.o.random, pacer: this.o.pacer });
   }
 
   /** The error a non-2xx answer the caller accepted turns out to be after all. */
@@ -98,28 +102,20 @@ export class DavHttp {
   }
 
   private async send(req: DavRequest, what: string): Promise<DavAnswer> {
-    let url = req.url;
-    for (let hop = 0; ; hop++) {
-      const res = await this.send_(url, {
+    const res = await this.out.send(
+      req.url,
+      {
         method: req.method,
         headers: { ...req.headers, authorization: this.authorization, 'user-agent': 'calbridge' },
         body: req.body,
         timeoutMs: this.o.timeoutMs,
         maxBodyBytes: MAX_ANSWER_BYTES,
-      });
-      if (res.text === null) throw new CalDavError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, res.status);
-      // As fetch()'s text() did: a byte order mark is not part of the text.
-      const body = res.text.startsWith('\uFEFF') ? res.text.slice(1) : res.text;
-      const location = res.header('location');
-      if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return { status: res.status, header: res.header, body, url };
-      const next = new URL(location, url);
-      if (hop >= MAX_REDIRECTS) throw new CalDavError('invalid', `${what}: more than ${MAX_REDIRECTS} redirects`, res.status);
-      // The password goes only where it was sent first; http -> https on the same host is an upgrade.
-      const sameHost = next.hostname === url.hostname && (next.protocol === url.protocol || next.protocol === 'https:');
-      if (!sameHost) {
-        throw new CalDavError('invalid', `${what}: the server redirects to ${next.origin}; put that address in caldav.url`, res.status);
-      }
-      url = next;
-    }
+      },
+      what,
+    );
+    if (res.text === null) throw new CalDavError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, res.status);
+    // As fetch()'s text() did: a byte order mark is not part of the text.
+    const body = res.text.startsWith('\uFEFF') ? res.text.slice(1) : res.text;
+    return { status: res.status, header: res.header, body, url: res.url };
   }
 }

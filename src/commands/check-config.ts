@@ -5,7 +5,7 @@ export const checkConfigCommand: Command = {
   summary: 'validate the config and print every problem with its YAML path',
   help: 'Also warns when a Google service account key file is missing or is not one, when booking.base_url, google.token_url or google.api_root would send tokens over plain http:// to another machine, and when every user of this machine can read the database; for `caldav`, about an http:// URL to another host (the password in clear), a web page copied instead of the CalDAV server address, and calendar entries that a "*" entry before them hides. Exit status: 0 valid, 2 invalid. With --print, the resolved config is shown with secrets masked.',
   options: { print: { type: 'boolean', description: 'print the resolved config (secrets masked)' } },
-  async run({ values, io }) {
+  async run({ values, io, protect }) {
     const { configPath, formatProblem, loadConfigFile } = await import('../config/load.ts');
     const { clearTextWarnings } = await import('../config/clear-text.ts');
     const { eventWarnings, fileProblems, googleCalendarWarnings } = await import('../config/files.ts');
@@ -14,6 +14,7 @@ export const checkConfigCommand: Command = {
     const { worldReadableWarning } = await import('../store/private-files.ts');
     const file = configPath(values.config as string | undefined);
     const { config } = loadConfigFile(file); // a ConfigError becomes exit 2 with every problem listed
+    protect(config);
     io.out(`${file}: valid.`);
     // Files may exist only where calbridge runs (secrets mounted in production): warn, do not fail.
     for (const p of fileProblems(config)) io.err(`warning: ${formatProblem(p)}; it must exist where calbridge runs`);

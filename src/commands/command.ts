@@ -20,8 +20,10 @@ export interface CommandArgs {
   positionals: string[];
   io: CommandIo;
   verbose: boolean;
-  /** Loads and validates the config (--config, $CALBRIDGE_CONFIG, ./config.yaml); throws ConfigError. */
+  /** Loads and validates the config (--config, $CALBRIDGE_CONFIG, ./config.yaml); throws ConfigError. Its secrets are masked in `io` from then on. */
   loadConfig(): Config;
+  /** Masks a config's secrets in every line `io` prints (for a config read other than by loadConfig). */
+  protect(config: Config): Config;
   /**
    * Opens database, booking client and every part, without HTTP server or schedules (one-shot
    * commands). Logs go to stderr. Close it when done.
@@ -38,6 +40,8 @@ export interface Command {
   /** Positional arguments, for --help: e.g. ['<webhook_key>']. */
   args?: string[];
   options?: Record<string, OptionSpec>;
+  /** Prints feed URLs on purpose (`feeds`, `demo`): feed tokens are not masked in its output. */
+  showsFeedTokens?: boolean;
   /** Returns the exit status. Throw UserError for a one-sentence failure. */
   run(args: CommandArgs): Promise<number>;
 }

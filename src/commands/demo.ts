@@ -4,6 +4,7 @@ import type { Command } from './command.ts';
 
 export const demoCommand: Command = {
   name: 'demo',
+  showsFeedTokens: true,
   summary: 'the whole bridge against built-in simulators of the booking service and Google: throw-away database, no credentials',
   help: [
     'Starts a simulated booking service seeded with realistic appointments that keep changing, a simulated',

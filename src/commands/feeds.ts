@@ -4,6 +4,7 @@ import { feedUrls } from '../feeds/feed-urls.ts';
 
 export const feedsCommand: Command = {
   name: 'feeds',
+  showsFeedTokens: true,
   summary: "each feed's https:// and webcal:// URL",
   help:
     'Prints every configured feed with the URLs to subscribe to (they contain the feed token: share them\n' +

@@ -2,7 +2,7 @@
 // config. The file form reads a secret mounted as a file (compose and Kubernetes secrets, systemd
 // credentials) through the same syntax as the environment form, so any value that takes a variable
 // takes a file too. A value read from a file is never shown in an error.
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
 import type { ConfigProblem } from './problem.ts';
@@ -50,8 +50,12 @@ function readSecretFile(given: string, fallback: string | undefined, i: Interpol
   const file = isAbsolute(given) ? given : resolve(i.baseDir, given);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBounded(file);
   } catch (e) {
+    if (e instanceof SecretFileRefused) {
+      problem(`secret file ${file} ${e.message}`);
+      return '';
+    }
     const code = (e as NodeJS.ErrnoException).code;
     // Only a file that does not exist takes the fallback: one calbridge may not read is a mistake to fix.
     if (code === 'ENOENT' && fallback !== undefined) return fallback;
@@ -62,6 +66,39 @@ function readSecretFile(given: string, fallback: string | undefined, i: Interpol
   i.fromFile.add(at);
   // Editors and `echo secret > file` end a file with a newline that is not part of the secret.
   return text.replace(/(?:\r?\n)+$/, '');
+}
+
+/** A secret is a line of text; a key file a few KiB. Past this, the file is not what was meant. */
+export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+
+class SecretFileRefused extends Error {}
+
+/**
+ * The file's text, read only if it is a regular file (a symlink to one, as Kubernetes mounts them,
+ * is one) of at most MAX_SECRET_FILE_BYTES: `/dev/zero`, a pipe or a log file is refused at once,
+ * not read into memory. Opened without blocking, so a named pipe cannot hang the start either.
+ */
+function readBounded(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    if (!st.isFile()) throw new SecretFileRefused('is not a regular file (a device, a pipe or a socket); give the file that holds the secret');
+    const limit = MAX_SECRET_FILE_BYTES;
+    const tooLarge = () => new SecretFileRefused(`is larger than ${limit / 1024 / 1024} MiB, which no secret is; give the file that holds the secret`);
+    if (st.size > limit) throw tooLarge();
+    const buf = Buffer.alloc(limit + 1);
+    let size = 0;
+    for (;;) {
+      const n = readSync(fd, buf, size, buf.length - size, null);
+      if (n === 0) break;
+      size += n;
+      if (size > limit) throw tooLarge();
+    }
+    return buf.toString('utf8', 0, size);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -1,5 +1,6 @@
 // Secrets never reach a log or a terminal: every printed config goes through this.
 import type { Config } from './schema.ts';
+import { maskUrlUserinfo } from '../core/mask-userinfo.ts';
 
 const MASK = '********';
 const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'previous_secret', 'auth_token', 'client_secret', 'refresh_token', 'password']);
@@ -15,7 +16,7 @@ export function maskSecrets(value: unknown, key = ''): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskSecrets(v, k)]));
   }
   if (isSecretKey(key) && typeof value === 'string' && value !== '') return MASK;
-  return value;
+  return typeof value === 'string' ? maskUrlUserinfo(value) : value;
 }
 
 export function maskedConfig(config: Config): unknown {

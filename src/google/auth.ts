@@ -9,7 +9,10 @@ import { readServiceAccountKey, type ServiceAccountKey } from '../config/service
 import type { KvStore } from '../store/kv-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { errorMessage } from '../core/errors.ts';
-import { httpRequest, type Answer } from '../net/http-request.ts';
+import type { Answer } from '../net/http-request.ts';
+import { Outbound } from '../net/outbound.ts';
+import { OffOriginError } from '../net/origin.ts';
+import { originFetch } from '../net/origin-fetch.ts';
 import { AUTH_HELP, GoogleError } from './errors.ts';
 
 /**
@@ -47,12 +50,22 @@ export function accountOf(client: OAuth2Client): string {
   return accounts.get(client) ?? 'the Google account that gave calbridge access (`calbridge google auth`)';
 }
 
+/**
+ * What the auth client sends (the token refresh, the code exchange) goes through net/origin-fetch.ts:
+ * to google.token_url's origin only, no redirect followed. The library's default follows them, and
+ * a 307 to plain http would carry the refresh token and client secret there.
+ */
+function tokenTransport(cfg: GoogleConfig) {
+  return { fetchImplementation: originFetch(new URL(cfg.token_url), 'google.token_url'), maxRedirects: 0 };
+}
+
 export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Client {
   return new (authLib().OAuth2Client)({
     clientId: cfg.credentials.client_id,
     clientSecret: cfg.credentials.client_secret,
     redirectUri,
     endpoints: { oauth2TokenUrl: cfg.token_url },
+    transporterOptions: tokenTransport(cfg),
     // Not forceRefreshOnFailure: the library would then refresh and resend on every 403, rate
     // limits included; our retry (retry.ts) refreshes on a 401 instead.
   });
@@ -92,7 +105,8 @@ async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Pr
   const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${signature}` });
   let res: Answer;
   try {
-    res = await httpRequest(new URL(tokenUrl), {
+    // To token_url's origin only; a redirect is not followed (net/outbound.ts).
+    res = await new Outbound({ origin: new URL(tokenUrl), setting: 'google.token_url' }).send(new URL(tokenUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: body.toString(),
@@ -100,6 +114,7 @@ async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Pr
       maxBodyBytes: TOKEN_ANSWER_BYTES,
     });
   } catch (e) {
+    if (e instanceof OffOriginError) throw new GoogleError('invalid', e.message);
     throw new GoogleError('transient', `the token endpoint did not answer: ${errorMessage(e)}`);
   }
   const data = parseTokenAnswer(res.text);
@@ -133,7 +148,7 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
   const file = cfg.credentials.service_account_file;
   if (file) {
     const key = readKey(file);
-    const client = new (authLib().OAuth2Client)();
+    const client = new (authLib().OAuth2Client)({ transporterOptions: tokenTransport(cfg) });
     client.refreshHandler = () => serviceAccountToken(key, cfg.token_url);
     accounts.set(client, `the service account ${key.client_email}`);
     return { client, mode: 'service_account' };

@@ -11,6 +11,7 @@ import { explainCalendarError } from './calendar-errors.ts';
 import { Pacer, realSleep, type Sleep } from '../net/pacer.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
 import { callWithRetry, type CallObserver } from './retry.ts';
+import { originFetch } from '../net/origin-fetch.ts';
 
 export interface AdapterOptions {
   auth: OAuth2Client;
@@ -62,7 +63,10 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   // Node's own fetch() rather than gaxios's default, node-fetch: node-fetch runs over node:http, whose
   // stream code the HTTP server shares, and the Google writer's traffic through it slowed the feeds'
   // 304s measurably while a backfill ran. Node's fetch code is loaded only then, for Google.
-  const api = calendarLib().calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000, fetchImplementation: globalThis.fetch });
+  // Held to api_root's origin, no redirect followed (net/origin-fetch.ts): a 307 to plain http would
+  // otherwise carry the access token and every event body there.
+  const fetchImplementation = originFetch(new URL(rootUrl), 'google.api_root');
+  const api = calendarLib().calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000, fetchImplementation, maxRedirects: 0 });
   const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
   const account = accountOf(o.auth);
   const call = <T>(op: string, fn: () => Promise<T>, calendarId?: string) =>

@@ -1,6 +1,7 @@
 // Google's errors translated at the boundary into the calendar target's failure kinds (core/mirror/target.ts).
 // Nothing outside src/google sees a GaxiosError.
 import { TargetError, type TargetErrorKind } from '../core/mirror/target.ts';
+import { OffOriginError } from '../net/origin.ts';
 
 /** The kinds of the port's TargetError, which GoogleError is (its status and reason added). */
 export type GoogleErrorKind = TargetErrorKind;
@@ -44,6 +45,9 @@ const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EN
 
 export function translateGoogleError(e: unknown): GoogleError {
   if (e instanceof GoogleError) return e;
+  // A redirect or address off the configured origin: nothing was sent there; retrying will not help.
+  const off = e instanceof OffOriginError ? e : e instanceof Error && e.cause instanceof OffOriginError ? e.cause : undefined;
+  if (off) return new GoogleError('invalid', off.message);
   const err = (e ?? {}) as ErrorShape;
   const status = err.response?.status ?? (typeof err.status === 'number' ? err.status : undefined);
   const { reason, message, oauth } = reasonOf(err.response?.data);

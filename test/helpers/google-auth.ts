@@ -39,6 +39,7 @@ export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isT
       ...(options.keyboard === false ? {} : { input: keyboard }),
     },
     loadConfig: () => config,
+    protect: (c) => c,
     openRuntime: () => Promise.reject(new Error('not needed')),
   });
   return {

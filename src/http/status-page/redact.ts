@@ -5,6 +5,7 @@
 import type { Config } from '../../config/schema.ts';
 import { maskSecrets } from '../../config/mask.ts';
 import { maskLongNumbers } from '../../core/mask-numbers.ts';
+import { maskUrlUserinfo } from '../../core/mask-userinfo.ts';
 
 const MASK = '********';
 /** Shorter values (a test's `token: t`) would mask every such letter in the text, not a secret. */
@@ -31,7 +32,7 @@ const FOREIGN_TEXT = /detail|error|message|reason/i;
 
 function scrub(value: unknown, secrets: readonly string[], key = ''): unknown {
   if (typeof value === 'string') {
-    const text = secrets.reduce((t, s) => t.split(s).join(MASK), value);
+    const text = maskUrlUserinfo(secrets.reduce((t, s) => t.split(s).join(MASK), value));
     return FOREIGN_TEXT.test(key) ? maskLongNumbers(text) : text;
   }
   if (Array.isArray(value)) return value.map((v) => scrub(v, secrets, key));
