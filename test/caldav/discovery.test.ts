@@ -68,7 +68,8 @@ describe('a calendar home on another host', () => {
   let front: Server;
   let frontUrl: string;
   beforeAll(async () => {
-    // Like caldav.icloud.com: the principal answers on the entry host, the home lives on a partition host.
+    // Like caldav.icloud.com: the principal answers on the entry host, the home lives on a partition host
+    // (pNN-caldav.icloud.com), which is another origin.
     const multistatus = (href: string, prop: string) =>
       `<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>${href}</href><propstat><prop>${prop}</prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>`;
     front = createServer((req, res) => {
@@ -85,8 +86,11 @@ describe('a calendar home on another host', () => {
   });
   afterAll(() => new Promise<void>((r) => front.close(() => r())));
 
-  it('uses the calendars where discovery found them', async () => {
-    expect(await adapter(frontUrl).findCalendar('Clinic')).toMatchObject({ url: clinic, displayName: 'Clinic' });
+  it('sends the password only to caldav.url: the home on the other host is an error naming it, and configured, it is used', async () => {
+    const e = await failure(adapter(frontUrl).findCalendar('Clinic'));
+    expect(e.message).toContain(new URL(server.url).origin);
+    expect(e.message).toContain('caldav.url');
+    expect(await adapter(server.url).findCalendar('Clinic')).toMatchObject({ url: clinic, displayName: 'Clinic' });
   });
 });
 

@@ -75,6 +75,19 @@ describe('secrets from files', () => {
     ]);
   });
 
+  it('refuses ${file:/dev/zero} at once, naming the file and why, instead of reading without end', () => {
+    const started = Date.now();
+    const found = problemsOf(configWith({ webhook: '${file:/dev/zero}' }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(found).toEqual([{ path: 'webhook.secret', line: 7, message: expect.stringMatching(/^secret file \/dev\/zero is not a regular file/) as unknown }]);
+  });
+
+  it('refuses a secret file larger than 1 MiB, naming it', () => {
+    writeFileSync(join(dir, 'secrets', 'huge'), Buffer.alloc(1024 * 1024 + 1, 'a'));
+    const found = problemsOf(configWith({ webhook: '${file:secrets/huge}' }));
+    expect(found).toEqual([{ path: 'webhook.secret', line: 7, message: `secret file ${join(dir, 'secrets', 'huge')} is larger than 1 MiB, which no secret is; give the file that holds the secret` }]);
+  });
+
   it('uses the fallback only for a file that does not exist', () => {
     const { config } = loadConfigFile(configWith({ extra: '  auth_token: ${file:secrets/webhook_auth:-}' }), {});
     expect(config.webhook.auth_token).toBeUndefined();
