@@ -1,7 +1,8 @@
 // One HTTP request with node:http/https: the answer's status, headers and body as text, read with a
-// size cap and under one deadline. The transport of calbridge's own requests: the booking client
-// (src/booking/http.ts), CalDAV (src/caldav/http.ts) and a service account's token (src/google/auth.ts).
-// Google's API calls go through googleapis, given Node's fetch() (src/google/calendar-adapter.ts says why).
+// size cap and under one deadline. The transport under the outbound client (outbound.ts), which the
+// booking client, CalDAV and a service account's token request use; nothing else calls it directly.
+// Google's API calls go through googleapis, given Node's fetch() held to the same rule (origin-fetch.ts;
+// src/google/calendar-adapter.ts says why fetch there).
 //
 // Why not fetch(): the delivery worker re-reads an appointment for nearly every webhook, hundreds a
 // second under load, on the event loop that answers webhooks. Measured against a local server,
