@@ -25,8 +25,9 @@ export type OffOriginSource = 'redirect' | 'link';
 export function requireOrigin(url: URL, allowed: URL, o: { setting: string; what: string; source: OffOriginSource }): void {
   if (url.origin === allowed.origin) return;
   const how = o.source === 'redirect' ? 'redirects to' : 'names the address';
+  // The whole address, not only its origin: a CalDAV home or principal URL works as caldav.url as it is.
   throw new OffOriginError(
     url.origin,
-    `${o.what}: the server ${how} ${url.origin}, another origin than ${allowed.origin} (${o.setting}); nothing was sent there. If ${url.origin} is the right address, put it in ${o.setting}`,
+    `${o.what}: the server ${how} ${url.href}, on another origin than ${allowed.origin} (${o.setting}); nothing was sent there. If ${url.href} is the right address, put it in ${o.setting}`,
   );
 }
