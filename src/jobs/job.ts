@@ -1,17 +1,11 @@
 // A job: named, scheduled, never overlapping itself (in this process or, through a lease, any other).
 
-/** Every job calbridge runs. Waking or running a name not listed here does not compile. */
-export type JobName =
-  | 'poll'
-  | 'deliveries'
-  | 'google-writer'
-  | 'reverse-sync'
-  | 'reschedules'
-  | 'google-channels'
-  | 'caldav-writer'
-  | 'caldav-reverse-sync'
-  | 'caldav-reschedules'
-  | 'retention';
+/**
+ * Every job calbridge runs: its own, and each calendar target account's three (`google-writer`,
+ * `caldav-reverse-sync`, `google.ana-reschedules`; sync/target/adapter.ts targetJobs). Waking or
+ * running a name of neither form does not compile.
+ */
+export type JobName = 'poll' | 'deliveries' | 'google-channels' | 'retention' | `${string}-${'writer' | 'reverse-sync' | 'reschedules'}`;
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
 export type Wake = (job: JobName) => void;

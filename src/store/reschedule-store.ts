@@ -1,5 +1,5 @@
 // Reverse-sync actions (table reschedules): a person's move or deletion in a calendar target (Google,
-// CalDAV; column target) and what came of it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
+// CalDAV; column target: the account, google.default) and what came of it. Reschedules and cancels are stored as pending before anything is sent to the booking service.
 import type { Db } from './db.ts';
 import { atomicOf } from './atomic.ts';
 import type { Clock } from '../core/clock.ts';
@@ -96,14 +96,12 @@ export interface ActionCounts {
   restored: number;
 }
 
-/** The calendar target an action came from; each target's reverse sync sees only its own. */
-export type ActionTarget = 'google' | 'caldav';
-
 export class RescheduleStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly target: ActionTarget = 'google',
+    /** The account an action came from (`{kind}.{name}`, e.g. google.default); each account's reverse sync sees only its own. */
+    private readonly target: string,
   ) {}
 
   /** Stores an action; a newer move of the same appointment supersedes a pending one. */
@@ -132,6 +130,12 @@ export class RescheduleStore {
   /** The latest action for an appointment, whatever its state. */
   latest(appointmentKey: string): ReverseActionRow | undefined {
     const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1').get(appointmentKey, this.target) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** The latest action for an appointment from any account (the booking service's echo of any of them is not news). */
+  latestOfAny(appointmentKey: string): ReverseActionRow | undefined {
+    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1').get(appointmentKey) as Row | undefined;
     return row && fromRow(row);
   }
 

@@ -2,6 +2,7 @@
 // so a one-shot `status` shows what `serve` did.
 import type { Clock } from '../core/clock.ts';
 import type { Readiness } from '../core/readiness.ts';
+import type { IngestSection } from '../status/status-document.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
 import type { RejectionStore } from '../store/rejection-store.ts';
@@ -24,7 +25,7 @@ export interface IngestStatusDeps {
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 const STUCK_MS = 10 * 60_000;
 
-export function ingestStatus(d: IngestStatusDeps): Record<string, unknown> {
+export function ingestStatus(d: IngestStatusDeps): IngestSection {
   const counts = d.deliveries.counts();
   const last = d.history.last();
   const health = d.health.state();
@@ -107,7 +108,7 @@ export function ingestReadiness(d: IngestStatusDeps): Readiness {
 }
 
 /** How many became gone lately and which are held, the held ones re-checked against their rows. */
-function deletionBreaker(gone: GoneBreaker): Record<string, unknown> {
+function deletionBreaker(gone: GoneBreaker): IngestSection['deletion_breaker'] {
   const held = gone.held();
   return {
     max_gone_per_hour: Number.isFinite(gone.perHour) ? gone.perHour : null,

@@ -20,11 +20,11 @@ import {
   type ReverseDecision,
 } from '../core/mirror/write-decide.ts';
 import type { Deferral } from '../core/mirror/link.ts';
-import type { GoogleLink, GoogleLinkStore } from '../store/google-link-store.ts';
+import type { Link, LinkStore } from '../store/link-store.ts';
 
 export interface WriteDeps<B> {
   target: CalendarTarget<B>;
-  links: GoogleLinkStore;
+  links: LinkStore;
   clock: Clock;
   /** What the reverse sync takes over (null when it is off), and its latest decision per appointment. */
   reverse: LeftToReverse | null;
@@ -63,7 +63,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
     return WRITTEN;
   };
 
-  const deferralFacts = (link: GoogleLink | undefined): DeferralFacts => ({
+  const deferralFacts = (link: Link | undefined): DeferralFacts => ({
     link: { writtenStart: link?.writtenStart ?? null, deferral: link?.deferral ?? null },
     reverse: deps.reverse,
     decision: deps.decision(key),

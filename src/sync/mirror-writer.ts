@@ -13,7 +13,7 @@ import { failureSuperseded, notesRevision, planWrite, type EventIdOf, type Write
 import type { JobResult, Progress } from '../jobs/job.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
-import type { GoogleLinkStore, PlanRow } from '../store/google-link-store.ts';
+import type { LinkStore, PlanRow } from '../store/link-store.ts';
 import type { RescheduleStore } from '../store/reschedule-store.ts';
 import { applyWrite, type WriteDeps, type WriteOutcome } from './mirror-apply.ts';
 
@@ -27,7 +27,7 @@ export interface MirrorWriterDeps<B> {
   clock: Clock;
   log: Logger;
   appointments: AppointmentStore;
-  links: GoogleLinkStore;
+  links: LinkStore;
   /** Built lazily: credentials may appear (google auth) while serve runs. Throws TargetError('auth'). */
   target: () => CalendarTarget<B>;
   /** The event an appointment should have in this target, or why none. */

@@ -12,7 +12,7 @@ import { errorMessage } from '../core/errors.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../log.ts';
 import type { RescheduleStore, ReverseActionRow } from '../store/reschedule-store.ts';
-import type { GoogleLinkStore } from '../store/google-link-store.ts';
+import type { LinkStore } from '../store/link-store.ts';
 import { applyNotFound, applyRecord, type ApplyDeps } from './apply-record.ts';
 import type { ReverseMetrics } from './reverse-metrics.ts';
 import type { ActivityStore } from '../store/activity-store.ts';
@@ -22,7 +22,7 @@ export interface RescheduleDeps {
   apply: ApplyDeps;
   reader: ReaderOptions;
   actions: RescheduleStore;
-  links: GoogleLinkStore;
+  links: LinkStore;
   clock: Clock;
   log: Logger;
   metrics: ReverseMetrics;

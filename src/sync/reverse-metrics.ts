@@ -14,8 +14,6 @@ export function createReverseMetrics(metrics: Metrics, target = { name: 'Google'
     deletions: metrics.counter(`${p}reverse_deletions_total`, `Events deleted by a person in ${where}, by the action taken`, ['action']),
     restores: metrics.counter(`${p}reverse_restores_total`, `Events in ${where} put back because the booking service wins`, ['reason']),
     breaker: metrics.counter(`${p}reverse_breaker_trips_total`, 'Rounds whose deletions were held back by the mass-change breaker'),
-    // Push channels are Google's alone: another target's reverse sync has none to count.
-    channels: p === '' ? metrics.gauge('reverse_channels_active', 'Google push channels open') : { set: (_n: number) => undefined },
     pending: metrics.gauge(`${p}reverse_pending`, 'Reschedules and cancellations waiting to be sent'),
   };
 }

@@ -11,7 +11,7 @@ import type { CalendarTarget } from '../core/mirror/target.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { Atomic } from '../store/atomic.ts';
-import type { GoogleLinkStore } from '../store/google-link-store.ts';
+import type { LinkStore } from '../store/link-store.ts';
 import type { KvStore } from '../store/kv-store.ts';
 import type { RescheduleStore } from '../store/reschedule-store.ts';
 import type { ReverseMetrics } from './reverse-metrics.ts';
@@ -30,7 +30,7 @@ export interface ReverseDeps<B> {
   /** Where a calendar's cursor is kept (one name space per target). */
   cursorKey: (calendarId: string) => string;
   appointments: AppointmentStore;
-  links: GoogleLinkStore;
+  links: LinkStore;
   actions: RescheduleStore;
   metrics: ReverseMetrics;
   /** Wake the writer of this target (an event to put back) and the reschedules job (a move to send). */
@@ -47,9 +47,6 @@ export interface CalendarRound {
   /** Deletions held back by the breaker (the cursor is then kept, so the next round sees them again). */
   held: number;
 }
-
-/** Google's cursor of a calendar: its sync token. */
-export const syncTokenKey = (calendarId: string) => `google.reverse.sync_token:${calendarId}`;
 
 /** The target calendars a mapping writes to, each once. */
 export function mappedCalendars(mapping: { calendars: readonly { calendar_id: string }[] }): string[] {

@@ -9,7 +9,7 @@ export const RECENT_ACTIVITY = 50;
 export function createActivityPart(s: Pick<Services, 'activity'>): Part {
   return {
     name: 'activity',
-    status: () => ({
+    status: () => ({ activity: {
       recent: s.activity.recent(RECENT_ACTIVITY).map((e) => ({
         at: new Date(e.at).toISOString(),
         appointment: e.label,
@@ -18,6 +18,6 @@ export function createActivityPart(s: Pick<Services, 'activity'>): Part {
         summary: e.summary,
         reason: e.reason,
       })),
-    }),
+    } }),
   };
 }

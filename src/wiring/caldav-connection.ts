@@ -10,16 +10,7 @@ import { createCalDavClient } from '../caldav/client.ts';
 import { createCalDavTarget, type CalendarObject } from '../caldav/caldav-target.ts';
 import { CalDavError } from '../caldav/errors.ts';
 import type { CalDavApi } from '../caldav/port.ts';
-
-/**
- * A mistake in the caldav section that no retry fixes: caldav.url leads to no CalDAV server, or a
- * calendar it names is not among the account's. `message` is the adapter's (the calendars found).
- */
-export interface CalDavSetupProblem {
-  kind: 'calendar_not_found' | 'not_caldav';
-  calendar: string;
-  message: string;
-}
+import type { CalDavSetupProblem } from '../caldav/target-words.ts';
 
 export interface CalDavConnection {
   api: CalDavApi;

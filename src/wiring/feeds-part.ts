@@ -49,7 +49,7 @@ export function createFeedsPart(s: Services): Part {
     status() {
       const urls = maskedFeedUrls(s.config);
       return {
-        feeds: feeds.map((f, i) => {
+        feeds: { feeds: feeds.map((f, i) => {
           const { events, lastChange } = cache.summary(i);
           return {
             name: f.name,
@@ -59,7 +59,7 @@ export function createFeedsPart(s: Services): Part {
             url: urls[i]?.https,
             webcal: urls[i]?.webcal,
           };
-        }),
+        }) },
       };
     },
   };

@@ -79,7 +79,7 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
       await checkpointer?.stop();
       checkpointer = undefined;
     },
-    status: () => ingestStatus(statusDeps),
+    status: () => ({ ingest: ingestStatus(statusDeps) }),
     readiness: () => ingestReadiness(statusDeps),
   };
 }

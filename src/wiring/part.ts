@@ -5,6 +5,7 @@ import type { Hono } from 'hono';
 import type { Shortcut } from '../net/hono/server.ts';
 import type { Job } from '../jobs/job.ts';
 import type { Readiness } from '../core/readiness.ts';
+import type { StatusShare } from '../status/status-document.ts';
 
 export interface Part {
   /** Its section's key in the status document. */
@@ -19,7 +20,7 @@ export interface Part {
   start?(): Promise<void>;
   /** Graceful stop: finish in-flight work. Jobs are already stopped when this runs. */
   stop?(): Promise<void>;
-  /** This part's section of `status` and /api/status; plain JSON. */
-  status?(): Record<string, unknown>;
+  /** Its section(s) of the status document (status/status-document.ts): `{ ingest: ... }`, `{ targets: { 'google.default': ... } }`. */
+  status?(): StatusShare;
   readiness?(): Readiness;
 }

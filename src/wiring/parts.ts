@@ -1,20 +1,17 @@
 // The daemon's parts, in the order `sync` runs their jobs: ingest first (state from the booking
-// service), then outputs (feeds, Google, CalDAV), then what flows back (reverse sync); retention is not
-// part of a pass. Google's writer and reverse sync share one connection (one auth, one quota).
+// service), then outputs (feeds, then each calendar target: its writer, then what flows back);
+// retention is not part of a pass. A calendar target is one line here (wiring/target-part.ts).
 import { readerOptions } from '../core/reader.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { GoneBreaker } from '../sync/gone-breaker.ts';
-import { connectGoogle } from './google-connection.ts';
-import { googleForRun } from './held-target.ts';
 import { createFeedsPart } from './feeds-part.ts';
-import { createGooglePart } from './google-part.ts';
+import { googleTarget } from './google-target.ts';
 import { createIngestPart } from './ingest-part.ts';
 import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
-import { createCalDavPart } from './caldav-part.ts';
-import { createReverseSyncPart } from './reverse-sync-part.ts';
+import { caldavTarget } from './caldav-target.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
 
@@ -46,20 +43,13 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
     }),
   };
   const g = s.config.google?.enabled ? s.config.google : undefined;
-  const connection = g && connectGoogle({ config: g, kv: s.kv, clock: s.clock, metrics: s.metrics, ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}) });
-  const google = connection && googleForRun(connection, s);
+  const c = s.config.caldav?.enabled ? s.config.caldav : undefined;
   const parts: (Part | undefined)[] = [
     createIngestPart(s, apply),
     createWebhookRegistrationPart(s),
     s.config.feeds.length ? createFeedsPart(s) : undefined,
-    g && google && createGooglePart(s, google, g, tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}),
-    g && google && g.reverse_sync.enabled ? createReverseSyncPart(s, google, g, apply) : undefined,
-    s.config.caldav?.enabled
-      ? createCalDavPart(s, s.config.caldav, apply, {
-          ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
-          ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
-        })
-      : undefined,
+    g && googleTarget(s, g, apply, { ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}), ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}) }),
+    c && caldavTarget(s, c, apply, { ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}), ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}) }),
     createRetentionPart(s),
     createActivityPart(s),
   ];

@@ -3,6 +3,7 @@
 // with the event loop free in between: the webhook receiver never waits on a long delete.
 // What is kept, and for how long, is listed in docs/reference/behaviour.md, "Retention".
 import type { Job, JobResult } from '../jobs/job.ts';
+import type { RetentionSection } from '../status/status-document.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
@@ -44,7 +45,7 @@ async function inBatches(prune: (limit: number) => number): Promise<number> {
 }
 
 export function createRetentionPart(s: Services): Part {
-  const { deliveries, actions } = s;
+  const { deliveries, anyActions: actions } = s;
   const days = (ms: number) => ms / DAY;
 
   const job: Job = {
@@ -75,17 +76,20 @@ export function createRetentionPart(s: Services): Part {
     async start() {
       s.wake('retention'); // a daemon restarted more often than hourly still prunes
     },
-    status() {
+    status(): { retention: RetentionSection } {
       const last = s.cursors.get<LastRun>(STATE_KEY);
-      return {
+      const retention: RetentionSection = {
         kept_days: {
           processed_deliveries: days(RETENTION_MS.deliveries),
           webhook_announcements: days(RETENTION_MS.announcements),
           settled_reverse_actions: days(RETENTION_MS.reverseActions),
         },
         last_run_at: last ? new Date(last.at).toISOString() : null,
-        last_deleted: last?.deleted ?? null,
+        last_deleted: last
+          ? { processed_deliveries: last.deleted.deliveries, webhook_announcements: last.deleted.announcements, settled_reverse_actions: last.deleted.reverseActions }
+          : null,
       };
+      return { retention };
     },
   };
 }

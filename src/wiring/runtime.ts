@@ -30,6 +30,7 @@ import { createServices, type Services } from './services.ts';
 import { captureBooking } from '../sync/dry-run/capture-booking.ts';
 import type { HeldWrites } from '../sync/dry-run/planned.ts';
 import { readerOptions } from '../core/reader.ts';
+import { assembleStatus, type StatusDocument } from '../status/status-document.ts';
 
 export interface RuntimeOptions {
   log: Logger;
@@ -61,7 +62,7 @@ export interface Runtime {
   /** Starting until `serve` runs its schedules, stopping once it drains: /readyz answers 503 then. */
   lifecycle: Lifecycle;
   /** The whole status document: `status`, /api/status and the status page show it. */
-  status(): Record<string, unknown>;
+  status(): StatusDocument;
   /** What /readyz answers (and the status page shows). */
   readiness(): OverallReadiness;
   close(): Promise<void>;
@@ -90,11 +91,8 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   const parts = [...createParts(services, options.tuning), lifecycle.part];
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
-  const status = (): Record<string, unknown> => ({
-    version: packageVersion(),
-    now: new Date(clock.now()).toISOString(),
-    ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
-  });
+  const status = (): StatusDocument =>
+    assembleStatus({ version: packageVersion(), now: new Date(clock.now()).toISOString() }, parts.flatMap((p) => (p.status ? [p.status()] : [])));
   const writable = new WriteCheck(db);
   const readiness = (): OverallReadiness => {
     const problem = writable.problem();
@@ -125,8 +123,8 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
             {
               config,
               appointments: services.appointments,
-              ...(config.google?.enabled ? { links: services.links } : {}),
-              ...(config.caldav?.enabled ? { caldavLinks: services.caldavLinks } : {}),
+              ...(config.google?.enabled ? { links: services.targetStores('google.default').links } : {}),
+              ...(config.caldav?.enabled ? { caldavLinks: services.targetStores('caldav.default').links } : {}),
             },
             now,
           ),

@@ -14,7 +14,7 @@ import { atomicOf, type Atomic } from '../store/atomic.ts';
 import { ChannelStore } from '../store/channel-store.ts';
 import { DeliveryStore } from '../store/delivery-store.ts';
 import { FeedFragmentStore } from '../store/feed-fragment-store.ts';
-import { GoogleLinkStore } from '../store/google-link-store.ts';
+import { LinkStore } from '../store/link-store.ts';
 import { KvStore } from '../store/kv-store.ts';
 import type { Leases } from '../store/leases.ts';
 import { RejectionStore } from '../store/rejection-store.ts';
@@ -45,11 +45,10 @@ export interface Services extends ServiceDeps {
   appointments: AppointmentStore;
   deliveries: DeliveryStore;
   rejections: RejectionStore;
-  links: GoogleLinkStore;
-  actions: RescheduleStore;
-  /** The CalDAV target's links and reverse-sync actions: the same stores over its own rows. */
-  caldavLinks: GoogleLinkStore;
-  caldavActions: RescheduleStore;
+  /** A calendar target account's links and reverse-sync actions (`google.default`): the same stores over its own rows. */
+  targetStores(account: string): { links: LinkStore; actions: RescheduleStore };
+  /** Reverse-sync actions across every account: retention's prune, the activity's echo check. */
+  anyActions: RescheduleStore;
   channels: ChannelStore;
   fragments: FeedFragmentStore;
   /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
@@ -61,10 +60,15 @@ export interface Services extends ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
   const appointments = new AppointmentStore(db, clock);
-  const actions = new RescheduleStore(db, clock);
-  const caldavActions = new RescheduleStore(db, clock, 'caldav');
-  // The booking service's echo of a reschedule sent for either target is not news.
-  const latestOfAny = { latest: (key: string) => [actions.latest(key), caldavActions.latest(key)].reduce((a, b) => (b && (!a || b.id > a.id) ? b : a), undefined) };
+  const stores = new Map<string, { links: LinkStore; actions: RescheduleStore }>();
+  const targetStores = (account: string) => {
+    let s = stores.get(account);
+    if (!s) stores.set(account, (s = { links: new LinkStore(db, clock, account), actions: new RescheduleStore(db, clock, account) }));
+    return s;
+  };
+  // The booking service's echo of a reschedule sent for any target is not news.
+  const anyActions = new RescheduleStore(db, clock, '*');
+  const latestOfAny = { latest: (key: string) => anyActions.latestOfAny(key) };
   const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
   // A bulk import's new appointments are told in one entry, by the poll that stored them.
   appointments.changes.subscribe(({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })));
@@ -74,10 +78,8 @@ export function createServices(deps: ServiceDeps): Services {
     appointments,
     deliveries: new DeliveryStore(db),
     rejections: new RejectionStore(db),
-    links: new GoogleLinkStore(db, clock),
-    actions,
-    caldavLinks: new GoogleLinkStore(db, clock, 'caldav_links'),
-    caldavActions,
+    targetStores,
+    anyActions,
     activity,
     channels: new ChannelStore(db, clock),
     fragments: new FeedFragmentStore(db),

@@ -67,7 +67,7 @@ export function createWebhookRegistrationPart(s: Services): Part {
       if (timer) clearTimeout(timer);
     },
     // In serve, what this process did; in a one-shot command, what serve last recorded.
-    status: () => ({ register: config.webhook.register, ...(started ? status : (s.cursors.get<RegistrationState>(CURSOR) ?? initial)) }),
+    status: () => ({ webhook_registration: { register: config.webhook.register, ...(started ? status : (s.cursors.get<RegistrationState>(CURSOR) ?? initial)) } }),
     // Warnings in our own words: why it was skipped is ours (the config), why it failed is the booking
     // service's text, which stays in status.
     readiness: () => ({

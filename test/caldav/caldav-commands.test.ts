@@ -12,6 +12,7 @@ import { TEST_ZONE } from '../helpers/simulator.ts';
 import { CalendarApp } from './calendar-app.ts';
 import { startRadicale } from './radicale.ts';
 import { PASSWORD, USER } from './setup.ts';
+import { statusDocument } from '../../src/status/status-document.ts';
 import { movedObject, slot } from './mirror-env.ts';
 
 const cleanups: (() => unknown)[] = [];
@@ -52,8 +53,8 @@ it('sync writes the calendar and sends a move made there; status shows it; check
 
   const status = await cli('status', '--json', '--config', file);
   expect(status.code).toBe(0);
-  const doc = JSON.parse(status.out) as { caldav: Record<string, any> };
-  expect(doc.caldav).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
+  const doc = statusDocument.parse(JSON.parse(status.out));
+  expect(doc.targets['caldav.default']).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
   expect(status.out).not.toContain(PASSWORD);
 
   // A dry run lists the CalDAV writes a sync would make, and makes none.

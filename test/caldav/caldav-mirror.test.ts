@@ -68,7 +68,7 @@ describe('the CalDAV writer', () => {
     expect(env.files()).toHaveLength(30);
     expect(await env.calls('DELETE')).toBe(0);
     expect(env.status().breaker).toMatchObject({ deletes: 12, mirrored: 30 });
-    expect(env.t.runtime.readiness().warnings.join('\n')).toMatch(/CalDAV breaker: 12 deletions of 30 mirrored events held/);
+    expect(env.t.runtime.readiness().warnings.join('\n')).toMatch(/CalDAV: 12 deletions of 30 mirrored events held by the breaker/);
   });
 
   it('leaves exactly the mirrored appointments, at the booking service’s times, for vdirsyncer to find', async () => {

@@ -2,6 +2,7 @@
 // `calbridge status`), the status page's sentences, /metrics, and /readyz, which stays 200 with
 // warnings in our own words when the CalDAV server refuses us or is down.
 import { afterEach, describe, expect, it } from 'vitest';
+import { statusDocument } from '../../src/status/status-document.ts';
 import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
 
 const ADMIN = 'admin-token-caldav-0123456789';
@@ -26,18 +27,19 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     for (const h of [0, 2, 4]) env.sim.create({ start: slot(h) });
     await env.settle(1);
 
-    const status = JSON.parse((await get(env, '/api/status')).text) as { caldav: Record<string, any> };
-    expect(status.caldav).toMatchObject({
+    const status = statusDocument.parse(JSON.parse((await get(env, '/api/status')).text));
+    const caldav = status.targets['caldav.default']!;
+    expect(caldav).toMatchObject({
       enabled: true,
       calendars: ['Clinic'],
       auth: { ok: true, error: null },
       mirrored: 3,
       pending: 0,
       failed: 0,
-      lastError: null,
+      last_error: null,
       reverse_sync: { enabled: true, on_conflict: 'revert', on_delete: 'recreate', moves_detected: 0, last_error: null },
     });
-    expect(status.caldav.lastSuccessAt).toEqual(expect.any(String));
+    expect(caldav.last_success_at).toEqual(expect.any(String));
     expect(JSON.stringify(status)).not.toContain('alice-app-password');
 
     const page = await get(env, '/status');

@@ -107,7 +107,7 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
   const { scheduler } = t.runtime;
   const run = (job: JobName) => scheduler.runNow(job);
   const folder = join(radicale.storage, 'collection-root', USER, 'clinic');
-  const section = () => t.runtime.status().caldav as Record<string, any>;
+  const section = () => t.runtime.status().targets['caldav.default']!;
 
   const env: MirrorEnv = {
     sim,

@@ -33,9 +33,9 @@ it('a move after a failed write is written at once; the failed content alone wai
   await e.run('caldav-writer');
   proxy.setShare(0);
   expect(e.objects().get(`${key}.ics`)?.start).toBe(slot(1));
-  const [failure] = e.status().failures as { appointmentKey: string; attempts: number; nextAttemptAt: string }[];
-  expect(failure).toMatchObject({ appointmentKey: key, attempts: 1 });
-  const backoffUntil = Date.parse(failure!.nextAttemptAt);
+  const [failure] = e.status().failures;
+  expect(failure).toMatchObject({ appointment_key: key, attempts: 1 });
+  const backoffUntil = Date.parse(failure!.next_attempt_at);
   expect(backoffUntil).toBeGreaterThanOrEqual(clock.now() + 5 * MINUTE);
 
   // No new change: no request while it backs off.

@@ -22,9 +22,9 @@ it('keeps invalid_grant in status and readiness through passes that have nothing
     config: testConfig({ google: googleSection(fake) }),
     tuning: { googleRetry: { retries: 0, baseMs: 1, maxMs: 1 }, googleItemBackoff: { baseMs: 60_000, maxMs: 60_000 } },
   });
-  part = t.runtime.parts.find((p) => p.name === 'google')!;
+  part = t.runtime.parts.find((p) => p.name === 'google.default')!;
   const writer = part.jobs!.find((j) => j.name === 'google-writer')!;
-  const auth = () => (part!.status!() as { auth: { ok: boolean; error: string | null } }).auth;
+  const auth = () => part!.status!().targets!['google.default']!.auth;
 
   fake.revoke();
   t.ctx.appointments.upsert(appointment(1));

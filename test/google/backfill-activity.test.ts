@@ -24,7 +24,7 @@ async function writeAll(e: GoogleEnv): Promise<void> {
   throw new Error('the writer did not catch up');
 }
 
-const mirrored = (e: GoogleEnv) => (e.part.status!() as { mirrored: number }).mirrored;
+const mirrored = (e: GoogleEnv) => e.section().mirrored;
 
 describe('the activity of a Google backfill', () => {
   it('120 new events are one entry with their count; a later new appointment and a change get their own', async () => {

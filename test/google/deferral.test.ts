@@ -31,7 +31,7 @@ it("a person's move left to the reverse sync is written over one grace period af
 
   await e.runWriter(); // 412: the move is the reverse sync's, left alone
   expect(googleStart()).toBe(a.start + 2 * H);
-  expect(e.woken).toContain('reverse-sync');
+  expect(e.woken).toContain('google-reverse-sync');
 
   // A restart: a new runtime (writer, Google connection, database connection) on the same file, half a grace period later.
   const restarted = buildRuntime(e.ctx.config, {

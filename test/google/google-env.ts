@@ -7,6 +7,7 @@ import type { Part } from '../../src/wiring/part.ts';
 import type { JobResult } from '../../src/jobs/job.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { testAppointment } from '../helpers/appointment.ts';
+import type { TargetSection } from '../../src/status/status-document.ts';
 import type { GoogleConfig } from '../../src/config/schema.ts';
 
 export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
@@ -14,6 +15,8 @@ export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1',
 export interface GoogleEnv extends TestContext {
   fake: GoogleSimulator;
   part: Part;
+  /** Its section of the status document. */
+  section(): TargetSection;
   runWriter(): Promise<JobResult>;
   put(a: Appointment): void;
   closeAll(): Promise<void>;
@@ -39,12 +42,13 @@ export async function createGoogleEnv(
     ...(options.clock ? { clock: options.clock } : {}),
     tuning: { googleRetry: { retries: 8, baseMs: 2, maxMs: 20 }, googleItemBackoff: { baseMs: 0, maxMs: 0 } },
   });
-  const part = t.runtime.parts.find((p) => p.name === 'google')!;
+  const part = t.runtime.parts.find((p) => p.name === 'google.default')!;
   const job = part.jobs!.find((j) => j.name === 'google-writer')!;
   return {
     ...t,
     fake,
     part,
+    section: () => t.runtime.status().targets['google.default']!,
     runWriter: () => job.run(),
     put: (a) => void t.ctx.appointments.upsert(a),
     async closeAll() {

@@ -81,8 +81,8 @@ async function writeOne(config: Config) {
   runtime = await buildRuntime(config, { log: silentLogger(), processMetrics: false, booking: unreachableBooking });
   runtime.services.appointments.upsert(appointment(1));
   await runtime.scheduler.runNow('google-writer');
-  const google = runtime.status().google as { auth: { mode: string; ok: boolean; error: string | null }; failures: { lastError: string }[]; lastError: string | null };
-  const readiness = runtime.parts.find((p) => p.name === 'google')!.readiness!();
+  const google = runtime.status().targets['google.default']!;
+  const readiness = runtime.parts.find((p) => p.name === 'google.default')!.readiness!();
   return { google, readiness: [...readiness.reasons, ...readiness.warnings].join('\n') };
 }
 
@@ -111,8 +111,8 @@ describe('docs/google-setup.md, way 1: a service account', () => {
     const { config, calendar } = await serviceAccount({ 'someone-else@group.calendar.google.com': 'owner' });
     const { google } = await writeOne(config);
     const expected = `calendar "${calendar}" was not found (Google answered 404 notFound): its ID is wrong, or it is not shared with the service account ${SERVICE_ACCOUNT}.`;
-    expect(google.failures[0]?.lastError).toContain(expected);
-    expect(google.lastError).toContain('"Make changes to events"');
+    expect(google.failures[0]?.last_error).toContain(expected);
+    expect(google.last_error).toContain('"Make changes to events"');
     expect(guideText).toContain('was not found (Google answered 404 notFound): its ID is wrong, or it is not shared with the service account');
   });
 
@@ -120,7 +120,7 @@ describe('docs/google-setup.md, way 1: a service account', () => {
     const guideCalendar = /calendar_id: (\S+)/.exec(guideBlock('service-account'))![1]!;
     const { config, calendar } = await serviceAccount({ [guideCalendar]: 'reader' });
     const { google } = await writeOne(config);
-    expect(google.failures[0]?.lastError).toBe(
+    expect(google.failures[0]?.last_error).toBe(
       `calendar "${calendar}" is shared with the service account ${SERVICE_ACCOUNT} without write access (Google answered 403 requiredAccessLevel): ` +
         `share the calendar with the service account ${SERVICE_ACCOUNT} with "Make changes to events" (docs/google-setup.md)`,
     );

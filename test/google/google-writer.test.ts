@@ -63,7 +63,7 @@ describe('Google writer', () => {
     await env.runWriter();
     expect(env.fake.events('primary')).toHaveLength(0);
     expect(env.fake.events('primary', { includeDeleted: true })).toHaveLength(3);
-    const status = env.part.status!();
+    const status = env.section();
     expect(status).toMatchObject({ mirrored: 0, pending: 0, failed: 0 });
   });
 
@@ -120,7 +120,7 @@ describe('Google writer', () => {
     await env.runWriter();
     expect(env.fake.events('primary')).toHaveLength(1);
     expect(env.fake.counts().update).toBe(0);
-    expect(env.part.status!()).toMatchObject({ mirrored: 1, failed: 0 });
+    expect(env.section()).toMatchObject({ mirrored: 1, failed: 0 });
   });
 
   it('re-applies after 412 when someone edited the event in Google', async () => {
@@ -157,7 +157,7 @@ describe('Google writer', () => {
     expect(warning).toMatch(/invalid_grant/);
     expect(warning).toMatch(/calbridge google auth/);
     expect(warning).toMatch(/7 days/);
-    expect(env.part.status!()).toMatchObject({ auth: { ok: false } });
+    expect(env.section()).toMatchObject({ auth: { ok: false } });
     expect(env.fake.events('primary')).toHaveLength(0);
   });
 
@@ -169,10 +169,10 @@ describe('Google writer', () => {
     const result = await env.runWriter();
     expect(result.failed).toBe(1);
     expect(env.fake.events('primary')).toHaveLength(2);
-    const status = env.part.status!() as { failed: number; failures: { appointmentKey: string; lastError: string; nextAttemptAt: string }[] };
+    const status = env.section();
     expect(status.failed).toBe(1);
-    expect(status.failures[0]).toMatchObject({ appointmentKey: appointment(2).key });
-    expect(status.failures[0]?.lastError).toMatch(/400/);
+    expect(status.failures[0]).toMatchObject({ appointment_key: appointment(2).key });
+    expect(status.failures[0]?.last_error).toMatch(/400/);
   });
 
   it('the breaker holds a pass that would delete more than its share of the mirrored events', async () => {
@@ -190,7 +190,7 @@ describe('Google writer', () => {
     env.fake.setFaults({ rate: 0.3, kinds: [429, '403rate', 500], after: false });
     const all = Array.from({ length: 200 }, (_, i) => appointment(i + 1));
     for (const a of all) env.put(a);
-    for (let i = 0; i < 10 && (env.part.status!() as { mirrored: number }).mirrored < 200; i++) await env.runWriter();
+    for (let i = 0; i < 10 && env.section().mirrored < 200; i++) await env.runWriter();
     const events = env.fake.events('primary');
     expect(events).toHaveLength(200);
     const byKey = new Map(events.map((e) => [e.extendedProperties?.private?.appointment_key, e]));

@@ -34,7 +34,7 @@ describe('one Google connection', () => {
     t = createTestContext({ config: testConfig({ google: googleSection(fake, { reverse_sync: { schedule: '0 0 1 1 *' } }) }), tuning: fast });
     t.ctx.appointments.upsert(appointment(1));
     expect((await t.runtime.scheduler.runNow('google-writer')).status).toBe('success');
-    expect((await t.runtime.scheduler.runNow('reverse-sync')).status).toBe('success');
+    expect((await t.runtime.scheduler.runNow('google-reverse-sync')).status).toBe('success');
     expect(fake.events('primary')).toHaveLength(1);
     // A second auth client (a second connection) would fetch a token of its own.
     expect(fake.counts().token).toBe(1);
@@ -66,7 +66,7 @@ describe('one Google connection', () => {
     });
     t.ctx.appointments.upsert(appointment(1));
     expect((await t.runtime.scheduler.runNow('google-writer')).status).toBe('failed');
-    const google = t.runtime.status().google as { auth: { mode: string; ok: boolean; error: string } };
+    const google = t.runtime.status().targets['google.default']!;
     expect(google.auth).toMatchObject({ mode: 'service_account', ok: false });
     expect(google.auth.error).toContain(`${file} is not a service account key`);
     expect(t.runtime.readiness().warnings.join(' ')).toContain('calbridge google auth');

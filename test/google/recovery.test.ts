@@ -16,7 +16,7 @@ it('adopts an existing event after a 409 only when it shows our times, not on ou
   const ev = env.fake.events('primary')[0]!;
   const later = (s: string) => new Date(Date.parse(s) + 7_200_000).toISOString();
   env.fake.state.userEdit('primary', ev.id, { start: { dateTime: later(ev.start!.dateTime!), timeZone: 'UTC' }, end: { dateTime: later(ev.end!.dateTime!), timeZone: 'UTC' } });
-  env.ctx.db.prepare('DELETE FROM google_links').run(); // a database restored from before the first write
+  env.ctx.db.prepare('DELETE FROM links').run(); // a database restored from before the first write
   await env.runWriter();
   expect(Date.parse(env.fake.events('primary')[0]!.start!.dateTime!)).toBe(a.start);
 });
@@ -27,8 +27,8 @@ it('drops a failed write from status once the appointment no longer needs it', a
   env.put(a);
   env.fake.failNext('quota', 50);
   await env.runWriter();
-  expect((env.part.status!() as { failed: number }).failed).toBe(1);
+  expect(env.section().failed).toBe(1);
   env.put({ ...a, status: 'CANCELED' });
   await env.runWriter();
-  expect((env.part.status!() as { failed: number }).failed).toBe(0);
+  expect(env.section().failed).toBe(0);
 });

@@ -15,11 +15,7 @@ afterEach(async () => {
   await env?.close();
 });
 
-interface GoogleSection {
-  failed: number;
-  failures: { appointmentKey: string; attempts: number; nextAttemptAt: string; lastError: string }[];
-}
-const google = (e: ReverseEnv) => e.status().google as GoogleSection;
+const google = (e: ReverseEnv) => e.status().targets['google.default']!;
 
 /** Calls the writer made about one event since the log was reset (reads, writes, failed ones too). */
 const callsAbout = (e: ReverseEnv, key: string) => e.fake.log.filter((r) => r.eventId === eventIdFor(key));
@@ -47,8 +43,8 @@ async function failedMove(clock: ManualClock): Promise<string> {
   env.fake.setFaults(null);
   expect(googleStart(env.eventOf(key))).toBe(slot(1));
   const [failure] = google(env).failures;
-  expect(failure).toMatchObject({ appointmentKey: key, attempts: 1 });
-  expect(Date.parse(failure!.nextAttemptAt)).toBeGreaterThanOrEqual(clock.now() + 5 * MINUTE);
+  expect(failure).toMatchObject({ appointment_key: key, attempts: 1 });
+  expect(Date.parse(failure!.next_attempt_at)).toBeGreaterThanOrEqual(clock.now() + 5 * MINUTE);
 
   // No new change: the same content waits out its backoff, no call about it.
   env.fake.resetLog();
@@ -63,7 +59,7 @@ describe('a change after a failed write', () => {
   it('a move is written at once, before the backoff of the failed one is over, with one call', async () => {
     const clock = new ManualClock(Date.now());
     const key = await failedMove(clock);
-    const backoffUntil = Date.parse(google(env).failures[0]!.nextAttemptAt);
+    const backoffUntil = Date.parse(google(env).failures[0]!.next_attempt_at);
 
     env.sim.reschedule(key, slot(3));
     await delivered(env);
@@ -83,7 +79,7 @@ describe('a change after a failed write', () => {
   it('a cancellation deletes the event at once, before the backoff of the failed move is over', async () => {
     const clock = new ManualClock(Date.now());
     const key = await failedMove(clock);
-    const backoffUntil = Date.parse(google(env).failures[0]!.nextAttemptAt);
+    const backoffUntil = Date.parse(google(env).failures[0]!.next_attempt_at);
 
     env.sim.cancel(key);
     await delivered(env);
@@ -97,7 +93,7 @@ describe('a change after a failed write', () => {
   it('a new change that fails again backs off further, and the same content then waits again', async () => {
     const clock = new ManualClock(Date.now());
     const key = await failedMove(clock);
-    const first = Date.parse(google(env).failures[0]!.nextAttemptAt);
+    const first = Date.parse(google(env).failures[0]!.next_attempt_at);
 
     env.fake.setFaults({ rate: 1, kinds: [500] });
     env.sim.reschedule(key, slot(3));
@@ -106,16 +102,16 @@ describe('a change after a failed write', () => {
     env.fake.setFaults(null);
     expect(callsAbout(env, key).length).toBeGreaterThan(0); // tried at once
     const [failure] = google(env).failures;
-    expect(failure).toMatchObject({ appointmentKey: key, attempts: 2 });
+    expect(failure).toMatchObject({ appointment_key: key, attempts: 2 });
     // Attempts keep counting: the second step of the backoff, from twenty minutes.
-    expect(Date.parse(failure!.nextAttemptAt) - clock.now()).toBeGreaterThanOrEqual(10 * MINUTE);
+    expect(Date.parse(failure!.next_attempt_at) - clock.now()).toBeGreaterThanOrEqual(10 * MINUTE);
 
     env.fake.resetLog();
     await env.run('google-writer');
     expect(callsAbout(env, key)).toEqual([]);
 
     // Once its time comes, the wanted state is written (the first failure's time has passed as well).
-    clock.set(Math.max(first, Date.parse(failure!.nextAttemptAt)));
+    clock.set(Math.max(first, Date.parse(failure!.next_attempt_at)));
     await env.run('google-writer');
     expect(googleStart(env.eventOf(key))).toBe(slot(3));
     expect(google(env)).toMatchObject({ failed: 0, failures: [] });
@@ -131,7 +127,7 @@ describe('a change after a failed write', () => {
     env.sim.reschedule(key, slot(2));
     await delivered(env);
     await env.run('google-writer');
-    const backoffUntil = Date.parse(google(env).failures[0]!.nextAttemptAt);
+    const backoffUntil = Date.parse(google(env).failures[0]!.next_attempt_at);
 
     env.fake.resetLog();
     env.sim.reschedule(key, slot(3));

@@ -44,7 +44,7 @@ it('a pass after a change plans only that change and writes it once; a pass with
   await env.runWriter();
   expect(env.fake.log.filter((l) => l.kind === 'update').map((l) => l.eventId)).toEqual([eventIdFor(appointment(3).key)]);
   // Another process's edit (a restored database) is not a noted change: the scheduled pass finds it.
-  env.ctx.db.prepare('DELETE FROM google_links WHERE appointment_key = ?').run(appointment(5).key);
+  env.ctx.db.prepare("DELETE FROM links WHERE target = 'google.default' AND appointment_key = ?").run(appointment(5).key);
   await env.runWriter();
   expect(env.fake.events('primary')).toHaveLength(5);
   expect(env.fake.counts().insert).toBe(1); // the 409 of the existing event adopted it
@@ -60,12 +60,12 @@ it('changes noted while a pass waits on one call are written at once, side by si
   for (let i = 2; i <= 4; i++) env.put(appointment(i));
   // Written while the first call is still unanswered (before, they waited for it, then went one by one).
   await vi.waitFor(() => expect(env.fake.events('primary')).toHaveLength(4), { timeout: 5_000, interval: 10 });
-  expect(env.part.status!().pending).toBeGreaterThanOrEqual(1); // the held one: status still counts it
+  expect(env.section().pending).toBeGreaterThanOrEqual(1); // the held one: status still counts it
   hold.release();
   const result = await pass;
   expect(result.status).toBe('success');
   expect(insertsOf(env)).toHaveLength(4); // one call each
-  expect(env.part.status!().pending).toBe(0);
+  expect(env.section().pending).toBe(0);
 });
 
 it('status counts as pending the changes a running pass takes on, until they are written', async () => {
@@ -78,9 +78,9 @@ it('status counts as pending the changes a running pass takes on, until they are
   for (let i = 2; i <= 60; i++) env.put(appointment(i));
   await new Promise((r) => setImmediate(r));
   // Most still wait for the pacer: a backfill in progress does not read as "nothing pending".
-  expect(env.part.status!().pending).toBeGreaterThanOrEqual(20);
+  expect(env.section().pending).toBeGreaterThanOrEqual(20);
   hold.release();
   await pass;
   expect(env.fake.events('primary')).toHaveLength(60);
-  expect(env.part.status!().pending).toBe(0);
+  expect(env.section().pending).toBe(0);
 });

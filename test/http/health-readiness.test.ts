@@ -36,7 +36,7 @@ async function daemonWithGoogle() {
     clock,
     lifecycle,
     runWriter: () => job('google-writer').run(),
-    runReverse: () => job('reverse-sync').run(),
+    runReverse: () => job('google-reverse-sync').run(),
     readyz: async () => {
       const res = await app.request('/readyz');
       return { status: res.status, text: await res.text() };

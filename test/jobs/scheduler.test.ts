@@ -19,7 +19,7 @@ describe('scheduler', () => {
     let maxRunning = 0;
     let runs = 0;
     scheduler.add({
-      name: 'reschedules',
+      name: 'google-reschedules',
       schedule: { everyMs: 3_600_000 },
       run: async () => {
         running++;
@@ -30,9 +30,9 @@ describe('scheduler', () => {
         return { status: 'success' };
       },
     });
-    scheduler.wake('reschedules');
-    scheduler.wake('reschedules'); // during the first run: one more run right after it
-    const result = await scheduler.runNow('reschedules');
+    scheduler.wake('google-reschedules');
+    scheduler.wake('google-reschedules'); // during the first run: one more run right after it
+    const result = await scheduler.runNow('google-reschedules');
     expect(result.status).toBe('success');
     expect(maxRunning).toBe(1);
     expect(runs).toBe(3);

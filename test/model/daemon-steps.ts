@@ -108,7 +108,7 @@ export class OvertakenRound extends Step {
   protected async act(m: Model, w: World): Promise<string> {
     if (this.full) w.fake.state.invalidateSyncTokens();
     const hold = w.fake.holdNext({ kind: 'list' });
-    const round = w.life.run('reverse-sync');
+    const round = w.life.run('google-reverse-sync');
     const held = await Promise.race([hold.arrived.then(() => true), round.then(() => false)]);
     if (this.move) await this.move.run(m, w);
     const arrived = w.undelivered();

@@ -15,7 +15,7 @@ import type { JobResult } from '../../src/jobs/job.ts';
 import { buildRuntime } from '../../src/wiring/runtime.ts';
 import type { Services } from '../../src/wiring/services.ts';
 
-export const JOBS = ['poll', 'deliveries', 'google-writer', 'reverse-sync', 'reschedules'] as const;
+export const JOBS = ['poll', 'deliveries', 'google-writer', 'google-reverse-sync', 'google-reschedules'] as const;
 export type JobName = (typeof JOBS)[number];
 
 /** A pid no process can have (above Linux's pid_max): how the next life sees a killed one's leases. */
@@ -61,9 +61,9 @@ export function startLife(o: LifeOptions): DaemonLife {
   });
   const ctx = runtime.services;
   // What the parts' start() asks for on serve: catch up with the booking service and Google.
-  for (const job of ['poll', 'deliveries', 'reverse-sync']) woken.add(job);
+  for (const job of ['poll', 'deliveries', 'google-reverse-sync']) woken.add(job);
 
-  const google = runtime.parts.find((p) => p.name === 'google')!;
+  const google = runtime.parts.find((p) => p.name === 'google.default')!;
   const run = (job: JobName) => runtime.scheduler.runNow(job);
 
   return {
@@ -82,8 +82,8 @@ export function startLife(o: LifeOptions): DaemonLife {
     },
     pending: () => ({
       deliveries: ctx.deliveries.counts().pending,
-      google: (google.status!() as { pending: number }).pending,
-      reschedules: ctx.actions.counts().pending,
+      google: google.status!().targets!['google.default']!.pending,
+      reschedules: ctx.targetStores('google.default').actions.counts().pending,
     }),
     kill() {
       ctx.db.close();

@@ -8,7 +8,7 @@ const POLL_EVERY_MS = 5 * 60_000;
 /** Time between passes while work is left: retries back off up to minutes, so the steps grow. */
 const STEPS_MS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600].map((s) => s * 1000);
 const MAX_CYCLES = 30;
-const CYCLE: JobName[] = ['deliveries', 'google-writer', 'reverse-sync', 'reschedules', 'google-writer'];
+const CYCLE: JobName[] = ['deliveries', 'google-writer', 'google-reverse-sync', 'google-reschedules', 'google-writer'];
 
 export interface Settled {
   cycles: number;
@@ -54,8 +54,8 @@ export async function quietPeriod(w: World): Promise<string[]> {
     if (second % 2 === 0) await w.life.run('deliveries');
     // The reverse sync runs far more often here than its schedule would: it can only find more.
     if (second % 5 === 0) await w.life.run('google-writer');
-    if (second % 5 === 0) await w.life.run('reverse-sync');
-    if (second % 10 === 0) await w.life.run('reschedules');
+    if (second % 5 === 0) await w.life.run('google-reverse-sync');
+    if (second % 10 === 0) await w.life.run('google-reschedules');
     if (second === 10) await w.life.run('poll');
   }
   const google = w.fake.log.slice(googleFrom).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));

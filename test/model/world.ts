@@ -193,7 +193,7 @@ export class World {
       await pass;
     } else if (point === 'reschedule-answer-lost') {
       this.crashAfterReschedule = true;
-      await this.life.run('reschedules').catch(() => undefined);
+      await this.life.run('google-reschedules').catch(() => undefined);
       what = this.crashAfterReschedule ? 'after a reschedules run with nothing sent' : 'with a reschedule applied and its answer not yet back';
       if (this.crashAfterReschedule) this.kill();
     } else {

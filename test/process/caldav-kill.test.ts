@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/store/db.ts';
-import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
+import { LinkStore } from '../../src/store/link-store.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { appointment } from '../google/google-env.ts';
 import { CalendarApp } from '../caldav/calendar-app.ts';
@@ -57,7 +57,7 @@ it('SIGKILL between the PUT and its record, restart: still exactly one resource,
   const linked = () => {
     const d = openDatabase(dbPath);
     try {
-      return new GoogleLinkStore(d, systemClock, 'caldav_links').get(a.key);
+      return new LinkStore(d, systemClock, 'caldav.default').get(a.key);
     } finally {
       d.close();
     }

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
-import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
+import { LinkStore } from '../../src/store/link-store.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { appointment, CLIENT } from '../google/google-env.ts';
@@ -58,7 +58,7 @@ it('SIGKILL while the insert answer is held, restart: still exactly one event', 
   const linked = () => {
     const d = openDatabase(dbPath);
     try {
-      return new GoogleLinkStore(d, systemClock).get(a.key)?.present === true;
+      return new LinkStore(d, systemClock, 'google.default').get(a.key)?.present === true;
     } finally {
       d.close();
     }

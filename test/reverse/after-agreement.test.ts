@@ -22,13 +22,13 @@ it('a rename while a person\'s move waits to be sent: the event is not set back,
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
 
   e.moveInGoogle(key, slot(3));
   // The booking service is busy when the reschedule is first tried: the move waits for a retry.
   e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
-  await e.run('reverse-sync');
-  await e.run('reschedules');
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
   expect(e.reschedulePatches(key)).toBe(0);
 
   const logFrom = e.fake.log.length;
@@ -39,7 +39,7 @@ it('a rename while a person\'s move waits to be sent: the event is not set back,
   expect(googleStart(e.eventOf(key)), 'the person\'s move is not set back while its reschedule is pending').toBe(slot(3));
 
   skew += 10_000; // the retry is due
-  await e.run('reschedules');
+  await e.run('google-reschedules');
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
@@ -53,20 +53,20 @@ it('a second move before the writer caught up with the first: it lands without a
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
 
   e.moveInGoogle(key, slot(3));
-  await e.run('reverse-sync'); // the reschedule goes out at once (woken)
+  await e.run('google-reverse-sync'); // the reschedule goes out at once (woken)
   e.fake.failNext(503, 8); // and Google refuses the writer's follow-up for a while (all its retries, twice)
-  await e.run('reschedules');
+  await e.run('google-reschedules');
   await e.run('google-writer');
   expect(e.sim.get(key)?.start).toBe(slot(3));
   expect(googleStart(e.eventOf(key))).toBe(slot(3));
 
   e.moveInGoogle(key, slot(5)); // the person moves it again before our write went through
   const logFrom = e.fake.log.length;
-  await e.run('reverse-sync');
-  await e.run('reschedules');
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(2);
   expect(e.sim.get(key)?.start).toBe(slot(5));
@@ -80,7 +80,7 @@ it('a write whose answer was lost: its retry meets a 412, finds our own write an
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
 
   e.sim.reschedule(key, slot(2));
   await e.sim.idle();
@@ -94,8 +94,8 @@ it('a write whose answer was lost: its retry meets a 412, finds our own write an
   for (let i = 0; i < 15; i++) {
     skew += 5_000; // over a minute of writer passes and reverse rounds
     await e.run('google-writer');
-    await e.run('reverse-sync');
-    await e.run('reschedules');
+    await e.run('google-reverse-sync');
+    await e.run('google-reschedules');
   }
   expect(writeStatuses(e, key, logFrom), 'one retry, answered 412, and no second write of the same event').toEqual([412]);
   expect(e.reschedulePatches(key)).toBe(0);

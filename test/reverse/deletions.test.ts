@@ -1,7 +1,9 @@
 // Events deleted by a person in Google, each on_delete policy, and a lost sync token (410).
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
-import { syncTokenKey } from '../../src/sync/reverse-sync.ts';
+import { targetKeys } from '../../src/sync/target/adapter.ts';
+
+const syncTokenKey = targetKeys({ kind: 'google', name: 'default' }).cursor;
 
 let env: ReverseEnv;
 afterEach(async () => {
@@ -15,13 +17,13 @@ async function booked(e: ReverseEnv, hours: number): Promise<string> {
 }
 
 const cancelRequests = (e: ReverseEnv) => e.sim.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/api/v3/appointments/'));
-const section = (e: ReverseEnv) => e.status().reverse_sync as Record<string, any>;
+const section = (e: ReverseEnv) => e.status().targets['google.default']!.reverse_sync as Record<string, any>;
 
 describe('a person deletes an event in Google', () => {
   it('recreates it by default (same event id, revived), without touching the booking', async () => {
     env = await startReverseEnv();
     const key = await booked(env, 0);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.deleteInGoogle(key);
     await env.settle(3);
     expect(env.eventOf(key)?.status).toBe('confirmed');
@@ -38,7 +40,7 @@ describe('a person deletes an event in Google', () => {
     env = await startReverseEnv({ reverse: { on_delete: 'cancel', send_email: true } });
     const key = await booked(env, 0);
     const kept = await booked(env, 2);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.deleteInGoogle(key);
     await env.settle(3);
     expect(cancelRequests(env)).toHaveLength(1);
@@ -54,7 +56,7 @@ describe('a person deletes an event in Google', () => {
   it('leaves both sides alone with on_delete: ignore', async () => {
     env = await startReverseEnv({ reverse: { on_delete: 'ignore' } });
     const key = await booked(env, 0);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.deleteInGoogle(key);
     await env.settle(3);
     expect(cancelRequests(env)).toHaveLength(0);
@@ -68,7 +70,7 @@ describe('a sync token Google no longer accepts (410)', () => {
   it('lists again in full and still finds a deletion made during the gap', async () => {
     env = await startReverseEnv({ reverse: { on_delete: 'cancel' } });
     const keys = [await booked(env, 0), await booked(env, 2), await booked(env, 4), await booked(env, 6)];
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     const tokenBefore = env.t.ctx.cursors.get<string>(syncTokenKey(CAL));
     env.fake.state.invalidateSyncTokens(CAL);
     env.deleteInGoogle(keys[1]!);
@@ -88,14 +90,14 @@ describe('a sync token Google no longer accepts (410)', () => {
     env = await startReverseEnv({ reverse: { on_delete: 'cancel' } });
     const keys: string[] = [];
     for (let i = 0; i < 5; i++) keys.push(await booked(env, i * 2));
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.fake.state.invalidateSyncTokens(CAL);
     for (const k of keys.slice(0, 4)) env.deleteInGoogle(k);
     await env.settle(2);
     expect(cancelRequests(env)).toHaveLength(0);
     for (const k of keys) expect(env.sim.get(k)?.status).toBe('CONFIRMED');
     expect(section(env).held_by_breaker).toBe(4);
-    const ready = env.parts.find((p) => p.name === 'reverse_sync')!.readiness!();
+    const ready = env.parts.find((p) => p.name === 'google.default')!.readiness!();
     expect(ready.warnings.join(' ')).toMatch(/4 deletions .* held by the breaker/);
   });
 });

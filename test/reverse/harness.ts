@@ -15,6 +15,7 @@ import type { Part } from '../../src/wiring/part.ts';
 import { startGoogleSimulator, type SimulatedEvent, type GoogleSimulator, type GoogleSimulatorOptions } from '../../src/google/simulator/index.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import type { StatusDocument } from '../../src/status/status-document.ts';
 import { CLIENT, googleSection } from '../google/google-env.ts';
 
 export const CAL = 'primary';
@@ -39,7 +40,7 @@ export interface ReverseEnv {
   moveInGoogle(key: string, start: number): void;
   deleteInGoogle(key: string): void;
   reschedulePatches(key?: string): number;
-  status(): Record<string, unknown>;
+  status(): StatusDocument;
   close(): Promise<void>;
 }
 
@@ -105,8 +106,8 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
         await sim.idle();
         await run('deliveries');
         await run('google-writer');
-        await run('reverse-sync');
-        await run('reschedules');
+        await run('google-reverse-sync');
+        await run('google-reschedules');
         await run('google-writer');
       }
     },

@@ -4,7 +4,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { googleStart, startReverseEnv, slot, type ReverseEnv } from './harness.ts';
 import { CalendarApiError, type SimulatedEvent } from '../../src/google/simulator/calendar-state.ts';
-import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
+import { LinkStore } from '../../src/store/link-store.ts';
 
 let env: ReverseEnv | undefined;
 afterEach(async () => {
@@ -35,13 +35,13 @@ it('a deleted event revived by a write whose answer was lost, then the appointme
   env = await startReverseEnv();
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
-  const links = new GoogleLinkStore(e.t.ctx.db, e.t.ctx.clock);
+  const links = new LinkStore(e.t.ctx.db, e.t.ctx.clock, 'google.default');
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
 
   e.deleteInGoogle(key); // a person deletes it; on_delete: recreate
   loseAnswers(e, 'update', 1); // the revival reaches Google, its answer does not
-  await e.run('reverse-sync'); // wakes the writer: 409 on the tombstone, the revival, its retry a 412
+  await e.run('google-reverse-sync'); // wakes the writer: 409 on the tombstone, the revival, its retry a 412
   await until(() => (links.get(key)?.attempts ?? 0) > 0);
   expect(e.eventOf(key)?.status, 'revived by the write whose answer was lost').toBe('confirmed');
 
@@ -54,11 +54,11 @@ it('a person moves an event whose insert we never saw answered: the move reaches
   env = await startReverseEnv();
   const e = env;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   e.fake.failNext(503, 3); // the insert fails three times, and the fourth attempt's answer is lost
   loseAnswers(e, 'insert', 1);
   const key = e.sim.create({ start: slot(0) }).appointment_key;
-  const links = new GoogleLinkStore(e.t.ctx.db, e.t.ctx.clock);
+  const links = new LinkStore(e.t.ctx.db, e.t.ctx.clock, 'google.default');
   await e.sim.idle();
   await e.run('deliveries'); // wakes the writer, whose insert fails
   await until(() => (links.get(key)?.attempts ?? 0) > 0);

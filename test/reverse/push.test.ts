@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { slot, startReverseEnv, type ReverseEnv } from './harness.ts';
 import { createTestContext, testConfig } from '../helpers/context.ts';
+import type { StatusShare } from '../../src/status/status-document.ts';
+
+const reverseOf = (share: StatusShare) => share.targets?.['google.default']?.reverse_sync;
 
 let env: ReverseEnv;
 afterEach(async () => {
@@ -39,7 +42,7 @@ describe('push notifications', () => {
     env.moveInGoogle(a.appointment_key, slot(4));
     await until(() => env.reschedulePatches(a.appointment_key) === 1);
     expect(env.sim.get(a.appointment_key)?.start).toBe(slot(4));
-    expect((env.status().reverse_sync as any).push).toMatchObject({ enabled: true, channels_active: 1 });
+    expect((env.status().targets['google.default']!.reverse_sync as Record<string, unknown>).push).toMatchObject({ enabled: true, channels_active: 1 });
   });
 
   it('a forged notification (wrong token, unknown channel) answers 404 and runs nothing', async () => {
@@ -47,7 +50,7 @@ describe('push notifications', () => {
     const a = env.sim.create({ start: slot(0) });
     await env.settle(1);
     await env.run('google-channels');
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     const channel = liveChannels(env)[0]!;
     env.scheduler.start();
     env.moveInGoogle(a.appointment_key, slot(4));
@@ -86,9 +89,9 @@ describe('push notifications', () => {
       config: testConfig({ google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' } } }),
     });
     try {
-      const part = t.runtime.parts.find((p) => p.name === 'reverse_sync')!;
-      expect(part.jobs!.map((j) => j.name)).toEqual(['reverse-sync', 'reschedules']);
-      expect(part.status!().push).toMatchObject({ enabled: false, why: 'public_url is not https' });
+      const part = t.runtime.parts.find((p) => p.name === 'google.default')!;
+      expect(part.jobs!.map((j) => j.name)).toEqual(['google-writer', 'google-reverse-sync', 'google-reschedules']);
+      expect(reverseOf(part.status!())).toMatchObject({ push: { enabled: false, why: 'public_url is not https' } });
     } finally {
       await t.close();
     }
@@ -99,21 +102,23 @@ describe('push notifications', () => {
     expect(() => testConfig({ google: google('http://push.example.com/google/notifications') })).toThrow(/push_url.*https/s);
     const t = createTestContext({ config: testConfig({ google: google('https://push.example.com/google/notifications') }) });
     try {
-      const part = t.runtime.parts.find((p) => p.name === 'reverse_sync')!;
-      expect(part.jobs!.map((j) => j.name)).toEqual(['reverse-sync', 'reschedules', 'google-channels']);
-      expect(part.status!().push).toMatchObject({ enabled: true, address: 'https://push.example.com/google/notifications' });
+      const part = t.runtime.parts.find((p) => p.name === 'google.default')!;
+      expect(part.jobs!.map((j) => j.name)).toEqual(['google-writer', 'google-reverse-sync', 'google-reschedules', 'google-channels']);
+      expect(reverseOf(part.status!())).toMatchObject({ push: { enabled: true, address: 'https://push.example.com/google/notifications' } });
     } finally {
       await t.close();
     }
   });
 
-  it('is no part at all when google.reverse_sync.enabled is false', async () => {
+  it('has no reverse-sync jobs, route or section when google.reverse_sync.enabled is false', async () => {
     const t = createTestContext({
       config: testConfig({ google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { enabled: false } } }),
     });
     try {
-      expect(t.runtime.parts.map((p) => p.name)).not.toContain('reverse_sync');
-      expect(t.runtime.parts.map((p) => p.name)).toContain('google');
+      const part = t.runtime.parts.find((p) => p.name === 'google.default')!;
+      expect(part.jobs!.map((j) => j.name)).toEqual(['google-writer']);
+      expect(part.routes).toBeUndefined();
+      expect(reverseOf(part.status!())).toEqual({ enabled: false });
     } finally {
       await t.close();
     }

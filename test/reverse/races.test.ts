@@ -18,7 +18,7 @@ it('a move in Google survives a change at the booking service that the writer se
   const a = env.sim.create({ start: slot(0) });
   const key = a.appointment_key;
   await env.settle(1);
-  await env.run('reverse-sync');
+  await env.run('google-reverse-sync');
   env.moveInGoogle(key, slot(3));
   env.sim.update(key, { person: { full_name: 'Renamed Person' } }); // reception fixes the name; the time stays
   await env.sim.idle();
@@ -44,11 +44,11 @@ it('`sync` (wakes, then runNow) sends one PATCH per move, with moves in two cale
   const a = e.sim.create({ start: slot(0) });
   const b = e.sim.create({ start: slot(0), calendar: { calendar_key: CAL_B } });
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   move('primary', a.appointment_key, slot(3));
   move('second', b.appointment_key, slot(4));
-  await e.run('reverse-sync');
-  await e.run('reschedules');
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
   await new Promise((r) => setTimeout(r, 500));
   expect(e.reschedulePatches(a.appointment_key)).toBe(1);
   expect(e.reschedulePatches(b.appointment_key)).toBe(1);
@@ -59,7 +59,7 @@ it('our own earlier write, read by a round that overlaps our next write, is an e
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   const bookingMove = async (to: number) => {
     e.sim.reschedule(key, to);
     await e.sim.idle();
@@ -68,12 +68,12 @@ it('our own earlier write, read by a round that overlaps our next write, is an e
   };
   await bookingMove(slot(2));
   const hold = e.fake.holdNext({ kind: 'list' });
-  const round = e.run('reverse-sync'); // its listing shows our write of slot 2
+  const round = e.run('google-reverse-sync'); // its listing shows our write of slot 2
   await hold.arrived;
   await bookingMove(slot(5)); // and meanwhile we write slot 5
   hold.release();
   await round;
-  await e.run('reschedules');
+  await e.run('google-reschedules');
   expect(e.reschedulePatches(key)).toBe(0);
   expect(e.sim.get(key)?.start).toBe(slot(5));
   expect(googleStart(e.eventOf(key))).toBe(slot(5));
@@ -84,10 +84,10 @@ it('a person\'s move seen by a round that overlaps a move at the booking service
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   e.moveInGoogle(key, slot(2));
   const hold = e.fake.holdNext({ kind: 'list' });
-  const round = e.run('reverse-sync');
+  const round = e.run('google-reverse-sync');
   await hold.arrived;
   e.sim.reschedule(key, slot(5));
   await e.sim.idle();
@@ -95,7 +95,7 @@ it('a person\'s move seen by a round that overlaps a move at the booking service
   await e.run('google-writer');
   hold.release();
   await round;
-  await e.run('reschedules');
+  await e.run('google-reschedules');
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(0);
   expect(e.sim.get(key)?.start).toBe(slot(5));

@@ -26,7 +26,7 @@ const move = (start: number, over: Partial<NewAction> = {}): NewAction => ({
 beforeEach(() => {
   t = createTestContext({ clock });
   t.ctx.appointments.upsert(appointment(1));
-  store = new RescheduleStore(t.ctx.db, clock);
+  store = new RescheduleStore(t.ctx.db, clock, 'google.default');
 });
 afterEach(() => t.close());
 
@@ -36,7 +36,7 @@ describe('RescheduleStore', () => {
     t.ctx.db.close();
     const db = openDatabase(t.ctx.config.database.path);
     try {
-      expect(new RescheduleStore(db, clock).due().map((r) => [r.state, r.newStart])).toEqual([['pending', 5000]]);
+      expect(new RescheduleStore(db, clock, 'google.default').due().map((r) => [r.state, r.newStart])).toEqual([['pending', 5000]]);
     } finally {
       db.close();
     }

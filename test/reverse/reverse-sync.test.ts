@@ -17,13 +17,13 @@ async function booked(e: ReverseEnv, hours = 0, calendarKey?: string): Promise<s
   return a.appointment_key;
 }
 
-const section = (e: ReverseEnv) => e.status().reverse_sync as Record<string, any>;
+const section = (e: ReverseEnv) => e.status().targets['google.default']!.reverse_sync as Record<string, any>;
 
 describe('a person moves an event in Google', () => {
   it('reschedules the booking exactly once, then stays quiet', async () => {
     env = await startReverseEnv();
     const key = await booked(env);
-    await env.run('reverse-sync'); // the first round lists everything: nothing to do
+    await env.run('google-reverse-sync'); // the first round lists everything: nothing to do
     env.moveInGoogle(key, slot(3));
     const writesBefore = env.googleWrites();
 
@@ -47,7 +47,7 @@ describe('a person moves an event in Google', () => {
     const key = await booked(env, 0);
     const other = await booked(env, 3);
     const elsewhere = await booked(env, 6, 'c0000000-0000-4000-a000-0000000000ff');
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.moveInGoogle(key, slot(3) + 30 * 60_000); // overlaps `other` by half an hour
     await env.settle(2);
     expect(env.reschedulePatches()).toBe(0);
@@ -70,7 +70,7 @@ describe('a person moves an event in Google', () => {
     env = await startReverseEnv({ reverse: { on_conflict: 'allow' } });
     const key = await booked(env, 0);
     await booked(env, 3);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     const lists = env.sim.requests.filter((r) => r.method === 'GET' && r.path === '/api/v3/appointments/').length;
     env.moveInGoogle(key, slot(3));
     await env.settle(2);
@@ -83,7 +83,7 @@ describe('a person moves an event in Google', () => {
   it('puts the event back and shows the reason when the booking service refuses', async () => {
     env = await startReverseEnv();
     const key = await booked(env);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.sim.refuseReschedules('This professional does not work at that time.');
     env.moveInGoogle(key, slot(2));
     await env.settle(2);
@@ -99,7 +99,7 @@ describe('a person moves an event in Google', () => {
   it('lets the booking service win when it moved the appointment too', async () => {
     env = await startReverseEnv({ webhooks: false });
     const key = await booked(env);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.moveInGoogle(key, slot(2));
     env.sim.reschedule(key, slot(5)); // the reception desk moved it in the booking system
     await env.run('poll');
@@ -112,7 +112,7 @@ describe('a person moves an event in Google', () => {
   it('leaves a title edit alone', async () => {
     env = await startReverseEnv();
     const key = await booked(env);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     const writes = env.googleWrites();
     env.fake.state.userEdit(CAL, env.eventOf(key)!.id, { summary: 'Call her first' });
     await env.settle(3);

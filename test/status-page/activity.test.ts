@@ -37,7 +37,7 @@ describe('recent activity', () => {
       [code, 'booking-to-targets', `booked for ${at(slot(0))}`],
       [code, 'booking-to-targets', `added to Google, ${at(slot(0))}`],
     ]);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.moveInGoogle(key, slot(2));
     await env.settle(3);
 
@@ -51,7 +51,7 @@ describe('recent activity', () => {
     env = await startReverseEnv();
     const { key, code } = await booked(env, 0);
     const other = await booked(env, 3);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.moveInGoogle(key, slot(3));
     await env.settle(2);
     expect(googleStart(env.eventOf(key))).toBe(slot(0));
@@ -67,7 +67,7 @@ describe('recent activity', () => {
   it('tells a refusal with the booking service’s reason, and a deletion recreated', async () => {
     env = await startReverseEnv();
     const { key, code } = await booked(env, 0);
-    await env.run('reverse-sync');
+    await env.run('google-reverse-sync');
     env.sim.refuseReschedules('Horário indisponível para este profissional');
     env.moveInGoogle(key, slot(1));
     await env.settle(2);

@@ -21,7 +21,7 @@ it('shows no token, secret or document number on the page, in /api/status or in 
   const keys = documents.map((doc, i) => sim.create({ start: slot(i * 2), identification_code: doc }).appointment_key);
   await env.settle(1);
   await env.run('google-channels');
-  await env.run('reverse-sync');
+  await env.run('google-reverse-sync');
   // A move that goes through, one onto a taken slot, one refused with a document number in the reason, a deletion.
   env.moveInGoogle(keys[0]!, slot(1));
   env.moveInGoogle(keys[1]!, slot(4));
@@ -42,7 +42,7 @@ it('shows no token, secret or document number on the page, in /api/status or in 
     feeds: feedUrls(config),
     secrets: configured,
     zone: config.booking.timezone,
-    agenda: (now) => agenda({ config, appointments: t.ctx.appointments, links: t.ctx.links }, now),
+    agenda: (now) => agenda({ config, appointments: t.ctx.appointments, links: t.ctx.targetStores('google.default').links }, now),
   });
   const page = await (await app.request('/status')).text();
   const api = JSON.stringify(redactStatus(status(), configured));

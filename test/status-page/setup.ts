@@ -68,7 +68,7 @@ export function statusApp(given: Part[] | ((t: TestContext) => Part[]), config: 
         feeds: feedUrls(config),
         secrets,
         zone: config.booking.timezone,
-        agenda: (now) => agenda({ config, appointments: t.ctx.appointments, ...(config.google?.enabled ? { links: t.ctx.links } : {}) }, now),
+        agenda: (now) => agenda({ config, appointments: t.ctx.appointments, ...(config.google?.enabled ? { links: t.ctx.targetStores('google.default').links } : {}) }, now),
       }),
     ],
   });

@@ -3,7 +3,7 @@
 // a wait left to the reverse sync clears it, so an old failure never decides a later retry.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
-import { GoogleLinkStore, type LinkTable } from '../../src/store/google-link-store.ts';
+import { LinkStore } from '../../src/store/link-store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { appointment } from '../google/google-env.ts';
 
@@ -19,8 +19,8 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-describe.each<LinkTable>(['google_links', 'caldav_links'])('%s', (table) => {
-  const links = () => new GoogleLinkStore(t.ctx.db, clock, table);
+describe.each(['google.default', 'caldav.default'])('%s', (table) => {
+  const links = () => new LinkStore(t.ctx.db, clock, table);
 
   it('a failure records what it tried; the next failure replaces it and counts on', () => {
     links().recordFailure(key, target, 'HTTP 500', 1000, 'cal#h2');

@@ -23,7 +23,7 @@ describe('database', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(schemaVersion(db)).toBe(loadMigrations().at(-1)?.version);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
-    expect(tables).toEqual(expect.arrayContaining(['appointments', 'deliveries', 'google_links', 'reschedules', 'sync_cursors', 'leases', 'kv']));
+    expect(tables).toEqual(expect.arrayContaining(['appointments', 'deliveries', 'links', 'reschedules', 'sync_cursors', 'leases', 'kv']));
     db.close();
   });
 

@@ -2,7 +2,7 @@
 // one target never shows in, supersedes or is pruned by the other's (migration 010).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
-import { GoogleLinkStore } from '../../src/store/google-link-store.ts';
+import { LinkStore } from '../../src/store/link-store.ts';
 import { RescheduleStore, type NewAction } from '../../src/store/reschedule-store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { appointment } from '../google/google-env.ts';
@@ -31,8 +31,8 @@ afterEach(() => t.close());
 
 describe('state per calendar target', () => {
   it('links: a CalDAV write is not a Google link, and each counts its own', () => {
-    const google = new GoogleLinkStore(t.ctx.db, clock);
-    const caldav = new GoogleLinkStore(t.ctx.db, clock, 'caldav_links');
+    const google = new LinkStore(t.ctx.db, clock, 'google.default');
+    const caldav = new LinkStore(t.ctx.db, clock, 'caldav.default');
     caldav.recordWrite(key, { calendarId: 'Clinic', eventId: key, generation: 0, present: true, hash: 'h', etag: '"1"', start: 1, end: 2, revision: 1 });
     expect(google.get(key)).toBeUndefined();
     expect(google.plannable().find((r) => r.key === key)?.link).toBeUndefined();
@@ -45,8 +45,8 @@ describe('state per calendar target', () => {
   });
 
   it('reverse-sync actions: each target sees, supersedes and counts only its own', () => {
-    const google = new RescheduleStore(t.ctx.db, clock);
-    const caldav = new RescheduleStore(t.ctx.db, clock, 'caldav');
+    const google = new RescheduleStore(t.ctx.db, clock, 'google.default');
+    const caldav = new RescheduleStore(t.ctx.db, clock, 'caldav.default');
     google.record(action({ observedEtag: '"g"', calendarId: 'primary' }));
     caldav.record(action({ observedEtag: '"c"' }));
     // The CalDAV move did not supersede Google's pending one.
@@ -62,8 +62,8 @@ describe('state per calendar target', () => {
   });
 
   it('pruning keeps each target’s latest action of an appointment', () => {
-    const google = new RescheduleStore(t.ctx.db, clock);
-    const caldav = new RescheduleStore(t.ctx.db, clock, 'caldav');
+    const google = new RescheduleStore(t.ctx.db, clock, 'google.default');
+    const caldav = new RescheduleStore(t.ctx.db, clock, 'caldav.default');
     const g = google.record(action({ state: 'done', kind: 'restore' }));
     const c = caldav.record(action({ state: 'done', kind: 'restore' }));
     clock.advance(60 * 86_400_000);

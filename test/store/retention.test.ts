@@ -22,7 +22,7 @@ function setup() {
   t = createTestContext({ clock });
   const part = t.runtime.parts.find((p) => p.name === 'retention')!;
   const job = part.jobs!.find((j): j is Job => j.name === 'retention')!;
-  return { t, clock, part, job, deliveries: new DeliveryStore(t.ctx.db), actions: new RescheduleStore(t.ctx.db, clock) };
+  return { t, clock, part, job, deliveries: new DeliveryStore(t.ctx.db), actions: new RescheduleStore(t.ctx.db, clock, 'google.default') };
 }
 
 
@@ -120,10 +120,10 @@ describe('retention', () => {
     s.clock.advance(RETENTION_MS.deliveries + 1);
     await s.job.run();
     expect(s.deliveries.counts().done).toBe(0);
-    expect(s.part.status!()).toMatchObject({
+    expect(s.part.status!().retention).toMatchObject({
       kept_days: { processed_deliveries: 7, webhook_announcements: 7, settled_reverse_actions: 30 },
       last_run_at: new Date(s.clock.now()).toISOString(),
-      last_deleted: { deliveries: 2345, announcements: 0, reverseActions: 0 },
+      last_deleted: { processed_deliveries: 2345, webhook_announcements: 0, settled_reverse_actions: 0 },
     });
   });
 

@@ -5,7 +5,7 @@ import type { Config } from '../../config/schema.ts';
 import { isCancelled } from '../../core/appointment.ts';
 import { statusWords } from '../../core/activity-words.ts';
 import type { AppointmentStore, StoredAppointment } from '../../store/appointment-store.ts';
-import type { GoogleLinkStore } from '../../store/google-link-store.ts';
+import type { LinkStore } from '../../store/link-store.ts';
 import { placeInFeed } from '../../feeds/feed-filter.ts';
 import { rowOf } from '../../feeds/members.ts';
 
@@ -35,16 +35,16 @@ export interface AgendaDeps {
   config: Config;
   appointments: AppointmentStore;
   /** Absent when Google is off. */
-  links?: GoogleLinkStore;
+  links?: LinkStore;
   /** Absent when CalDAV is off: what calbridge last wrote to the CalDAV calendar. */
-  caldavLinks?: GoogleLinkStore;
+  caldavLinks?: LinkStore;
 }
 
 /** A busy day of a large business still makes a page a phone can load. */
 const MAX_ROWS = 150;
 
 /** What a calendar target (Google, CalDAV) shows: the time calbridge last wrote there. */
-function inCalendar(s: StoredAppointment, links: GoogleLinkStore, zone: string): Shown {
+function inCalendar(s: StoredAppointment, links: LinkStore, zone: string): Shown {
   const a = s.appointment;
   const link = links.get(a.key);
   const hhmm = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');

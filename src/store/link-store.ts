@@ -1,12 +1,13 @@
-// google_links and caldav_links: what we last wrote to a calendar target per appointment, and the
-// retry state of failed writes. One table per target, the same columns, this one class.
-// Each write's outcome is recorded in one statement, so the link never disagrees with itself.
+// links: what we last wrote to a calendar target per appointment, and the retry state of failed
+// writes. One table for every target, its rows keyed by the account ({kind}.{name}, e.g.
+// google.default); a store sees only its own account's rows. Each write's outcome is recorded in
+// one statement, so the link never disagrees with itself.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Deferral, LinkState } from '../core/mirror/link.ts';
 
 /** What the mirror core decides from (its LinkState), plus the appointment, the revision written and the retry state. */
-export interface GoogleLink extends LinkState {
+export interface Link extends LinkState {
   appointmentKey: string;
   writtenRevision: number | null;
   attempts: number;
@@ -37,7 +38,7 @@ interface Row {
   failed_hash: string | null;
 }
 
-const fromRow = (r: Row): GoogleLink => ({
+const fromRow = (r: Row): Link => ({
   appointmentKey: r.appointment_key,
   calendarId: r.calendar_id,
   eventId: r.event_id,
@@ -62,7 +63,7 @@ export interface PlanRow {
   key: string;
   revision: number;
   gone: boolean;
-  link: GoogleLink | undefined;
+  link: Link | undefined;
 }
 
 export interface WrittenEvent {
@@ -96,18 +97,16 @@ const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
   l.deferred_etag, l.deferred_since_ms, l.write_started_ms, l.failed_hash`;
 
-/** The link table of each calendar target. */
-export type LinkTable = 'google_links' | 'caldav_links';
-
-export class GoogleLinkStore {
+export class LinkStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly table: LinkTable = 'google_links',
+    /** The account whose links these are: `{kind}.{name}`, e.g. google.default. */
+    private readonly target: string,
   ) {}
 
-  get(key: string): GoogleLink | undefined {
-    const row = this.db.prepare(`SELECT * FROM ${this.table} WHERE appointment_key = ?`).get(key) as Row | undefined;
+  get(key: string): Link | undefined {
+    const row = this.db.prepare(`SELECT * FROM links WHERE target = ? AND appointment_key = ?`).get(this.target, key) as Row | undefined;
     return row && fromRow(row);
   }
 
@@ -116,9 +115,9 @@ export class GoogleLinkStore {
     const rows = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
-         FROM appointments AS a LEFT JOIN ${this.table} AS l ON l.appointment_key = a.appointment_key`,
+         FROM appointments AS a LEFT JOIN links AS l ON l.target = ? AND l.appointment_key = a.appointment_key`,
       )
-      .all() as PlanColumns[];
+      .all(this.target) as PlanColumns[];
     return rows.map(planRowOf);
   }
 
@@ -127,16 +126,16 @@ export class GoogleLinkStore {
     const r = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
-         FROM appointments AS a LEFT JOIN ${this.table} AS l ON l.appointment_key = a.appointment_key
+         FROM appointments AS a LEFT JOIN links AS l ON l.target = ? AND l.appointment_key = a.appointment_key
          WHERE a.appointment_key = ?`,
       )
-      .get(key) as PlanColumns | undefined;
+      .get(this.target, key) as PlanColumns | undefined;
     return r && planRowOf(r);
   }
 
   /** The link of one of our events (reverse sync: which appointment is this event?). */
-  byEvent(calendarId: string, eventId: string): GoogleLink | undefined {
-    const row = this.db.prepare(`SELECT * FROM ${this.table} WHERE calendar_id = ? AND event_id = ?`).get(calendarId, eventId) as Row | undefined;
+  byEvent(calendarId: string, eventId: string): Link | undefined {
+    const row = this.db.prepare(`SELECT * FROM links WHERE target = ? AND calendar_id = ? AND event_id = ?`).get(this.target, calendarId, eventId) as Row | undefined;
     return row && fromRow(row);
   }
 
@@ -148,39 +147,39 @@ export class GoogleLinkStore {
   recordIntent(key: string, target: { calendarId: string; eventId: string; generation: number }): void {
     this.db
       .prepare(
-        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, write_started_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, 0, ?, ?)
-         ON CONFLICT (appointment_key) DO UPDATE SET write_started_ms = excluded.write_started_ms, updated_at_ms = excluded.updated_at_ms`,
+        `INSERT INTO links (target, appointment_key, calendar_id, event_id, generation, present, write_started_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?)
+         ON CONFLICT (target, appointment_key) DO UPDATE SET write_started_ms = excluded.write_started_ms, updated_at_ms = excluded.updated_at_ms`,
       )
-      .run(key, target.calendarId, target.eventId, target.generation, this.clock.now(), this.clock.now());
+      .run(this.target, key, target.calendarId, target.eventId, target.generation, this.clock.now(), this.clock.now());
   }
 
-  /** A successful write: what Google now holds; retry state (what failed too), the write's intent and any deferral cleared. */
+  /** A successful write: what the target now holds; retry state (what failed too), the write's intent and any deferral cleared. */
   recordWrite(key: string, w: WrittenEvent): void {
     this.db
       .prepare(
-        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, written_hash, etag,
+        `INSERT INTO links (target, appointment_key, calendar_id, event_id, generation, present, written_hash, etag,
            written_start_ms, written_end_ms, written_revision, attempts, next_attempt_ms, last_error, updated_at_ms)
-         VALUES (@key, @calendarId, @eventId, @generation, @present, @hash, @etag, @start, @end, @revision, 0, 0, NULL, @now)
-         ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
+         VALUES (@target, @key, @calendarId, @eventId, @generation, @present, @hash, @etag, @start, @end, @revision, 0, 0, NULL, @now)
+         ON CONFLICT (target, appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
            generation = excluded.generation, present = excluded.present, written_hash = excluded.written_hash,
            etag = excluded.etag, written_start_ms = excluded.written_start_ms, written_end_ms = excluded.written_end_ms,
            written_revision = excluded.written_revision, attempts = 0, next_attempt_ms = 0, last_error = NULL, failed_hash = NULL,
            updated_at_ms = excluded.updated_at_ms, deferred_etag = NULL, deferred_since_ms = NULL, write_started_ms = NULL`,
       )
-      .run({ key, ...w, present: w.present ? 1 : 0, now: this.clock.now() });
+      .run({ ...w, target: this.target, key, present: w.present ? 1 : 0, now: this.clock.now() });
   }
 
   /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
     this.db
-      .prepare(`UPDATE ${this.table} SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0, failed_hash = NULL WHERE appointment_key = ?`)
-      .run(revision, key);
+      .prepare(`UPDATE links SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0, failed_hash = NULL WHERE target = ? AND appointment_key = ?`)
+      .run(revision, this.target, key);
   }
 
   /** The recorded failure no longer matters (a different write is planned); attempts and next attempt stay. */
   forgetError(key: string): void {
-    this.db.prepare(`UPDATE ${this.table} SET last_error = NULL WHERE appointment_key = ?`).run(key);
+    this.db.prepare(`UPDATE links SET last_error = NULL WHERE target = ? AND appointment_key = ?`).run(this.target, key);
   }
 
   /**
@@ -190,8 +189,8 @@ export class GoogleLinkStore {
    */
   leaveToReverse(key: string, deferral: Deferral, lookAgainAt: number): void {
     this.db
-      .prepare(`UPDATE ${this.table} SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ?, failed_hash = NULL WHERE appointment_key = ?`)
-      .run(deferral.etag, deferral.since, lookAgainAt, key);
+      .prepare(`UPDATE links SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ?, failed_hash = NULL WHERE target = ? AND appointment_key = ?`)
+      .run(deferral.etag, deferral.since, lookAgainAt, this.target, key);
   }
 
   /**
@@ -202,23 +201,23 @@ export class GoogleLinkStore {
   recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number, content: string | null): void {
     this.db
       .prepare(
-        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, failed_hash, updated_at_ms)
-         VALUES (?, ?, ?, ?, 0, 1, ?, ?, ?, ?)
-         ON CONFLICT (appointment_key) DO UPDATE SET attempts = attempts + 1, next_attempt_ms = excluded.next_attempt_ms,
+        `INSERT INTO links (target, appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, failed_hash, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?)
+         ON CONFLICT (target, appointment_key) DO UPDATE SET attempts = attempts + 1, next_attempt_ms = excluded.next_attempt_ms,
            last_error = excluded.last_error, failed_hash = excluded.failed_hash, updated_at_ms = excluded.updated_at_ms`,
       )
-      .run(key, target.calendarId, target.eventId, target.generation, nextAttemptMs, error, content, this.clock.now());
+      .run(this.target, key, target.calendarId, target.eventId, target.generation, nextAttemptMs, error, content, this.clock.now());
   }
 
   /** Google refused to revive the deleted id: the next insert uses a new generation of it. */
   bumpGeneration(key: string, calendarId: string, eventId: string, generation: number): void {
     this.db
       .prepare(
-        `INSERT INTO ${this.table} (appointment_key, calendar_id, event_id, generation, present, updated_at_ms) VALUES (?, ?, ?, ?, 0, ?)
-         ON CONFLICT (appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
+        `INSERT INTO links (target, appointment_key, calendar_id, event_id, generation, present, updated_at_ms) VALUES (?, ?, ?, ?, ?, 0, ?)
+         ON CONFLICT (target, appointment_key) DO UPDATE SET calendar_id = excluded.calendar_id, event_id = excluded.event_id,
            generation = excluded.generation, present = 0, updated_at_ms = excluded.updated_at_ms`,
       )
-      .run(key, calendarId, eventId, generation, this.clock.now());
+      .run(this.target, key, calendarId, eventId, generation, this.clock.now());
   }
 
   // Reverse sync: how it asks this level-triggered writer to put an event back. No second writer
@@ -227,8 +226,8 @@ export class GoogleLinkStore {
   /** Our events that should exist in a calendar (a full re-list compares against these). */
   mirroredIn(calendarId: string): { appointmentKey: string; eventId: string }[] {
     return this.db
-      .prepare(`SELECT appointment_key AS appointmentKey, event_id AS eventId FROM ${this.table} WHERE calendar_id = ? AND present = 1`)
-      .all(calendarId) as { appointmentKey: string; eventId: string }[];
+      .prepare(`SELECT appointment_key AS appointmentKey, event_id AS eventId FROM links WHERE target = ? AND calendar_id = ? AND present = 1`)
+      .all(this.target, calendarId) as { appointmentKey: string; eventId: string }[];
   }
 
   /**
@@ -238,17 +237,17 @@ export class GoogleLinkStore {
   requestRewrite(key: string, observedEtag: string | null): void {
     this.db
       .prepare(
-        `UPDATE ${this.table} SET written_hash = NULL, etag = COALESCE(?, etag), next_attempt_ms = 0, updated_at_ms = ?
-         WHERE appointment_key = ? AND present = 1`,
+        `UPDATE links SET written_hash = NULL, etag = COALESCE(?, etag), next_attempt_ms = 0, updated_at_ms = ?
+         WHERE target = ? AND appointment_key = ? AND present = 1`,
       )
-      .run(observedEtag, this.clock.now(), key);
+      .run(observedEtag, this.clock.now(), this.target, key);
   }
 
   /** The event was deleted in Google: the writer inserts it again (409 on the tombstone, revived). */
   requestRecreate(key: string): void {
     this.db
-      .prepare(`UPDATE ${this.table} SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE appointment_key = ?`)
-      .run(this.clock.now(), key);
+      .prepare(`UPDATE links SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE target = ? AND appointment_key = ?`)
+      .run(this.clock.now(), this.target, key);
   }
 
   /**
@@ -258,23 +257,23 @@ export class GoogleLinkStore {
   adoptEdit(key: string, edit: { etag: string; start: number; end: number }, unchangedSince: number): void {
     this.db
       .prepare(
-        `UPDATE ${this.table} SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
-         WHERE appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
+        `UPDATE links SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
+         WHERE target = ? AND appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
       )
-      .run(edit.etag, edit.start, edit.end, key, unchangedSince);
+      .run(edit.etag, edit.start, edit.end, this.target, key, unchangedSince);
   }
 
   counts(): { mirrored: number; failed: number } {
     const r = this.db
-      .prepare(`SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM ${this.table}`)
-      .get() as { mirrored: number; failed: number };
+      .prepare(`SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM links WHERE target = ?`)
+      .get(this.target) as { mirrored: number; failed: number };
     return r;
   }
 
   failures(limit = 20): LinkFailure[] {
     const rows = this.db
-      .prepare(`SELECT * FROM ${this.table} WHERE last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?`)
-      .all(limit) as Row[];
+      .prepare(`SELECT * FROM links WHERE target = ? AND last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?`)
+      .all(this.target, limit) as Row[];
     return rows.map((r) => ({ appointmentKey: r.appointment_key, eventId: r.event_id, attempts: r.attempts, nextAttemptMs: r.next_attempt_ms, lastError: r.last_error ?? '' }));
   }
 }

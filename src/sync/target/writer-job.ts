@@ -1,14 +1,14 @@
 // A calendar target's writer as a job, for any target: its metrics (calbridge_<target>_writes_total,
 // _pending, _failed_items), one pass per run, a cheap probe when the target has been quiet (so
 // readiness stays honest), and the writer's state saved for a `status` run in another process.
-import type { Job, JobName } from '../jobs/job.ts';
-import type { Metrics } from '../metrics.ts';
-import type { GoogleLinkStore } from '../store/google-link-store.ts';
-import type { KvStore } from '../store/kv-store.ts';
-import type { AppointmentStore } from '../store/appointment-store.ts';
-import type { Clock } from '../core/clock.ts';
-import type { MirrorWriter, WriterHooks, WriterStatus } from '../sync/mirror-writer.ts';
-import type { ActivityEntry, BackfillEntry } from '../store/activity-store.ts';
+import type { Job, JobName } from '../../jobs/job.ts';
+import type { Metrics } from '../../metrics.ts';
+import type { LinkStore } from '../../store/link-store.ts';
+import type { KvStore } from '../../store/kv-store.ts';
+import type { AppointmentStore } from '../../store/appointment-store.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { MirrorWriter, WriterHooks, WriterStatus } from '../mirror-writer.ts';
+import type { ActivityEntry, BackfillEntry } from '../../store/activity-store.ts';
 
 export interface WriterCounting {
   hooks: WriterHooks;
@@ -120,7 +120,7 @@ export function writerJob<B>(o: WriterJobOptions<B>): Job {
  * What status shows of a writer: this process's state once its writer has passed; before that, as
  * the last pass (maybe of `serve`) saved it; and the counts from the links.
  */
-export function writerFacts<B>(o: { writer: MirrorWriter<B>; links: GoogleLinkStore; cursors: KvStore; stateKey: string }) {
+export function writerFacts<B>(o: { writer: MirrorWriter<B>; links: LinkStore; cursors: KvStore; stateKey: string }) {
   const counts = o.links.counts();
   const own = o.writer.status();
   const state: WriterStatus = own.lastPassAt !== null ? own : (o.cursors.get<WriterStatus>(o.stateKey) ?? own);
@@ -130,7 +130,13 @@ export function writerFacts<B>(o: { writer: MirrorWriter<B>; links: GoogleLinkSt
       mirrored: counts.mirrored,
       pending: own.lastPassAt !== null ? own.pending : o.writer.plan().length,
       failed: counts.failed,
-      failures: o.links.failures(20).map((f) => ({ ...f, nextAttemptAt: new Date(f.nextAttemptMs).toISOString() })),
+      failures: o.links.failures(20).map((f) => ({
+        appointment_key: f.appointmentKey,
+        event_id: f.eventId,
+        attempts: f.attempts,
+        next_attempt_at: new Date(f.nextAttemptMs).toISOString(),
+        last_error: f.lastError,
+      })),
     },
   };
 }

@@ -1,15 +1,15 @@
 // The reverse sync's two jobs, for any calendar target: a round over its mapped calendars (what
 // people changed there, recorded), and the sending of what a round recorded to the booking service.
 // Each target's part builds its own pair under its own job names.
-import { errorMessage } from '../core/errors.ts';
-import type { Clock } from '../core/clock.ts';
-import type { Job, JobName, JobResult } from '../jobs/job.ts';
-import type { KvStore } from '../store/kv-store.ts';
-import type { RescheduleStore } from '../store/reschedule-store.ts';
-import { calendarRound, type CalendarRound, type ReverseDeps } from '../sync/reverse-sync.ts';
-import { processDue, type ProcessResult, type RescheduleDeps } from '../sync/reschedule.ts';
-import type { ReverseMetrics } from '../sync/reverse-metrics.ts';
-import type { RoundState } from '../sync/reverse-status.ts';
+import { errorMessage } from '../../core/errors.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Job, JobName, JobResult } from '../../jobs/job.ts';
+import type { KvStore } from '../../store/kv-store.ts';
+import type { RescheduleStore } from '../../store/reschedule-store.ts';
+import { calendarRound, type CalendarRound, type ReverseDeps } from '../reverse-sync.ts';
+import { processDue, type ProcessResult, type RescheduleDeps } from '../reschedule.ts';
+import type { ReverseMetrics } from '../reverse-metrics.ts';
+import type { RoundState } from '../reverse-status.ts';
 
 /** The last round as saved under `key` (in the database, so a one-shot `status` shows the daemon's). */
 export const loadRound = (cursors: KvStore, key: string): RoundState =>
