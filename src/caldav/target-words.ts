@@ -31,10 +31,10 @@ export interface CalDavSetupProblem {
 }
 
 /** The readiness warning of a setup mistake. */
-export function setupWarning(p: CalDavSetupProblem, section: string): string {
+export function setupWarning(p: CalDavSetupProblem): string {
   return p.kind === 'not_caldav'
-    ? `CalDAV: caldav.url does not lead to a CalDAV server, so nothing is written to the CalDAV calendar (details in status: ${section}.setup_problem)`
-    : `CalDAV: the calendar "${p.calendar}" of caldav.calendars is not one of the account's calendars, so nothing is written to it (details in status: ${section}.setup_problem)`;
+    ? 'CalDAV: caldav.url does not lead to a CalDAV server, so nothing is written to the CalDAV calendar'
+    : `CalDAV: the calendar "${p.calendar}" of caldav.calendars is not one of the account's calendars, so nothing is written to it`;
 }
 
 /** What a CalDAV object of ours shows (`zone`: booking.timezone, for floating times). */

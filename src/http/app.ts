@@ -7,6 +7,7 @@ import type { OverallReadiness } from '../core/readiness.ts';
 import { healthRoutes } from './health-routes.ts';
 import { adminAuth } from './admin-auth.ts';
 import { logRequests } from './request-log.ts';
+import type { StatusDocument } from '../status/status-document.ts';
 import { redactStatus } from './status-page/redact.ts';
 
 export interface AppDeps {
@@ -20,7 +21,7 @@ export interface AppDeps {
   /** Configured secrets masked wherever they appear in /api/status (as on the page). */
   secrets?: readonly string[];
   /** The whole status document (status command, /api/status, the status page). */
-  status: () => Record<string, unknown>;
+  status: () => StatusDocument;
   /** What /readyz answers. */
   readiness: () => OverallReadiness;
   /** Route factories' sub-apps (webhooks, feeds, push notifications, the status page), mounted at the root. */

@@ -22,8 +22,8 @@ export function healthRoutes(deps: HealthDeps): Hono {
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.get('/readyz', (c) => {
-    const result = deps.readiness();
-    return c.json(result, result.ready ? 200 : 503);
+    const { ready, reasons, warnings } = deps.readiness();
+    return c.json({ ready, reasons, warnings }, ready ? 200 : 503);
   });
 
   app.get('/metrics', async (c) => {

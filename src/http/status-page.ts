@@ -9,13 +9,14 @@ import { redactStatus } from './status-page/redact.ts';
 import { renderStatusPage, type PageLink } from './status-page/page.ts';
 import { pageProblems } from './status-page/problems.ts';
 import type { AgendaDay } from './status-page/agenda.ts';
+import type { StatusDocument } from '../status/status-document.ts';
 
 export type { PageLink };
 
 export interface StatusPageDeps {
   clock: Clock;
   /** The whole status document, as /api/status serves it. */
-  status: () => Record<string, unknown>;
+  status: () => StatusDocument;
   /** What /readyz answers. */
   readiness: () => OverallReadiness;
   /** Each feed's subscription URLs (they carry the token: the page is behind the admin token). */

@@ -1,7 +1,7 @@
 // The ingest section of `status` and /api/status, and its share of /readyz. Read from the database,
 // so a one-shot `status` shows what `serve` did.
 import type { Clock } from '../core/clock.ts';
-import type { Readiness } from '../core/readiness.ts';
+import type { Readiness, Warning } from '../core/readiness.ts';
 import type { IngestSection } from '../status/status-document.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
@@ -76,33 +76,34 @@ export function ingestStatus(d: IngestStatusDeps): IngestSection {
  */
 export function ingestReadiness(d: IngestStatusDeps): Readiness {
   const now = d.clock.now();
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
+  const say = (text: string, see?: string) => void warnings.push({ text, ...(see ? { see } : {}) });
   const { lastOkAt } = d.health.state();
-  if (lastOkAt === null) warnings.push('the booking API has not answered successfully yet (details in status: booking_api)');
+  if (lastOkAt === null) say('the booking API has not answered successfully yet', 'booking_api');
   else if (now - lastOkAt > readinessWindowMs(d.pollSchedule)) {
-    warnings.push(`the booking API has not answered successfully since ${iso(lastOkAt)} (details in status: booking_api)`);
+    say(`the booking API has not answered successfully since ${iso(lastOkAt)}`, 'booking_api');
   }
   const passes = d.history.history().filter((h) => h.outcome === 'success').slice(-2);
   if (passes.length === 2 && passes.every((p) => p.unannounced > 0)) {
     const n = passes.reduce((s, p) => s + p.unannounced, 0);
-    warnings.push(
+    say(
       `webhooks seem silent: the last two polls found ${n} changes that no webhook announced; check \`calbridge webhooks list\` and the booking service's webhook settings`,
     );
   }
   const last = d.history.last();
   // The breaker's verdict is our own sentence (counts only).
-  if (last?.outcome === 'breaker' && last.error) warnings.push(`the last poll was stopped by the breaker: ${last.error}`);
+  if (last?.outcome === 'breaker' && last.error) say(`the last poll was stopped by the breaker: ${last.error}`);
   const held = d.gone.heldCount();
   if (held > 0) {
-    warnings.push(
+    say(
       `the deletion breaker holds ${held} appointments the booking service says are gone (more than poll.max_gone_per_hour ${d.gone.perHour} in an hour); ` +
         'they stay as they were until the rate drops; if the deletions are real, run `calbridge sync --allow-mass-changes` once',
     );
   }
   const counts = d.deliveries.counts();
-  if (counts.failed > 0) warnings.push(`${counts.failed} webhook deliveries failed (see status: deliveries.last_errors)`);
+  if (counts.failed > 0) say(`${counts.failed} webhook deliveries failed`, 'ingest.deliveries.last_errors');
   if (counts.oldestPendingAt !== null && now - counts.oldestPendingAt > STUCK_MS) {
-    warnings.push(`webhook deliveries are waiting since ${iso(counts.oldestPendingAt)} (${counts.pending} pending)`);
+    say(`webhook deliveries are waiting since ${iso(counts.oldestPendingAt)} (${counts.pending} pending)`);
   }
   return { reasons: [], warnings };
 }

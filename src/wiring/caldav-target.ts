@@ -7,7 +7,7 @@ import { CALDAV_AUTH_WARNING, caldavBodyFacts, caldavWords, setupWarning } from 
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { mappedCalendars } from '../sync/reverse-sync.ts';
-import { accountId, type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
+import { type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
 import { connectCalDav } from './caldav-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
@@ -19,7 +19,6 @@ export function caldavTarget(s: Services, cfg: CalDavConfig, apply: ApplyDeps, o
   const mapping = mirrorMapping(cfg);
   const calendars = mappedCalendars(mapping);
   const account: TargetAccount = { kind: 'caldav', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: cfg.reverse_sync };
-  const section = `targets.${accountId(account)}`;
 
   const adapter: TargetAdapter<CalendarObject> = {
     kind: 'caldav',
@@ -33,7 +32,7 @@ export function caldavTarget(s: Services, cfg: CalDavConfig, apply: ApplyDeps, o
     authWarning: CALDAV_AUTH_WARNING,
     setupProblem: () => {
       const problem = caldav.setupProblem();
-      return problem && { problem, warning: setupWarning(problem, section) };
+      return problem && { problem, warning: setupWarning(problem) };
     },
     facts: () => ({ url: cfg.url }),
     bodyFacts: (ics) => caldavBodyFacts(ics, zone),

@@ -74,9 +74,9 @@ export function createWebhookRegistrationPart(s: Services): Part {
       reasons: [],
       warnings:
         status.state === 'skipped'
-          ? [`webhook registration skipped: ${status.error ?? ''}`]
+          ? [{ text: `webhook registration skipped: ${status.error ?? ''}` }]
           : status.state === 'failed'
-            ? ['webhook registration failed; the poll still finds every change (details in status: webhook_registration)']
+            ? [{ text: 'webhook registration failed; the poll still finds every change', see: 'webhook_registration' }]
             : [],
     }),
   };

@@ -47,7 +47,7 @@ describe('the webhook part at serve start', () => {
     const again = partFor(sim);
     await again.start?.();
     expect(sim.webhooks()).toHaveLength(1);
-    const status = again.status?.();
+    const status = again.status?.().webhook_registration;
     expect(again.name).toBe('webhook_registration');
     expect(status).toMatchObject({ register: true, state: 'registered', action: 'unchanged' });
     expect(JSON.stringify(status)).not.toContain(SECRET);
@@ -57,8 +57,8 @@ describe('the webhook part at serve start', () => {
     const sim = await simulator();
     await partFor(sim, { db: 'shared' }).start?.();
     const oneShot = partFor(sim, { db: 'shared' });
-    expect(oneShot.status?.()).toMatchObject({ state: 'registered', action: 'created' });
-    expect(partFor(sim).status?.()).toMatchObject({ state: 'pending' });
+    expect(oneShot.status?.().webhook_registration).toMatchObject({ state: 'registered', action: 'created' });
+    expect(partFor(sim).status?.().webhook_registration).toMatchObject({ state: 'pending' });
   });
 
   it('skips a non-https public_url with a warning and never calls the service', async () => {
@@ -66,8 +66,8 @@ describe('the webhook part at serve start', () => {
     const part = partFor(sim, { publicUrl: 'http://localhost:8080' });
     await part.start?.();
     expect(sim.requests).toEqual([]);
-    expect(part.status?.()).toMatchObject({ state: 'skipped' });
-    expect(part.readiness?.().warnings[0]).toMatch(/not https/);
+    expect(part.status?.().webhook_registration).toMatchObject({ state: 'skipped' });
+    expect(part.readiness?.().warnings[0]?.text).toMatch(/not https/);
     expect(part.readiness?.().reasons).toEqual([]);
   });
 
@@ -76,7 +76,7 @@ describe('the webhook part at serve start', () => {
     const part = partFor(sim, { register: false });
     await part.start?.();
     expect(sim.requests).toEqual([]);
-    expect(part.status?.()).toMatchObject({ register: false, state: 'disabled' });
+    expect(part.status?.().webhook_registration).toMatchObject({ register: false, state: 'disabled' });
   });
 
   it('does not throw when the service is down; the failure shows in status', async () => {
@@ -84,7 +84,7 @@ describe('the webhook part at serve start', () => {
     sim.failNext({ status: 503, count: 5 });
     const part = partFor(sim, { maxRetries: 0 });
     await expect(part.start?.()).resolves.toBeUndefined();
-    expect(part.status?.()).toMatchObject({ state: 'failed', error: expect.stringMatching(/503/) });
+    expect(part.status?.().webhook_registration).toMatchObject({ state: 'failed', error: expect.stringMatching(/503/) });
     expect(sim.webhooks()).toEqual([]);
   });
 });

@@ -58,7 +58,7 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(metrics).toMatch(/calbridge_caldav_pending 0/);
     expect(metrics).toContain('# HELP calbridge_caldav_reverse_restores_total Events in a CalDAV calendar put back because the booking service wins');
     // The details section's heading spells the protocol's name.
-    expect(page.text).toContain('<details class="part" id="section-caldav"><summary>CalDAV</summary>');
+    expect(page.text).toContain('<details class="part" id="section-caldav.default"><summary>CalDAV</summary>');
   });
 
   it('refused credentials: a warning naming the fix, never a 503, and nothing written', async () => {

@@ -10,6 +10,7 @@ import { createApp } from '../../src/http/app.ts';
 import { accessWarnings, presentedToken } from '../../src/http/admin-auth.ts';
 import { ConfigError, parseConfig } from '../../src/config/load.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+import { statusFixture } from '../helpers/status-fixture.ts';
 import { startLoggedDaemon } from './logged-daemon.ts';
 
 const TOKEN = 'admin-token-0123456789abcdef';
@@ -21,8 +22,8 @@ afterEach(async () => {
 
 async function listen(access: { adminToken?: string; statusAuth?: 'token' | 'loopback'; metricsAuth?: boolean }): Promise<number> {
   const t: TestContext = createTestContext();
-  const ready = () => ({ ready: true, reasons: [], warnings: [] });
-  const app = createApp({ log: t.ctx.log, metrics: t.ctx.metrics, ...access, adminToken: access.adminToken, status: () => ({ ok: true }), readiness: ready, routes: [] });
+  const ready = () => ({ ready: true, reasons: [], warnings: [], notes: [] });
+  const app = createApp({ log: t.ctx.log, metrics: t.ctx.metrics, ...access, adminToken: access.adminToken, status: () => statusFixture(), readiness: ready, routes: [] });
   const server: Server = await listenHono(app.fetch, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => t.close());
   cleanups.push(() => new Promise<void>((r) => server.close(() => r())));

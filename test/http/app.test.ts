@@ -5,6 +5,7 @@ import { createApp } from '../../src/http/app.ts';
 import { overallReadiness, type Readiness } from '../../src/core/readiness.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { silentLogger } from '../../src/log.ts';
+import { statusFixture } from '../helpers/status-fixture.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
@@ -18,7 +19,7 @@ function setup(options: { adminToken?: string; shares?: Readiness[] } = {}) {
     log: silentLogger(),
     metrics: createMetrics({ processMetrics: false }),
     adminToken: options.adminToken,
-    status: () => ({ hello: 'world' }),
+    status: () => statusFixture({ version: 'hello world' }),
     readiness: () => overallReadiness(options.shares ?? []),
     routes: [],
   });
@@ -42,7 +43,7 @@ describe('HTTP skeleton', () => {
   it('is not ready when a part gives a reason, and shows warnings without failing', async () => {
     const shares: Readiness[] = [
       { reasons: ['the booking API has not answered for 20 minutes'], warnings: [] },
-      { reasons: [], warnings: ['webhooks look silent'] },
+      { reasons: [], warnings: [{ text: 'webhooks look silent' }] },
     ];
     const res = await setup({ shares }).app.request('/readyz');
     expect(res.status).toBe(503);
@@ -74,7 +75,7 @@ describe('HTTP skeleton', () => {
     expect((await app.request('/api/status', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     const bearer = await app.request('/api/status', { headers: { authorization: 'Bearer admin-token-0123456789' } });
     expect(bearer.status).toBe(200);
-    expect(await bearer.json()).toEqual({ hello: 'world' });
+    expect(await bearer.json()).toMatchObject({ version: 'hello world' });
     expect((await app.request('/api/status', { headers: { authorization: basic('admin-token-0123456789') } })).status).toBe(200);
     expect((await app.request('/api/status', { headers: { authorization: basic('nope') } })).status).toBe(401);
   });

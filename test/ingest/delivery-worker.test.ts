@@ -183,7 +183,7 @@ describe('delivery worker', () => {
     expect(row).toMatchObject({ state: 'pending', attempts: 1 });
     expect(row?.last_error).toMatch(/503|unavailable/i);
     expect(row!.next_attempt_ms).toBeGreaterThan(clock.now());
-    const status = h.part.status?.() as { deliveries: { pending: number; retrying: number; last_errors: { error: string }[] } };
+    const status = h.part.status?.().ingest as { deliveries: { pending: number; retrying: number; last_errors: { error: string }[] } };
     expect(status.deliveries).toMatchObject({ pending: 1, retrying: 1 });
     expect(status.deliveries.last_errors[0]?.error).toMatch(/503|unavailable/i);
 
@@ -274,7 +274,7 @@ describe('delivery worker', () => {
     expect(result.failed).toBe(1);
     expect(deliveryRows(h)).toMatchObject([{ state: 'failed', last_error: 'appointment no-start has no start_date or start' }]);
     expect(h.t.ctx.appointments.counts().total).toBe(0);
-    expect(h.part.readiness?.().warnings.join(' ')).toMatch(/1 webhook deliveries failed/);
+    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).toMatch(/1 webhook deliveries failed/);
   });
 });
 

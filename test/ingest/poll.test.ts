@@ -31,7 +31,7 @@ function withListing(real: BookingApi, listPages: BookingApi['listPages']): Book
 }
 
 type PollStatus = { poll: { last: { outcome: string; unannounced: number; error?: string }; unannounced_changes_total: number } };
-const pollStatus = (x: Harness) => x.part.status?.() as PollStatus;
+const pollStatus = (x: Harness) => x.part.status?.().ingest as PollStatus;
 
 describe('poll', () => {
   it('loads every page of the window and nothing outside it', async () => {
@@ -91,7 +91,7 @@ describe('poll', () => {
     await h.poll.run();
     const readiness = h.part.readiness?.();
     expect(readiness?.reasons).toEqual([]);
-    expect(readiness?.warnings.join('\n')).toMatch(/webhooks seem silent: the last two polls found 2 changes/);
+    expect(readiness?.warnings.map((w) => w.text).join('\n')).toMatch(/webhooks seem silent: the last two polls found 2 changes/);
   });
 
   it('an outage changes nothing and shows in status and readiness', async () => {
@@ -111,9 +111,9 @@ describe('poll', () => {
     const readiness = h.part.readiness?.();
     // A warning, never a reason to be unready: webhooks and feeds still work while the API is down.
     expect(readiness?.reasons).toEqual([]);
-    expect(readiness?.warnings.join(' ')).toMatch(/booking API has not answered successfully since /);
+    expect(readiness?.warnings.map((w) => w.text).join(' ')).toMatch(/booking API has not answered successfully since /);
     // The API's error text stays in status (a timestamp in a warning may well contain "503").
-    expect(readiness?.warnings.join(' ')).not.toMatch(/temporarily unavailable/i);
+    expect(readiness?.warnings.map((w) => w.text).join(' ')).not.toMatch(/temporarily unavailable/i);
     expect(JSON.stringify(pollStatus(h))).toMatch(/temporarily unavailable/);
   });
 
@@ -131,7 +131,7 @@ describe('poll', () => {
     expect(result.summary).toMatch(/listing came back empty while 10 appointments are stored/);
     expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 10, gone: 0 });
     expect(countRequests(h.sim, 'GET', /^\/api\/v3\/appointments\/[^/]+\/$/)).toBe(0); // not even re-read
-    expect(h.part.readiness?.().warnings.join(' ')).toMatch(/stopped by the breaker/);
+    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).toMatch(/stopped by the breaker/);
   });
 
   it('re-reads what the listing missed: only a 404 or a cancelled status makes it gone', async () => {
@@ -208,7 +208,7 @@ describe('poll', () => {
     const list = h.sim.requests.find((r) => r.path === LIST);
     expect(list?.query.start_date).toEqual(['2026-03-03T12:00:00']);
     expect(list?.query.end_date).toEqual(['2026-11-05T12:00:00']); // after the November change, back in EST
-    const last = (h.part.status?.() as { poll: { last: { window: { from: string; to: string } } } }).poll.last.window;
+    const last = (h.part.status?.().ingest as { poll: { last: { window: { from: string; to: string } } } }).poll.last.window;
     expect(last).toEqual({ from: '2026-03-03T17:00:00.000Z', to: '2026-11-05T17:00:00.000Z' });
   });
 });

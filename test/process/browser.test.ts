@@ -13,6 +13,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
 import { ADMIN_TOKEN, FEED_TOKEN, pageConfig, statusApp } from '../status-page/setup.ts';
+import { ingestFixture, targetFixture } from '../helpers/status-fixture.ts';
 import { slot, startMirrorEnv } from '../caldav/mirror-env.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -39,17 +40,20 @@ afterAll(async () => {
 const parts: Part[] = [
   {
     name: 'ingest',
-    status: () => ({ last_poll_at: '2026-06-15T11:57:00.000Z', appointments: { total: 42, pending: 3 }, last_error: null }),
-    readiness: () => ({ reasons: [], warnings: ['webhooks look silent while the poll keeps finding changes'] }),
+    status: () => ({ ingest: ingestFixture({ poll: { last_success_at: '2026-06-15T11:57:00.000Z' } }) }),
+    readiness: () => ({ reasons: [], warnings: [{ text: 'webhooks look silent while the poll keeps finding changes' }] }),
   },
   {
-    name: 'google',
+    name: 'google.default',
     status: () => ({
-      enabled: true,
-      calendars: [
-        { calendar_id: 'primary', events: 40, last_error: 'quota exceeded for calendar primary' },
-        { calendar_id: 'team@group.calendar.google.com', events: 2, last_error: null },
-      ],
+      targets: {
+        'google.default': targetFixture('google', {
+          calendars: ['primary', 'team@group.calendar.google.com'],
+          mirrored: 42,
+          failed: 1,
+          failures: [{ appointment_key: 'a1', event_id: 'e1', attempts: 2, next_attempt_at: '2026-06-15T12:05:00.000Z', last_error: 'quota exceeded for calendar primary' }],
+        }),
+      },
     }),
   },
 ];
@@ -90,15 +94,18 @@ describe('the status page in a browser', () => {
 
     // A warning is a problem to look at, first on the page, in a sentence.
     await expect(page.title()).resolves.toBe('⚠ calbridge status');
-    expect(await page.locator('#health h2').textContent()).toBe('1 problem needs attention');
-    expect(await page.locator('#health .problems li').allTextContents()).toEqual(['Webhooks look silent while the poll keeps finding changes.']);
+    expect(await page.locator('#health h2').textContent()).toBe('2 problems need attention');
+    expect(await page.locator('#health .problems li .what').allTextContents()).toEqual([
+      'Webhooks look silent while the poll keeps finding changes.',
+      '1 appointment could not be written to Google; calbridge keeps retrying by itself.',
+    ]);
     expect(await page.locator('#readiness').textContent()).toBe('Ready: webhooks and feeds are being served.');
     // The details are folded: a person opens the one they need.
     expect(await page.locator('#details details.part > summary').allTextContents()).toEqual(['Ingest', 'Google']);
     expect(await page.locator('#section-ingest').textContent()).toContain('3 min ago');
     expect(await page.locator('#section-ingest dl').first().isVisible()).toBe(false);
-    await page.locator('#section-google > summary').click();
-    expect(await page.locator('#section-google td.error').textContent()).toBe('quota exceeded for calendar primary');
+    await page.locator('#section-google\\.default > summary').click();
+    expect(await page.locator('#section-google\\.default td.error').textContent()).toBe('quota exceeded for calendar primary');
     expect(await page.locator('#errors').textContent()).toContain('quota exceeded for calendar primary');
 
     const feeds = page.locator('#subscribe .feed');

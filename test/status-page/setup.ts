@@ -5,6 +5,7 @@ import { statusPageRoutes } from '../../src/http/status-page.ts';
 import { agenda } from '../../src/http/status-page/agenda.ts';
 import { configuredSecrets } from '../../src/http/status-page/redact.ts';
 import { overallReadiness } from '../../src/core/readiness.ts';
+import { assembleStatus } from '../../src/status/status-document.ts';
 import { feedUrls } from '../../src/feeds/feed-urls.ts';
 import { WriteCheck } from '../../src/store/write-check.ts';
 import type { Part } from '../../src/wiring/part.ts';
@@ -39,11 +40,7 @@ export function pageConfig(overrides: Record<string, unknown> = {}): Config {
 export function statusApp(given: Part[] | ((t: TestContext) => Part[]), config: Config = pageConfig()): { t: TestContext; app: ReturnType<typeof createApp> } {
   const t = createTestContext({ config });
   const parts = typeof given === 'function' ? given(t) : given;
-  const status = (): Record<string, unknown> => ({
-    version: '0.1.0',
-    now: new Date(t.clock.now()).toISOString(),
-    ...Object.fromEntries(parts.flatMap((p) => (p.status ? [[p.name, p.status()]] : []))),
-  });
+  const status = () => assembleStatus({ version: '0.1.0', now: new Date(t.clock.now()).toISOString() }, parts.flatMap((p) => (p.status ? [p.status()] : [])));
   // As the runtime does: the database's write check first, then every part's share.
   const writable = new WriteCheck(t.ctx.db);
   const readiness = () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
 import { ADMIN_TOKEN, FEED_TOKEN, SECRETS, basic, pageConfig, statusApp } from './setup.ts';
+import { ingestFixture, targetFixture } from '../helpers/status-fixture.ts';
 
 const contexts: TestContext[] = [];
 afterEach(async () => {
@@ -22,7 +23,7 @@ async function page(parts: Part[], config = pageConfig()): Promise<string> {
 
 const ingest: Part = {
   name: 'ingest',
-  status: () => ({ last_poll_at: '2026-06-15T11:57:00.000Z', appointments: 42, last_error: null }),
+  status: () => ({ ingest: ingestFixture({ poll: { last_success_at: '2026-06-15T11:57:00.000Z' } }) }),
   readiness: () => ({ reasons: [], warnings: [] }),
 };
 
@@ -60,7 +61,7 @@ describe('GET /status', () => {
   it('folds each part’s section among the details, with its times relative to now', async () => {
     const body = await page([ingest]);
     expect(body).toContain('<details class="part" id="section-ingest"><summary>Ingest</summary>');
-    expect(body).toContain('Last poll at');
+    expect(body).toContain('Last success at');
     expect(body).toContain('3 min ago');
     expect(body.indexOf('id="details"')).toBeGreaterThan(body.indexOf('id="subscribe"'));
   });
@@ -68,10 +69,13 @@ describe('GET /status', () => {
   it('puts each readiness reason and warning first, as a sentence, with what to do where the part said it', async () => {
     const google: Part = {
       name: 'ingest',
-      status: () => ({ pending: 1 }),
+      status: () => ({ ingest: ingestFixture() }),
       readiness: () => ({
         reasons: ['the database was migrated by a newer calbridge'],
-        warnings: ['webhooks seem silent: the last two polls found 4 changes that no webhook announced; check `calbridge webhooks list`', 'the booking API has not answered successfully yet (details in status: booking_api)'],
+        warnings: [
+          { text: 'webhooks seem silent: the last two polls found 4 changes that no webhook announced; check `calbridge webhooks list`' },
+          { text: 'the booking API has not answered successfully yet', see: 'booking_api' },
+        ],
       }),
     };
     const body = await page([google]);
@@ -97,23 +101,35 @@ describe('GET /status', () => {
 
   it('lists errors any part reported among the details and highlights them in place', async () => {
     const google: Part = {
-      name: 'google',
-      status: () => ({ calendars: [{ calendar_id: 'primary', lastError: 'quota exceeded for calendar primary' }], failed: 2 }),
+      name: 'google.default',
+      status: () => ({
+        targets: {
+          'google.default': targetFixture('google', {
+            failed: 2,
+            failures: [{ appointment_key: 'a1', event_id: 'e1', attempts: 3, next_attempt_at: '2026-06-15T12:05:00.000Z', last_error: 'quota exceeded for calendar primary' }],
+          }),
+        },
+      }),
     };
     const body = await page([ingest, google]);
     const errors = body.slice(body.indexOf('id="errors"'), body.indexOf('id="section-ingest"'));
     expect(errors).toContain('Errors the parts reported (2)');
-    expect(errors).toContain('Google › Calendars › #1 › Last error');
-    expect(errors).toContain('quota exceeded for calendar primary');
     expect(errors).toContain('Google › Failed');
+    expect(errors).toContain('Google › Failures');
+    expect(errors).toContain('quota exceeded for calendar primary');
     expect(body).toContain('<td class="error"><span class="text">quota exceeded for calendar primary</span></td>');
+    // The schema says next_attempt_at is an instant: shown relative to now.
+    expect(body).toContain('<time datetime="2026-06-15T12:05:00.000Z"');
   });
 
   it('escapes names from the booking service, in sections, errors and feed names', async () => {
     const evil = '<script>alert("x")</script>';
     const part: Part = {
-      name: 'reverse_sync',
-      status: () => ({ recent: [{ appointment: evil, last_error: `refused: ${evil}` }], note: `<img src=x onerror=alert(1)>` }),
+      name: 'activity',
+      status: () => ({
+        activity: { recent: [{ at: '2026-06-15T11:57:00.000Z', appointment: evil, direction: 'refused', kind: 'refused', summary: `<img src=x onerror=alert(1)>`, reason: `refused: ${evil}` }] },
+        ingest: ingestFixture({ booking_api: { last_error: { at: null, message: `refused: ${evil}` } } }),
+      }),
     };
     const config = pageConfig({ feeds: [{ name: evil, token: FEED_TOKEN }] });
     const body = await page([part], config);
@@ -135,15 +151,14 @@ describe('GET /status', () => {
     const leaky: Part = {
       name: 'webhooks',
       status: () => ({
-        callback: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
-        token: 'some-token-value-xyz',
-        note: `sent Bearer ${SECRETS.booking}`,
-        google: { refresh_token: SECRETS.refreshToken, client: SECRETS.clientSecret, auth: SECRETS.webhookAuth },
-        admin: ADMIN_TOKEN,
+        webhook_registration: { register: true, state: 'failed', callback_url: `https://cal.example.com/webhooks/${SECRETS.webhook}/`, error: `sent Bearer ${SECRETS.booking} token some-token-value-xyz` },
+        targets: {
+          'google.default': targetFixture('google', { last_error: `refresh ${SECRETS.refreshToken} client ${SECRETS.clientSecret} auth ${SECRETS.webhookAuth} admin ${ADMIN_TOKEN}` }),
+        },
       }),
     };
     const body = await page([leaky]);
-    for (const secret of [...Object.values(SECRETS), ADMIN_TOKEN, 'some-token-value-xyz']) expect(body).not.toContain(secret);
+    for (const secret of [...Object.values(SECRETS), ADMIN_TOKEN]) expect(body).not.toContain(secret);
     expect(body).toContain('https://cal.example.com/webhooks/********/');
   });
 
@@ -151,17 +166,23 @@ describe('GET /status', () => {
     const leaky: Part = {
       name: 'webhooks',
       status: () => ({
-        callback: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
-        note: `sent Bearer ${SECRETS.booking}, refresh ${SECRETS.refreshToken}, client ${SECRETS.clientSecret}, auth ${SECRETS.webhookAuth}`,
-        feed: `https://cal.example.com/feeds/${FEED_TOKEN}.ics`,
-        admin: ADMIN_TOKEN,
+        webhook_registration: {
+          register: true,
+          state: 'failed',
+          callback_url: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
+          error: `sent Bearer ${SECRETS.booking}, refresh ${SECRETS.refreshToken}, client ${SECRETS.clientSecret}, auth ${SECRETS.webhookAuth}, admin ${ADMIN_TOKEN}`,
+        },
+        feeds: { feeds: [{ name: 'Clinic', privacy: 'full', events: 1, last_change: null, url: `https://cal.example.com/feeds/${FEED_TOKEN}.ics` }] },
       }),
     };
     const res = await setup([leaky]).app.request('/api/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.status).toBe(200);
     const text = await res.text();
     for (const secret of [...Object.values(SECRETS), ADMIN_TOKEN, FEED_TOKEN]) expect(text).not.toContain(secret);
-    expect(JSON.parse(text)).toMatchObject({ webhooks: { callback: 'https://cal.example.com/webhooks/********/', feed: 'https://cal.example.com/feeds/********.ics' } });
+    expect(JSON.parse(text)).toMatchObject({
+      webhook_registration: { callback_url: 'https://cal.example.com/webhooks/********/' },
+      feeds: { feeds: [{ url: 'https://cal.example.com/feeds/********.ics' }] },
+    });
   });
 
   it('says so when no feed is configured', async () => {

@@ -4,7 +4,9 @@
 import type { OverallReadiness } from '../../core/readiness.ts';
 import { html, trusted, type Html } from './html.ts';
 import type { FeedUrls } from '../../feeds/feed-urls.ts';
-import { collectProblems, humanise, isPlainObject, renderObject, renderValue, type Moment, type Problem } from './render-value.ts';
+import { collectProblems, humanise, renderValue, type Moment, type Problem } from './render-value.ts';
+import { statusDocument, targetSection, type StatusDocument, type TargetSection } from '../../status/status-document.ts';
+import type { z } from 'zod';
 import type { PageProblem } from './problems.ts';
 import { activityList } from './activity-view.ts';
 import type { AgendaDay } from './agenda.ts';
@@ -22,7 +24,7 @@ export interface PageInput {
   readiness: OverallReadiness;
   problems: PageProblem[];
   /** The status document, already redacted. */
-  status: Record<string, unknown>;
+  status: StatusDocument;
   agenda: AgendaDay[];
   feeds: (FeedUrls & { qrSvg: string })[];
   links: PageLink[];
@@ -37,33 +39,35 @@ export interface PageInput {
 /** Sections shown above in their own form, not again among the details. */
 const SHOWN_ABOVE = new Set(['activity']);
 
+/** How the facts line names a target's calendar, and where a person's moves are made. */
+const TARGET_NAMES: Record<string, { name: string; place: string }> = {
+  google: { name: 'Google', place: 'Google' },
+  caldav: { name: 'CalDAV', place: 'the CalDAV calendar' },
+};
+const namesOf = (t: TargetSection) => TARGET_NAMES[t.kind] ?? { name: humanise(t.kind), place: humanise(t.kind) };
+
 /** `calbridge google auth` in a sentence becomes code. */
 function prose(text: string): Html {
   return html`${text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}`;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
-
-/** The few numbers that say the bridge is alive: appointments, the last poll, Google, moves coming back. */
-function facts(status: Record<string, unknown>, feeds: number, now: number): string[] {
-  const ingest = obj(status.ingest);
-  const google = obj(status.google);
-  const reverse = obj(status.reverse_sync);
+/** The few numbers that say the bridge is alive: appointments, the last poll, each calendar target, moves coming back. */
+function facts(status: StatusDocument, feeds: number, now: number): string[] {
   const out: string[] = [];
-  // Cancelled and gone ones are in no calendar: the rest is what Google and the feeds show.
-  const counts = obj(ingest.appointments);
-  const shown = (num(counts.active) ?? 0) + (num(counts.done) ?? 0);
-  if (num(counts.active) !== undefined) out.push(shown === 1 ? '1 appointment' : `${shown} appointments`);
-  const polled = obj(ingest.poll).last_success_at;
-  if (typeof polled === 'string') out.push(`last poll ${relativeTime(Date.parse(polled), now)}`);
-  const mirrored = num(google.mirrored);
-  if (google.enabled === true && mirrored !== undefined) out.push(`${mirrored} events in Google${num(google.pending) ? `, ${String(google.pending)} to write` : ''}`);
-  if (reverse.enabled === true) out.push(obj(reverse.push).enabled === true ? 'moves in Google come back at once (push)' : 'moves in Google come back on the schedule');
-  const caldav = obj(status.caldav);
-  const inCalDav = num(caldav.mirrored);
-  if (caldav.enabled === true && inCalDav !== undefined) out.push(`${inCalDav} events in CalDAV${num(caldav.pending) ? `, ${String(caldav.pending)} to write` : ''}`);
-  if (caldav.enabled === true && obj(caldav.reverse_sync).enabled === true) out.push('moves in the CalDAV calendar come back on the schedule');
+  const ingest = status.ingest;
+  if (ingest) {
+    // Cancelled and gone ones are in no calendar: the rest is what the calendars and the feeds show.
+    const shown = ingest.appointments.active + ingest.appointments.done;
+    out.push(shown === 1 ? '1 appointment' : `${shown} appointments`);
+    const polled = ingest.poll.last_success_at;
+    if (polled !== null) out.push(`last poll ${relativeTime(Date.parse(polled), now)}`);
+  }
+  for (const t of Object.values(status.targets)) {
+    const { name, place } = namesOf(t);
+    out.push(`${t.mirrored} events in ${name}${t.pending ? `, ${t.pending} to write` : ''}`);
+    const reverse = t.reverse_sync;
+    if (reverse.enabled) out.push(reverse.push?.enabled ? `moves in ${place} come back at once (push)` : `moves in ${place} come back on the schedule`);
+  }
   out.push(feeds === 1 ? '1 feed' : `${feeds} feeds`);
   return out;
 }
@@ -97,17 +101,42 @@ function reportedErrors(problems: Problem[], at: Moment): Html {
   if (problems.length === 0) return html``;
   return html`<details id="errors"><summary>Errors the parts reported (${problems.length})</summary><ul>${problems.map((p) => {
     const key = p.path[p.path.length - 1] ?? '';
-    return html`<li><b>${p.path.map(humanise).join(' › ')}</b>: ${renderValue(key, p.value, at)}</li>`;
+    return html`<li><b>${[p.path[0] ?? '', ...p.path.slice(1).map(humanise)].join(' › ')}</b>: ${renderValue(key, p.value, at)}</li>`;
   })}</ul></details>`;
 }
 
-function details(status: Record<string, unknown>, at: Moment): Html {
-  const sections = Object.entries(status).filter(([name, v]) => !SHOWN_ABOVE.has(name) && (isPlainObject(v) || Array.isArray(v)));
-  const scalars = Object.entries(status).filter(([, v]) => !isPlainObject(v) && !Array.isArray(v));
+/** A section of the details: its heading, its value and the schema that describes it. */
+interface DetailSection {
+  id: string;
+  title: string;
+  value: unknown;
+  schema: z.ZodType;
+}
+
+/** Each section of the document, each calendar target account its own. */
+function detailSections(status: StatusDocument): DetailSection[] {
+  const shape = statusDocument.shape as Record<string, z.ZodType>;
+  return Object.entries(status).flatMap(([name, value]): DetailSection[] => {
+    if (SHOWN_ABOVE.has(name) || value === null || typeof value !== 'object') return [];
+    if (name !== 'targets') return [{ id: name, title: humanise(name), value, schema: shape[name]! }];
+    return Object.values(status.targets).map((t) => ({
+      id: t.account,
+      title: t.account === `${t.kind}.default` ? humanise(t.kind) : `${humanise(t.kind)} (${t.account.slice(t.kind.length + 1)})`,
+      value: t,
+      schema: targetSection,
+    }));
+  });
+}
+
+function details(status: StatusDocument, at: Moment): Html {
+  const sections = detailSections(status);
+  const scalars = Object.entries(status).filter(([, v]) => v === null || typeof v !== 'object');
+  const shape = statusDocument.shape as Record<string, z.ZodType>;
+  const problems = sections.flatMap((s) => collectProblems(s.value, [s.title]));
   return html`<section id="details"><h2>Details</h2>
-<p class="muted">${scalars.map(([k, v], i) => html`${i ? ' · ' : ''}${humanise(k)}: ${renderValue(k, v, at)}`)}</p>
-${reportedErrors(collectProblems(Object.fromEntries(sections)), at)}
-${sections.map(([name, value]) => html`<details class="part" id="section-${name}"><summary>${humanise(name)}</summary>${isPlainObject(value) ? renderObject(value, at) : renderValue(name, value, at)}</details>`)}
+<p class="muted">${scalars.map(([k, v], i) => html`${i ? ' · ' : ''}${humanise(k)}: ${renderValue(k, v, at, 0, shape[k])}`)}</p>
+${reportedErrors(problems, at)}
+${sections.map((s) => html`<details class="part" id="section-${s.id}"><summary>${s.title}</summary>${renderValue(s.id, s.value, at, 0, s.schema)}</details>`)}
 </section>`;
 }
 

@@ -44,6 +44,7 @@ function scrub(value: unknown, secrets: readonly string[], key = ''): unknown {
  * Values under secret-named keys masked, any configured secret masked wherever it appears, and long
  * numbers (a document number, a phone) masked in the text other services sent.
  */
-export function redactStatus(doc: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
-  return scrub(maskSecrets(doc), secrets) as Record<string, unknown>;
+export function redactStatus<T extends object>(doc: T, secrets: readonly string[]): T {
+  // Only strings change (masked in place): the document keeps its shape and its type.
+  return scrub(maskSecrets(doc as Record<string, unknown>), secrets) as T;
 }

@@ -1,21 +1,5 @@
 // "3 min ago" for the times in the status document, so a person sees at a glance how fresh things are.
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
-// Epoch-millisecond fields are recognised by name and a plausible range (2000..2100), never by size alone.
-const EPOCH_MS_KEY = /(?:^|_)(?:at|time)_?ms$|AtMs$/i;
-const EPOCH_MIN = Date.UTC(2000, 0, 1);
-const EPOCH_MAX = Date.UTC(2100, 0, 1);
-
-/** The instant a status value stands for, if it is a time: an ISO string, or epoch ms under an `*_at_ms` key. */
-export function instantOf(key: string, value: unknown): number | undefined {
-  if (typeof value === 'string' && ISO_INSTANT.test(value)) {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  if (typeof value === 'number' && EPOCH_MS_KEY.test(key) && value >= EPOCH_MIN && value < EPOCH_MAX) return value;
-  return undefined;
-}
-
 const UNITS: [limitMs: number, unitMs: number, label: string][] = [
   [60_000, 1000, 's'],
   [3_600_000, 60_000, 'min'],

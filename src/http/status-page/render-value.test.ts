@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectProblems, hasContent, humanise, isErrorKey, renderValue } from './render-value.ts';
+import { ingestSection, retentionSection } from '../../status/status-document.ts';
 
 // The page's moment: now, and the business's zone its times are shown in.
 const at = { now: Date.UTC(2026, 5, 15, 12, 0, 0), zone: 'America/Sao_Paulo' };
@@ -52,11 +53,20 @@ describe('renderValue', () => {
     expect(out).toContain('<td class="error"><span class="text">2</span></td>');
   });
 
-  it('shows an ISO time relative to now, keeping the exact time at hand', () => {
-    const out = renderValue('last_poll', '2026-06-15T11:57:00.000Z', at).value;
+  it('shows a time the schema calls an instant relative to now, keeping the exact time at hand', () => {
+    const out = renderValue('last_run_at', '2026-06-15T11:57:00.000Z', at, 0, retentionSection.shape.last_run_at).value;
     expect(out).toContain('3 min ago');
     expect(out).toContain('datetime="2026-06-15T11:57:00.000Z"');
     expect(out).toContain('2026-06-15 08:57:00'); // in the business's zone
+  });
+
+  it('finds the instants inside a section by its schema, and leaves a time-like text the schema calls text alone', () => {
+    const section = { kept_days: { processed_deliveries: 7, webhook_announcements: 7, settled_reverse_actions: 30 }, last_run_at: '2026-06-15T11:57:00.000Z', last_deleted: null };
+    expect(renderValue('retention', section, at, 0, retentionSection).value).toContain('3 min ago');
+    // The same text under a key the schema does not call a time (or with no schema) is shown as it is.
+    expect(renderValue('last_run_at', '2026-06-15T11:57:00.000Z', at).value).toBe('<span class="text">2026-06-15T11:57:00.000Z</span>');
+    const poll = { schedule: '*/5 * * * *', last: null, last_success_at: '2026-06-15T11:57:00.000Z', unannounced_changes_total: 0 };
+    expect(renderValue('poll', { ...poll, schedule: '2026-06-15T11:57:00.000Z' }, at, 0, ingestSection.shape.poll).value.match(/3 min ago/g)).toHaveLength(1);
   });
 
   it('escapes text from anywhere in the document', () => {

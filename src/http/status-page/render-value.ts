@@ -1,8 +1,12 @@
-// Renders any part's status section generically: the sections' shapes belong to their parts and
-// change as they grow, so the page walks plain JSON instead of knowing each one.
+// Renders any part's status section generically, walking the value beside its schema
+// (status/status-document.ts): the schema, not a key's name, says which values are times.
 import { html, type Html } from './html.ts';
 import { DateTime } from 'luxon';
-import { instantOf, relativeTime } from './relative-time.ts';
+import type { z } from 'zod';
+import { relativeTime } from './relative-time.ts';
+import { elementSchema, fieldSchema, isInstant } from '../../status/schema-walk.ts';
+
+type Schema = z.ZodType | undefined;
 
 /** When the page is made, and the zone its times are shown in (booking.timezone). */
 export interface Moment {
@@ -53,39 +57,39 @@ function errorClass(key: string, value: unknown): Html | '' {
   return isErrorKey(key) && hasContent(value) ? html` class="error"` : '';
 }
 
-function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number): Html {
+function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number, schema: Schema): Html {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const shown = rows.slice(0, MAX_ROWS);
   return html`<div class="scroll"><table>
 <thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
 <tbody>${shown.map(
-    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1)}</td>`)}</tr>`,
+    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1, fieldSchema(schema, row, c))}</td>`)}</tr>`,
   )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">&hellip; and ${rows.length - MAX_ROWS} more</p>` : ''}`;
 }
 
-export function renderObject(obj: Record<string, unknown>, at: Moment, depth = 0): Html {
+export function renderObject(obj: Record<string, unknown>, at: Moment, depth = 0, schema?: Schema): Html {
   const entries = Object.entries(obj);
   if (entries.length === 0) return html`<span class="muted">&mdash;</span>`;
   return html`<dl>${entries.map(([k, v]) => {
     const cls = errorClass(k, v);
-    return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, at, depth + 1)}</dd>`;
+    return html`<dt${cls}>${humanise(k)}</dt><dd${cls}>${renderValue(k, v, at, depth + 1, fieldSchema(schema, obj, k))}</dd>`;
   })}</dl>`;
 }
 
-/** One value of the status document, under its key (the key decides about epoch-ms times). */
-export function renderValue(key: string, value: unknown, at: Moment, depth = 0): Html {
+/** One value of the status document, under its key, described by `schema` (the document's part it is). */
+export function renderValue(key: string, value: unknown, at: Moment, depth = 0, schema?: Schema): Html {
   if (value === null || value === undefined) return html`<span class="muted">&mdash;</span>`;
   if (typeof value === 'boolean') return html`${value ? 'yes' : 'no'}`;
-  const instant = instantOf(key, value);
-  if (instant !== undefined) return renderTime(instant, at);
+  if (isInstant(schema, value)) return renderTime(Date.parse(value), at);
   if (typeof value === 'number' || typeof value === 'string') return html`<span class="text">${value}</span>`;
   if (depth > MAX_DEPTH) return html`<code>${JSON.stringify(value)}</code>`;
   if (Array.isArray(value)) {
     if (value.length === 0) return html`<span class="muted">none</span>`;
-    if (value.every(isPlainObject)) return renderTable(value, at, depth);
-    return html`<ul>${value.slice(0, MAX_ROWS).map((v) => html`<li>${renderValue(key, v, at, depth + 1)}</li>`)}</ul>`;
+    const each = elementSchema(schema, value);
+    if (value.every(isPlainObject)) return renderTable(value, at, depth, each);
+    return html`<ul>${value.slice(0, MAX_ROWS).map((v) => html`<li>${renderValue(key, v, at, depth + 1, each)}</li>`)}</ul>`;
   }
-  if (isPlainObject(value)) return renderObject(value, at, depth);
+  if (isPlainObject(value)) return renderObject(value, at, depth, schema);
   return html`<code>${String(value)}</code>`;
 }
 

@@ -187,6 +187,7 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
       targetReadiness({
         name: words.name,
         server: words.server,
+        account: id,
         section,
         writing: writer.status(),
         authWarning: adapter.authWarning,
