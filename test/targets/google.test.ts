@@ -1,0 +1,4 @@
+import { googleSimulatorTarget } from './google-simulator.ts';
+import { targetContract } from './target-contract.ts';
+
+targetContract(googleSimulatorTarget);

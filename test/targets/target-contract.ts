@@ -1,0 +1,148 @@
+// The calendar target port's contract (src/core/mirror/target.ts), written once and run against
+// every adapter's fake or real server, as vdirsyncer's storage tests are: a target passes when the
+// mirror core can decide on its answers. An adapter's test file is one line:
+//   targetContract(googleSimulatorTarget);
+// and a new rule of the port is one more entry of CASES, run against every adapter at once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TargetError, type CalendarTarget, type TargetEvent } from '../../src/core/mirror/target.ts';
+
+const H = 3_600_000;
+/** A Monday 12:00 UTC, well inside any window. */
+export const T0 = Date.UTC(2026, 9, 19, 12, 0);
+
+/** One adapter as the contract drives it: the port, and what a person does in the calendar. */
+export interface TargetUnderTest<B> {
+  target: CalendarTarget<B>;
+  /** A calendar no other case writes in. */
+  calendar(): Promise<string>;
+  /** An event id this target accepts for the nth event of a case. */
+  id(n: number): string;
+  /** Our body for an appointment at [start, end), carrying our content hash. */
+  body(key: string, start: number, end: number, hash: string): B;
+  /** A person moves the event in the calendar's own app (no version condition). */
+  personMoves(calendarId: string, id: string, start: number, end: number): Promise<void>;
+  personDeletes(calendarId: string, id: string): Promise<void>;
+  /** Whether a deleted event still reads, as a tombstone (Google), rather than missing. */
+  keepsTombstones: boolean;
+  /**
+   * Whether a remove with an etag takes only that version. The port asks it; Google's adapter
+   * deletes without a condition today (a person's edit made just before our delete is deleted too).
+   */
+  conditionalRemove: boolean;
+}
+
+export interface TargetFixture<B> {
+  name: string;
+  /** Starts the fake or the server (once per file). */
+  start(): Promise<TargetUnderTest<B> & { stop(): Promise<void> }>;
+}
+
+export interface ContractCase {
+  name: string;
+  run<B>(t: TargetUnderTest<B>): Promise<void>;
+}
+
+const written = (r: { kind: string }) => {
+  expect(r.kind).toBe('written');
+  return (r as { etag: string | null }).etag;
+};
+const found = (r: { kind: string }): TargetEvent => {
+  expect(r.kind).toBe('found');
+  return (r as { event: TargetEvent }).event;
+};
+
+export const CASES: ContractCase[] = [
+  {
+    name: 'a create is made only where no event has the id: a second one answers exists',
+    async run(t) {
+      const cal = await t.calendar();
+      written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      expect(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' })).toEqual({ kind: 'exists' });
+    },
+  },
+  {
+    name: 'an event reads back in our words: its times, its version, our content hash',
+    async run(t) {
+      const cal = await t.calendar();
+      const etag = written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      const event = found(await t.target.get(cal, t.id(1)));
+      expect(event).toMatchObject({ id: t.id(1), deleted: false, start: T0, end: T0 + H, ourHash: 'h1' });
+      if (etag !== null) expect(event.etag).toBe(etag);
+      expect(await t.target.get(cal, t.id(9))).toEqual({ kind: 'missing' });
+    },
+  },
+  {
+    name: 'an update writes on the version it knows, and answers changed once a person edited the event',
+    async run(t) {
+      const cal = await t.calendar();
+      const first = written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      const now = found(await t.target.get(cal, t.id(1))).etag ?? first!;
+      const second = written(await t.target.put(cal, t.id(1), t.body('k1', T0 + H, T0 + 2 * H, 'h2'), { kind: 'etag', etag: now }));
+      expect(found(await t.target.get(cal, t.id(1)))).toMatchObject({ start: T0 + H, ourHash: 'h2' });
+      await t.personMoves(cal, t.id(1), T0 + 3 * H, T0 + 4 * H);
+      expect(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h3'), { kind: 'etag', etag: second ?? now })).toEqual({ kind: 'changed' });
+      expect(found(await t.target.get(cal, t.id(1)))).toMatchObject({ start: T0 + 3 * H, end: T0 + 4 * H });
+    },
+  },
+  {
+    name: 'a remove takes only the version it knows (where the target can); without one it removes whatever is there, once',
+    async run(t) {
+      const cal = await t.calendar();
+      const first = written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      if (t.conditionalRemove) {
+        await t.personMoves(cal, t.id(1), T0 + H, T0 + 2 * H);
+        expect(await t.target.remove(cal, t.id(1), first ?? '"stale"')).toEqual({ kind: 'changed' });
+      }
+      expect(await t.target.remove(cal, t.id(1), null)).toEqual({ kind: 'removed' });
+      expect(await t.target.remove(cal, t.id(1), null)).toEqual({ kind: 'missing' });
+      const after = await t.target.get(cal, t.id(1));
+      if (t.keepsTombstones) expect(found(after).deleted).toBe(true);
+      else expect(after).toEqual({ kind: 'missing' });
+    },
+  },
+  {
+    name: 'changes: everything first, then only what a person changed since the cursor, deletions included',
+    async run(t) {
+      const cal = await t.calendar();
+      written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      written(await t.target.put(cal, t.id(2), t.body('k2', T0 + H, T0 + 2 * H, 'h2'), { kind: 'absent' }));
+      const full = await t.target.changes(cal, null);
+      expect(full.mode).toBe('full');
+      expect(full.events.map((e) => e.id).sort()).toEqual([t.id(1), t.id(2)].sort());
+      expect(full.events.every((e) => !e.deleted)).toBe(true);
+
+      const quiet = await t.target.changes(cal, full.cursor);
+      expect(quiet).toMatchObject({ mode: 'incremental', events: [] });
+
+      await t.personMoves(cal, t.id(1), T0 + 5 * H, T0 + 6 * H);
+      await t.personDeletes(cal, t.id(2));
+      const next = await t.target.changes(cal, quiet.cursor);
+      expect(next.mode).toBe('incremental');
+      const byId = new Map(next.events.map((e) => [e.id, e]));
+      expect(byId.get(t.id(1))).toMatchObject({ deleted: false, start: T0 + 5 * H, end: T0 + 6 * H, ourHash: 'h1' });
+      expect(byId.get(t.id(2))).toMatchObject({ deleted: true });
+    },
+  },
+  {
+    name: 'a calendar that is not there is a not_found failure, never an answer about an event',
+    async run(t) {
+      const put = t.target.put('no-such-calendar', t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' });
+      await expect(put).rejects.toBeInstanceOf(TargetError);
+      await expect(put).rejects.toMatchObject({ kind: 'not_found' });
+    },
+  },
+];
+
+/** Registers every case against one adapter. */
+export function targetContract<B>(fixture: TargetFixture<B>, cases: readonly ContractCase[] = CASES): void {
+  describe(`the calendar target contract: ${fixture.name}`, () => {
+    let t: Awaited<ReturnType<TargetFixture<B>['start']>>;
+    beforeAll(async () => {
+      t = await fixture.start();
+    });
+    afterAll(async () => {
+      await t?.stop();
+    });
+    for (const c of cases) it(c.name, () => c.run(t));
+  });
+}
