@@ -27,9 +27,9 @@ export interface Tuning {
   caldavItemBackoff?: { baseMs: number; maxMs: number };
 }
 
-export function createParts(s: Services, tuning: Tuning = {}): Part[] {
-  // The one path from a booking record to stored state, with the runtime's one deletion breaker.
-  const apply: ApplyDeps = {
+/** The one path from a booking record to stored state, with the runtime's one deletion breaker. */
+export function applyDepsOf(s: Services): ApplyDeps {
+  return {
     appointments: s.appointments,
     reader: readerOptions(s.config.booking),
     filters: s.config.poll.filters,
@@ -42,6 +42,10 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
       perHour: s.config.poll.max_gone_per_hour,
     }),
   };
+}
+
+export function createParts(s: Services, tuning: Tuning = {}): Part[] {
+  const apply = applyDepsOf(s);
   const g = s.config.google?.enabled ? s.config.google : undefined;
   const c = s.config.caldav?.enabled ? s.config.caldav : undefined;
   const parts: (Part | undefined)[] = [

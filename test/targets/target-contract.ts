@@ -4,7 +4,7 @@
 //   targetContract(googleSimulatorTarget);
 // and a new rule of the port is one more entry of CASES, run against every adapter at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TargetError, type CalendarTarget, type TargetEvent } from '../../src/core/mirror/target.ts';
+import { TargetError, type CalendarTarget, type GetResult, type PutResult, type TargetEvent } from '../../src/core/mirror/target.ts';
 
 const H = 3_600_000;
 /** A Monday 12:00 UTC, well inside any window. */
@@ -42,14 +42,14 @@ export interface ContractCase {
   run<B>(t: TargetUnderTest<B>): Promise<void>;
 }
 
-const written = (r: { kind: string }) => {
-  expect(r.kind).toBe('written');
-  return (r as { etag: string | null }).etag;
-};
-const found = (r: { kind: string }): TargetEvent => {
-  expect(r.kind).toBe('found');
-  return (r as { event: TargetEvent }).event;
-};
+function written(r: PutResult): string | null {
+  if (r.kind !== 'written') expect.fail(`expected the write to be made, the target answered ${JSON.stringify(r)}`);
+  return r.etag;
+}
+function found(r: GetResult): TargetEvent {
+  if (r.kind !== 'found') expect.fail(`expected the event to be found, the target answered ${JSON.stringify(r)}`);
+  return r.event;
+}
 
 export const CASES: ContractCase[] = [
   {
