@@ -2,7 +2,9 @@
 // lint:deps` checks them; a broken rule names itself and the import that broke it.
 // Tests beside their code (`*.test.ts`) are not runtime and are not cruised.
 
-const ADAPTERS = '(booking|google|caldav|feeds)';
+const ADAPTERS = '(booking|google|caldav)';
+// The use cases: the booking service's changes to stored state and calendar targets (sync), and the feeds.
+const USE_CASES = '(sync|feeds)';
 const GOOGLE_LIBRARIES = '(^|/)node_modules/(@types/)?(googleapis|googleapis-common|google-auth-library|gaxios|gtoken|@googleapis/[^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -23,16 +25,30 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/core/' },
     },
     {
-      name: 'sync-stays-inside',
+      name: 'use-cases-stay-inside',
       severity: 'error',
-      comment: 'sync/ holds the use cases: the HTTP layer, the commands and the wiring call it, never the other way.',
-      from: { path: '^src/sync/' },
+      comment: 'sync/ and feeds/ hold the use cases: the HTTP layer, the commands and the wiring call them, never the other way.',
+      from: { path: `^src/${USE_CASES}/` },
       to: { path: '^src/(http/|commands/|wiring/|main\\.ts$|cli\\.ts$)' },
+    },
+    {
+      name: 'feeds-need-no-calendar-adapter',
+      severity: 'error',
+      comment: 'A feed is rendered from stored state: feeds/ never talks to the booking service, Google or a CalDAV server.',
+      from: { path: '^src/feeds/' },
+      to: { path: `^src/${ADAPTERS}/` },
+    },
+    {
+      name: 'status-document-stands-alone',
+      severity: 'error',
+      comment: 'status/ is the status document, a contract its producers and readers share: it imports nothing of ours.',
+      from: { path: '^src/status/' },
+      to: { path: '^src/', pathNot: '^src/status/' },
     },
     {
       name: 'adapters-stand-alone',
       severity: 'error',
-      comment: 'An adapter (booking, google, caldav, feeds) never imports another adapter; the wiring joins them.',
+      comment: 'An adapter (booking, google, caldav) never imports another adapter; the wiring joins them.',
       from: { path: `^src/${ADAPTERS}/` },
       to: { path: `^src/${ADAPTERS}/`, pathNot: '^src/$1/' },
     },
@@ -62,7 +78,7 @@ module.exports = {
       severity: 'error',
       comment: 'store/ owns the SQL; it knows the core model, never a use case, an adapter or a route.',
       from: { path: '^src/store/' },
-      to: { path: `^src/(sync/|http/|jobs/|wiring/|commands/|${ADAPTERS}/|main\\.ts$|cli\\.ts$)` },
+      to: { path: `^src/(sync/|feeds/|status/|http/|jobs/|wiring/|commands/|${ADAPTERS}/|main\\.ts$|cli\\.ts$)` },
     },
     {
       name: 'database-handle-stays-in-store',

@@ -12,8 +12,10 @@ const REPO = resolve(import.meta.dirname, '../..');
 /** One file planted in the copy per rule, each with the import the rule forbids. */
 const PLANTED: Record<string, { file: string; source: string }> = {
   'core-is-pure': { file: 'src/core/planted-clock.ts', source: "import type { Services } from '../wiring/services.ts';\nexport type S = Services;\n" },
-  'sync-stays-inside': { file: 'src/sync/planted-route.ts', source: "import { createApp } from '../http/app.ts';\nexport const app = createApp;\n" },
-  'adapters-stand-alone': { file: 'src/feeds/planted-google.ts', source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n" },
+  'use-cases-stay-inside': { file: 'src/feeds/planted-route.ts', source: "import { createApp } from '../http/app.ts';\nexport const app = createApp;\n" },
+  'feeds-need-no-calendar-adapter': { file: 'src/feeds/planted-google.ts', source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n" },
+  'status-document-stands-alone': { file: 'src/status/planted-store.ts', source: "import type { LinkStore } from '../store/link-store.ts';\nexport type Links = LinkStore;\n" },
+  'adapters-stand-alone': { file: 'src/caldav/planted-google.ts', source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n" },
   'adapters-stay-inside': { file: 'src/google/planted-wiring.ts', source: "import { feedRoutes } from '../http/feed-routes.ts';\nexport const routes = feedRoutes;\n" },
   'shared-helpers-stand-alone': { file: 'src/net/planted-booking.ts', source: "import type { BookingApi } from '../booking/port.ts';\nexport type Api = BookingApi;\n" },
   'simulators-stand-alone': { file: 'src/booking/simulator/planted-store.ts', source: "import { AppointmentStore } from '../../store/appointment-store.ts';\nexport const Store = AppointmentStore;\n" },
