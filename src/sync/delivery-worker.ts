@@ -233,7 +233,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
   }
 
   // Every 2 s: from counters and the index of pending rows, never a pass over the table. Pruning is
-  // the retention job's (src/wiring/retention-part.ts).
+  // the retention job's (src/sync/retention.ts).
   function housekeeping(): void {
     const counts = deps.deliveries.counts();
     const now = deps.clock.now();

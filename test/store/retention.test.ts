@@ -2,7 +2,7 @@
 // within it, and never touches work still to do. A real database, the real job, a manual clock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
-import { RETENTION_MS } from '../../src/wiring/retention-part.ts';
+import { RETENTION_MS } from '../../src/sync/retention.ts';
 import type { Job } from '../../src/jobs/job.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { RescheduleStore, type NewAction } from '../../src/store/reschedule-store.ts';
