@@ -288,7 +288,8 @@ export async function runDaemonBench(): Promise<string> {
       await sleep(5000); // the backfill's pass has planned its work (pending counts it)
       await waitFor('backfill', async () => {
         const s = await status(port);
-        return s.google?.pending === 0 && s.google?.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= s.google.mirrored;
+        const g = s.targets?.['google.default'];
+        return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
       }, 240_000);
       let last = -1;
       for (;;) {
@@ -480,7 +481,8 @@ export async function runDaemonBench(): Promise<string> {
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
     await waitFor('backfill', async () => {
       const s = await status(port);
-      return s.google?.pending === 0 && s.google?.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= s.google.mirrored;
+      const g = s.targets?.['google.default'];
+        return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
     }, 240_000);
     type Window = { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null };
     const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; backfill: Window }>('googleStats');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { statusDocument } from '../../src/status/status-document.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 
 const calbridge = calbridgeProcesses();
@@ -20,11 +21,12 @@ afterEach(async () => {
   cwd = google = undefined;
 });
 
-interface DemoStatus {
-  ingest: { appointments: { total: number }; deliveries: { applied: number } };
-  google: { enabled: boolean; mirrored: number; auth: { ok: boolean } };
-  reverse_sync: { push: { enabled: boolean; channels_active: number } };
-  activity: { recent: { appointment: string; direction: string; summary: string }[] };
+/** /api/status as its schema reads it, and the demo's simulated Google account in it. */
+async function demoStatus(base: string) {
+  const s = statusDocument.parse(await (await fetch(`${base}/api/status`)).json());
+  const google = s.targets['google.default']!;
+  const push = google.reverse_sync.enabled ? google.reverse_sync.push : undefined;
+  return { ...s, ingest: s.ingest!, activity: s.activity!, google, push };
 }
 
 describe('demo', () => {
@@ -50,15 +52,15 @@ describe('demo', () => {
 
     // Changes keep arriving through the simulator's webhooks, and reach the simulated Google, whose push channel is open.
     const status = await waitFor('webhook deliveries applied and events in Google', async () => {
-      const s = (await (await fetch(`${base}/api/status`)).json()) as DemoStatus;
+      const s = await demoStatus(base!);
       // The activity keeps the latest entries only: an event added to Google is looked for while it shows.
       const added = s.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'));
       // All twelve stored: the start-up poll has finished, whatever the webhooks brought before it.
-      return s.ingest.appointments.total >= 12 && s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && s.reverse_sync.push.channels_active > 0 && added && s;
+      return s.ingest.appointments.total >= 12 && s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && (s.push?.enabled === true && s.push.channels_active > 0) && added && s;
     }, { process: demo });
     expect(status.ingest.appointments.total).toBeGreaterThanOrEqual(12);
     expect(status.google).toMatchObject({ enabled: true, auth: { ok: true } });
-    expect(status.reverse_sync.push.enabled).toBe(true);
+    expect(status.push?.enabled).toBe(true);
     // The terminal tells the same, one line per change (written as the activity is recorded, so look for it).
     await waitFor('a change told on the terminal', () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/.test(demo.stdout()), { process: demo });
     const view = await fetch(`${base}/demo/google`);
@@ -102,10 +104,7 @@ describe('demo', () => {
     // The seeded appointments are random (a past one may be cancelled): wait until calbridge has
     // nothing left to write, then every event it counts as mirrored is in the file's calendar.
     const settled = await waitFor('every appointment written to the file’s calendar', async () => {
-      const s = (await (await fetch(`${base}/api/status`)).json()) as DemoStatus & {
-        google: { pending?: number };
-        ingest: { poll: { last?: { outcome: string } | null } };
-      };
+      const s = await demoStatus(base!);
       // How many of the six are in the poll window and not cancelled is up to the random seed.
       return s.ingest.poll.last?.outcome === 'success' && s.google.mirrored >= 1 && s.google.pending === 0 && s;
     }, { process: demo });
