@@ -94,7 +94,7 @@ describe('status', () => {
     ]);
     h.ctx.appointments.upsert(appointment(1));
     h.ctx.appointments.upsert(appointment(2, { status: 'CANCELED' }));
-    const status = h.part.status!();
+    const status = h.part.status!().feeds;
     expect(status).toEqual({
       feeds: [
         {

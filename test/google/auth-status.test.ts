@@ -36,5 +36,5 @@ it('keeps invalid_grant in status and readiness through passes that have nothing
   expect(fake.log.length).toBe(calls);
   expect(auth()).toMatchObject({ ok: false, error: 'invalid_grant: Token has been expired or revoked.' });
   const readiness = part.readiness!();
-  expect([...readiness.reasons, ...readiness.warnings].join(' ')).toContain('calbridge google auth');
+  expect([...readiness.reasons, ...readiness.warnings.map((w) => w.text)].join(' ')).toContain('calbridge google auth');
 });

@@ -83,7 +83,7 @@ async function writeOne(config: Config) {
   await runtime.scheduler.runNow('google-writer');
   const google = runtime.status().targets['google.default']!;
   const readiness = runtime.parts.find((p) => p.name === 'google.default')!.readiness!();
-  return { google, readiness: [...readiness.reasons, ...readiness.warnings].join('\n') };
+  return { google, readiness: [...readiness.reasons, ...readiness.warnings.map((w) => w.text)].join('\n') };
 }
 
 const calendarOf = (config: Config) => config.google!.calendars[0]!.calendar_id;

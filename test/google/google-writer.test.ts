@@ -153,7 +153,7 @@ describe('Google writer', () => {
     expect(result.status).toBe('failed');
     const r = env.part.readiness!();
     expect(r.reasons).toEqual([]);
-    const warning = r.warnings.join(' ');
+    const warning = r.warnings.map((w) => w.text).join(' ');
     expect(warning).toMatch(/invalid_grant/);
     expect(warning).toMatch(/calbridge google auth/);
     expect(warning).toMatch(/7 days/);
@@ -182,7 +182,7 @@ describe('Google writer', () => {
     for (let i = 1; i <= 12; i++) env.put({ ...appointment(i), status: 'CANCELED' });
     await env.runWriter();
     expect(env.fake.events('primary')).toHaveLength(20);
-    expect(env.part.readiness!().warnings.join(' ')).toMatch(/breaker/);
+    expect(env.part.readiness!().warnings.map((w) => w.text).join(' ')).toMatch(/breaker/);
   });
 
   it('with 30% of calls failing (429, 403 rate limit, 500), 200 appointments are mirrored exactly once at the right times', async () => {

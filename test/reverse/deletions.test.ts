@@ -98,6 +98,6 @@ describe('a sync token Google no longer accepts (410)', () => {
     for (const k of keys) expect(env.sim.get(k)?.status).toBe('CONFIRMED');
     expect(section(env).held_by_breaker).toBe(4);
     const ready = env.parts.find((p) => p.name === 'google.default')!.readiness!();
-    expect(ready.warnings.join(' ')).toMatch(/4 deletions .* held by the breaker/);
+    expect(ready.warnings.map((w) => w.text).join(' ')).toMatch(/4 deletions .* held by the breaker/);
   });
 });
