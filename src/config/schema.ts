@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
+import { LOCALES } from '../core/i18n/index.ts';
 import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
 
 /** An empty string means unset, for every optional value (docs/reference/configuration.md, "General rules"): `${VAR:-}` leaves one. */
@@ -107,6 +108,8 @@ const server = z.strictObject({
   admin_token: adminToken,
   /** `loopback` lets callers on this machine in without the token: the demo's; unsafe behind any proxy. */
   status_auth: z.enum(['token', 'loopback']).default('token'),
+  /** The language of everything people read: the status page, activity, `status`, the demo, the default text of events. */
+  locale: z.enum(LOCALES).default('en'),
   /** /metrics needs the admin token too (off by default, so scrapers stay simple). */
   metrics_auth: bool().default(false),
 });
@@ -255,6 +258,8 @@ const feed = z.strictObject({
   privacy: z.enum(['full', 'limited', 'busy']).default('full'),
   include_cancelled: bool().default(false),
   title: template.default('{person.full_name}'),
+  /** null: the locale's default (services, professional, status in words, contact details as privacy allows). */
+  description: template.nullable().default(null),
   refresh_minutes: num(z.number().int().min(1).max(10_080)).default(15),
 });
 

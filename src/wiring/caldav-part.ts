@@ -1,6 +1,7 @@
 // CalDAV as a part of the daemon (docs/reference/configuration.md, "caldav"): the same writer, reverse sync, breakers
 // and pacing as Google, through the one calendar target port, over the CalDAV target's own links
 // and reverse-sync actions. Jobs: `caldav-writer`, `caldav-reverse-sync`, `caldav-reschedules`.
+import { messagesOf } from '../config/voice.ts';
 import type { CalDavConfig } from '../config/schema.ts';
 import type { Appointment } from '../core/appointment.ts';
 import { madeIn, targetPlace, type ActivityFact } from '../core/activity-words.ts';
@@ -50,13 +51,13 @@ export function createCalDavPart(s: Services, cfg: CalDavConfig, apply: ApplyDep
   const log = s.log.child({ module: 'caldav' });
   // In a dry run, the same connection with every write held back (wiring/held-target.ts).
   const caldav = caldavForRun(connectCalDav({ config: cfg, zone: s.config.booking.timezone, clock, metrics, ...(options.retry ? { retry: options.retry } : {}) }), s);
-  const mapping = mirrorMapping(cfg);
+  const mapping = mirrorMapping(cfg, messagesOf(s.config));
   const calendars = mappedCalendars(mapping);
   const desire = (a: Appointment, revision: number, gone: boolean) =>
     desiredObject(a, revision, gone, mapping, s.appointments.get(a.key)?.changedAt ?? clock.now());
 
   // Its writes are not told one by one; a backfill is, in one entry.
-  const counting = writerCounting(metrics, 'caldav', 'CalDAV object', { backfill: () => s.activity.backfillEntry(targetPlace('caldav', calendars)) });
+  const counting = writerCounting(metrics, 'caldav', 'CalDAV object', { backfill: () => s.activity.backfillEntry(targetPlace('caldav', calendars, messagesOf(s.config))) });
   // People's changes made here are told as made in the CalDAV calendar.
   const activity = { record: (f: ActivityFact) => s.activity.record(madeIn(f, 'caldav')) };
   const reverseMetrics = createReverseMetrics(metrics, { name: 'a CalDAV calendar', prefix: 'caldav_' });

@@ -1,5 +1,6 @@
 // The Google mirror as a part of the daemon: the writer job, its status, readiness and metrics.
 // A committed appointment change wakes the writer through the store's change signal.
+import { messagesOf } from '../config/voice.ts';
 import type { GoogleConfig } from '../config/schema.ts';
 import { targetPlace } from '../core/activity-words.ts';
 import { desiredEvent } from '../core/mirror/desired-event.ts';
@@ -21,7 +22,8 @@ export interface GooglePartOptions {
 
 export function createGooglePart(s: Services, google: GoogleConnection, cfg: GoogleConfig, options: GooglePartOptions = {}): Part {
   const { metrics, clock, links, actions } = s;
-  const place = targetPlace('google', cfg.calendars.map((c) => c.calendar_id));
+  const mapping = { ...cfg, messages: messagesOf(s.config) };
+  const place = targetPlace('google', cfg.calendars.map((c) => c.calendar_id), messagesOf(s.config));
   const counting = writerCounting(metrics, 'google', 'Google event', {
     backfill: () => s.activity.backfillEntry(place),
     record: (kind, key) => s.activity.record({ kind: 'google-write', key, action: kind }),
@@ -39,7 +41,7 @@ export function createGooglePart(s: Services, google: GoogleConnection, cfg: Goo
     appointments: s.appointments,
     links,
     target: () => google.target(),
-    desire: (a, revision, gone) => desiredEvent(a, revision, gone, cfg),
+    desire: (a, revision, gone) => desiredEvent(a, revision, gone, mapping),
     breakerShare: cfg.breaker_share,
     ...(cfg.reverse_sync.enabled
       ? { reverse: { actions, deletions: cfg.reverse_sync.on_delete !== 'ignore', wake: () => s.wake('reverse-sync') } }

@@ -2,6 +2,7 @@
 // service (docs/reference/behaviour.md, "Moves made in a calendar" and "Deletions made in a calendar").
 // Jobs: `reverse-sync` (one round per schedule, woken early by push), `reschedules` (sends what a
 // round recorded), `google-channels` (push channels, only with an https public_url).
+import { messagesOf } from '../config/voice.ts';
 import type { GoogleConfig } from '../config/schema.ts';
 import type { Readiness } from '../core/readiness.ts';
 import type { Job, JobResult } from '../jobs/job.ts';
@@ -33,7 +34,7 @@ export function createReverseSyncPart(s: Services, google: GoogleConnection, g: 
 
   const reverseDeps = (): ReverseDeps<EventBody> => ({
     target: google.target(),
-    desire: (a, revision, gone) => desiredEvent(a, revision, gone, g),
+    desire: (a, revision, gone) => desiredEvent(a, revision, gone, { ...g, messages: messagesOf(s.config) }),
     onDelete: rs.on_delete,
     breakerShare: g.breaker_share,
     atomic: s.atomic,

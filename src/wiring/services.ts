@@ -20,6 +20,7 @@ import type { Leases } from '../store/leases.ts';
 import { RejectionStore } from '../store/rejection-store.ts';
 import { RescheduleStore } from '../store/reschedule-store.ts';
 import { ActivityStore } from '../store/activity-store.ts';
+import { voiceOf } from '../config/voice.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 
 /** What buildRuntime hands in; the services add the stores over its database. */
@@ -65,7 +66,7 @@ export function createServices(deps: ServiceDeps): Services {
   const caldavActions = new RescheduleStore(db, clock, 'caldav');
   // The booking service's echo of a reschedule sent for either target is not news.
   const latestOfAny = { latest: (key: string) => [actions.latest(key), caldavActions.latest(key)].reduce((a, b) => (b && (!a || b.id > a.id) ? b : a), undefined) };
-  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
+  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config), voiceOf(deps.config));
   // A bulk import's new appointments are told in one entry, by the poll that stored them.
   appointments.changes.subscribe(({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })));
   return {

@@ -81,10 +81,11 @@ describe('GET /status', () => {
     const problems = [...body.matchAll(/<p class="what">(.*?)<\/p>/g)].map((m) => m[1]);
     expect(problems).toEqual([
       'calbridge cannot take traffic: the database was migrated by a newer calbridge.',
-      'Webhooks seem silent: the last two polls found 4 changes that no webhook announced; check <code>calbridge webhooks list</code>.',
+      'Webhooks seem silent: the last two polls found 4 changes that no webhook announced.',
       'The booking API has not answered successfully yet.',
     ]);
-    expect(body).toContain('<p class="todo">The details are below.</p>');
+    expect(body).toContain('<p class="todo">Check booking.base_url and booking.token, and that the booking service is up.</p>');
+    expect(body).toContain('<p class="todo">Check <code>calbridge webhooks list</code> and the booking service’s webhook settings.</p>');
   });
 
   it('shows the database problem /readyz would give', async () => {

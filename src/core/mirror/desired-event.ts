@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { isPending, type Appointment } from '../appointment.ts';
 import { renderTemplate } from '../template.ts';
 import { hashOf } from '../hash.ts';
+import type { Messages } from '../i18n/index.ts';
 
 /** Which booking calendar goes to which target calendar, which statuses are shown, and the templates. */
 export interface MirrorMapping {
@@ -11,6 +12,8 @@ export interface MirrorMapping {
   statuses: readonly string[];
   title: string;
   description: string;
+  /** server.locale's catalogue, for the words templates bring ({status_label}); English without. */
+  messages?: Messages;
 }
 
 export interface EventTime {
@@ -63,8 +66,8 @@ export function desiredEvent(a: Appointment, revision: number, gone: boolean, ma
   const calendarId = calendarFor(a, mapping);
   if (calendarId === undefined) return { none: 'no_calendar' };
   const shown = {
-    summary: renderTemplate(mapping.title, a),
-    description: renderTemplate(mapping.description, a),
+    summary: renderTemplate(mapping.title, a, mapping.messages),
+    description: renderTemplate(mapping.description, a, mapping.messages),
     status: isPending(a.status) ? ('tentative' as const) : ('confirmed' as const),
     start: { dateTime: rfc3339(a.start, a.timezone), timeZone: a.timezone },
     end: { dateTime: rfc3339(a.end, a.timezone), timeZone: a.timezone },

@@ -11,6 +11,8 @@ import type { AgendaDay } from './agenda.ts';
 import { agendaSection } from './agenda-view.ts';
 import { STYLE } from './style.ts';
 import { relativeTime } from './relative-time.ts';
+import { ENGLISH, type Voice } from '../../core/activity-words.ts';
+import type { Messages } from '../../core/i18n/index.ts';
 
 /** A page of its own linked from the header (the demo's simulated Google calendar). */
 export interface PageLink {
@@ -24,10 +26,11 @@ export interface PageInput {
   /** The status document, already redacted. */
   status: Record<string, unknown>;
   agenda: AgendaDay[];
+  /** `qrSvg` empty: no code (the demo listening on this machine only: no phone could open it). */
   feeds: (FeedUrls & { qrSvg: string })[];
   links: PageLink[];
-  /** Where the booking service's changes go (activity's badge, the agenda's sentence). */
-  outputs?: readonly string[];
+  /** server.locale, and where the booking service's changes go (activity's badge, the agenda's sentence). */
+  voice?: Voice;
   /** booking.timezone: every time on the page is shown there. */
   zone: string;
   now: number;
@@ -46,7 +49,7 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : und
 const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
 /** The few numbers that say the bridge is alive: appointments, the last poll, Google, moves coming back. */
-function facts(status: Record<string, unknown>, feeds: number, now: number): string[] {
+function facts(status: Record<string, unknown>, feeds: number, now: number, m: Messages): string[] {
   const ingest = obj(status.ingest);
   const google = obj(status.google);
   const reverse = obj(status.reverse_sync);
@@ -54,80 +57,85 @@ function facts(status: Record<string, unknown>, feeds: number, now: number): str
   // Cancelled and gone ones are in no calendar: the rest is what Google and the feeds show.
   const counts = obj(ingest.appointments);
   const shown = (num(counts.active) ?? 0) + (num(counts.done) ?? 0);
-  if (num(counts.active) !== undefined) out.push(shown === 1 ? '1 appointment' : `${shown} appointments`);
+  if (num(counts.active) !== undefined) out.push(m.page.appointments(shown));
   const polled = obj(ingest.poll).last_success_at;
-  if (typeof polled === 'string') out.push(`last poll ${relativeTime(Date.parse(polled), now)}`);
+  if (typeof polled === 'string') out.push(m.page.lastPoll(relativeTime(Date.parse(polled), now, m)));
   const mirrored = num(google.mirrored);
-  if (google.enabled === true && mirrored !== undefined) out.push(`${mirrored} events in Google${num(google.pending) ? `, ${String(google.pending)} to write` : ''}`);
-  if (reverse.enabled === true) out.push(obj(reverse.push).enabled === true ? 'moves in Google come back at once (push)' : 'moves in Google come back on the schedule');
+  if (google.enabled === true && mirrored !== undefined) out.push(m.page.inGoogle(mirrored, num(google.pending) ?? 0));
+  if (reverse.enabled === true) out.push(obj(reverse.push).enabled === true ? m.page.pushBack : m.page.scheduleBack);
   const caldav = obj(status.caldav);
   const inCalDav = num(caldav.mirrored);
-  if (caldav.enabled === true && inCalDav !== undefined) out.push(`${inCalDav} events in CalDAV${num(caldav.pending) ? `, ${String(caldav.pending)} to write` : ''}`);
-  if (caldav.enabled === true && obj(caldav.reverse_sync).enabled === true) out.push('moves in the CalDAV calendar come back on the schedule');
-  out.push(feeds === 1 ? '1 feed' : `${feeds} feeds`);
+  if (caldav.enabled === true && inCalDav !== undefined) out.push(m.page.inCalDav(inCalDav, num(caldav.pending) ?? 0));
+  if (caldav.enabled === true && obj(caldav.reverse_sync).enabled === true) out.push(m.page.caldavBack);
+  out.push(m.page.feeds(feeds));
   return out;
 }
 
 function health(input: PageInput): Html {
   const { problems, readiness } = input;
-  const title = problems.length === 0 ? 'All is well' : problems.length === 1 ? '1 problem needs attention' : `${problems.length} problems need attention`;
-  const traffic = readiness.ready ? 'Ready: webhooks and feeds are being served.' : 'Not ready: webhooks and feeds are refused until this is fixed.';
+  const m = (input.voice ?? ENGLISH).m;
+  const title = problems.length === 0 ? m.page.allWell : m.page.problems(problems.length);
+  const traffic = readiness.ready ? m.page.ready : m.page.notReady;
   return html`<section class="health ${problems.length ? 'bad' : 'ok'}" id="health">
 <h2>${title}</h2><p class="muted" id="readiness">${traffic}</p>
-<p class="facts">${facts(input.status, input.feeds.length, input.now).join(' · ')}</p>
+<p class="facts">${facts(input.status, input.feeds.length, input.now, m).join(' · ')}</p>
 ${problems.length ? html`<ol class="problems">${problems.map(
     (p) => html`<li><p class="what">${prose(p.text)}</p>${p.todo ? html`<p class="todo">${prose(p.todo)}</p>` : ''}${p.detail ? html`<p class="detail">${p.detail}</p>` : ''}</li>`,
   )}</ol>` : ''}
 </section>`;
 }
 
-function feedCards(feeds: PageInput['feeds']): Html {
-  if (feeds.length === 0) return html`<section id="subscribe"><h2>Feeds</h2><p class="muted">No feeds are configured.</p></section>`;
-  return html`<section id="subscribe"><h2>Subscribe to a feed</h2>
-<p class="muted">Scan a code with a phone, or open the webcal link on a device with a calendar app.</p>
+function feedCards(feeds: PageInput['feeds'], m: Messages): Html {
+  if (feeds.length === 0) return html`<section id="subscribe"><h2>${m.page.feedsTitle}</h2><p class="muted">${m.page.noFeeds}</p></section>`;
+  const codes = feeds.some((f) => f.qrSvg !== '');
+  return html`<section id="subscribe"><h2>${m.page.subscribe}</h2>
+<p class="muted">${codes ? m.page.scan : m.page.noQr}</p>
 <div class="feeds">${feeds.map(
     (f) => html`<div class="feed"><h3>${f.name}</h3>
-<div class="qr" role="img" aria-label="QR code of the webcal link of ${f.name}">${trusted(f.qrSvg)}</div>
-<a class="subscribe" href="${f.webcal}">Subscribe (webcal)</a>
+${f.qrSvg ? html`<div class="qr" role="img" aria-label="${m.page.qrLabel(f.name)}">${trusted(f.qrSvg)}</div>` : ''}
+<a class="subscribe" href="${f.webcal}">${m.page.subscribeButton}</a>
 <p><a class="https" href="${f.https}">${f.https}</a></p></div>`,
   )}</div></section>`;
 }
 
-function reportedErrors(problems: Problem[], at: Moment): Html {
+function reportedErrors(problems: Problem[], at: Moment, m: Messages): Html {
   if (problems.length === 0) return html``;
-  return html`<details id="errors"><summary>Errors the parts reported (${problems.length})</summary><ul>${problems.map((p) => {
+  return html`<details id="errors"><summary>${m.page.reported(problems.length)}</summary><ul>${problems.map((p) => {
     const key = p.path[p.path.length - 1] ?? '';
     return html`<li><b>${p.path.map(humanise).join(' › ')}</b>: ${renderValue(key, p.value, at)}</li>`;
   })}</ul></details>`;
 }
 
-function details(status: Record<string, unknown>, at: Moment): Html {
+/** The status document itself, folded: its keys are the document's, for whoever maintains the bridge. */
+function details(status: Record<string, unknown>, at: Moment, m: Messages): Html {
   const sections = Object.entries(status).filter(([name, v]) => !SHOWN_ABOVE.has(name) && (isPlainObject(v) || Array.isArray(v)));
   const scalars = Object.entries(status).filter(([, v]) => !isPlainObject(v) && !Array.isArray(v));
-  return html`<section id="details"><h2>Details</h2>
+  return html`<section id="details" lang="en"><h2 lang="${m.tag}">${m.page.details}</h2>
 <p class="muted">${scalars.map(([k, v], i) => html`${i ? ' · ' : ''}${humanise(k)}: ${renderValue(k, v, at)}`)}</p>
-${reportedErrors(collectProblems(Object.fromEntries(sections)), at)}
+${reportedErrors(collectProblems(Object.fromEntries(sections)), at, m)}
 ${sections.map(([name, value]) => html`<details class="part" id="section-${name}"><summary>${humanise(name)}</summary>${isPlainObject(value) ? renderObject(value, at) : renderValue(name, value, at)}</details>`)}
 </section>`;
 }
 
 export function renderStatusPage(input: PageInput): string {
   const { status, now } = input;
+  const voice = input.voice ?? ENGLISH;
+  const m = voice.m;
   const page = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${m.tag}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${input.refreshSeconds}">
 <meta name="robots" content="noindex">
-<title>${input.problems.length ? '⚠ ' : ''}calbridge status</title>
+<title>${input.problems.length ? '⚠ ' : ''}${m.page.title}</title>
 <style>${trusted(STYLE)}</style></head>
 <body><main>
-<header><h1>calbridge</h1><span class="muted">Times in ${input.zone}</span>${input.links.map((l) => html`<a class="link" href="${l.href}">${l.label}</a>`)}</header>
+<header><h1>calbridge</h1><span class="muted">${m.page.timesIn(input.zone)}</span>${input.links.map((l) => html`<a class="link" href="${l.href}">${l.label}</a>`)}</header>
 ${health(input)}
-${activityList(status.activity, now, input.zone, input.outputs)}
-${agendaSection(input.agenda, input.outputs)}
-${feedCards(input.feeds)}
-${details(status, { now, zone: input.zone })}
-<p class="muted">This page refreshes every ${input.refreshSeconds} seconds.</p>
+${activityList(status.activity, now, input.zone, voice)}
+${agendaSection(input.agenda, voice)}
+${feedCards(input.feeds, m)}
+${details(status, { now, zone: input.zone }, m)}
+<p class="muted">${m.page.refreshes(input.refreshSeconds)}</p>
 </main></body></html>`;
   return page.value;
 }

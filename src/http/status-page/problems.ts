@@ -1,7 +1,10 @@
-// "Is all well?" for people: each problem in a sentence, with what to do. Built from readiness (the
-// parts' own sentences) and from what the status document knows better (Google's refusal of our
-// credentials, writes that keep failing). A move put back or a refusal is activity, not a problem.
+// "Is all well?" for people: each problem once, in a sentence in the locale, with what to do. Built
+// from readiness (the parts' own sentences, the common ones told in the locale) and from what the
+// status document knows better (Google's refusal of our credentials, writes that keep failing). A
+// move put back or a refusal is activity, not a problem. Appointments are named by their search code.
+import { DateTime } from 'luxon';
 import type { OverallReadiness } from '../../core/readiness.ts';
+import { messagesFor, type Messages } from '../../core/i18n/index.ts';
 import { isPlainObject } from './render-value.ts';
 
 export interface PageProblem {
@@ -12,6 +15,16 @@ export interface PageProblem {
   /** What the other side said, for whoever fixes it. */
   detail?: string;
 }
+
+/** How problems name things: the locale, the time zone, and an appointment's search code by its key. */
+export interface ProblemWords {
+  m: Messages;
+  zone: string;
+  /** The search code of an appointment (AG00012); null when it has none. */
+  codeOf?: (key: string) => string | null | undefined;
+}
+
+const ENGLISH: ProblemWords = { m: messagesFor('en'), zone: 'UTC' };
 
 const POINTER = /\s*\((?:details in status|see status)[^)]*\)/i;
 
@@ -27,21 +40,36 @@ const section = (status: Record<string, unknown>, name: string): Record<string, 
   return isPlainObject(s) ? s : undefined;
 };
 
-function googleProblems(status: Record<string, unknown>): { problems: PageProblem[]; authShown: boolean } {
+/** The codes of the first few appointments in `failures` ("AG00012, AG00013"), never their keys. */
+function codes(failures: unknown, w: ProblemWords): string {
+  if (!Array.isArray(failures) || !w.codeOf) return '';
+  const found = failures
+    .filter(isPlainObject)
+    .map((f) => (typeof f.appointmentKey === 'string' ? w.codeOf?.(f.appointmentKey) : null))
+    .filter((c): c is string => typeof c === 'string' && c !== '');
+  const unique = [...new Set(found)];
+  return unique.length > 3 ? `${unique.slice(0, 3).join(', ')}, …` : unique.join(', ');
+}
+
+/** What another service said, with any appointment key in it replaced by the appointment's code. */
+function said(text: string, failures: unknown, w: ProblemWords): string {
+  if (!Array.isArray(failures) || !w.codeOf) return text;
+  let out = text;
+  for (const f of failures.filter(isPlainObject)) {
+    if (typeof f.appointmentKey !== 'string' || f.appointmentKey === '') continue;
+    out = out.split(f.appointmentKey).join(w.codeOf(f.appointmentKey) ?? '…');
+  }
+  return out;
+}
+
+function googleProblems(status: Record<string, unknown>, w: ProblemWords): { problems: PageProblem[]; authShown: boolean } {
+  const p = w.m.problems;
   const google = section(status, 'google');
   const auth = google && isPlainObject(google.auth) ? google.auth : undefined;
   if (auth?.ok === false) {
     return {
       authShown: true,
-      problems: [
-        {
-          text: 'Google refused calbridge’s credentials, so no change reaches Google Calendar.',
-          todo:
-            'Run `calbridge google auth` on the server to sign in again (an OAuth app left in “Testing” loses its sign-in after 7 days: publish it “In production”), ' +
-            'or check the service account key and the calendar’s sharing.',
-          ...(typeof auth.error === 'string' ? { detail: `Google said: ${auth.error}` } : {}),
-        },
-      ],
+      problems: [{ text: p.googleAuth, todo: p.googleAuthTodo, ...(typeof auth.error === 'string' ? { detail: p.googleSaid(auth.error) } : {}) }],
     };
   }
   const failed = typeof google?.failed === 'number' ? google.failed : 0;
@@ -51,65 +79,89 @@ function googleProblems(status: Record<string, unknown>): { problems: PageProble
     authShown: false,
     problems: [
       {
-        text: `${failed === 1 ? '1 appointment' : `${failed} appointments`} could not be written to Google; calbridge keeps retrying by itself.`,
-        todo: 'If the number does not go down, read Google’s answer and check that the calendar is shared with calbridge’s account with “Make changes to events”.',
-        ...(typeof first?.lastError === 'string' ? { detail: `Google said: ${first.lastError}` } : {}),
+        text: p.googleFailed(failed, codes(google?.failures, w)),
+        todo: p.googleFailedTodo,
+        ...(typeof first?.lastError === 'string' ? { detail: p.googleSaid(said(first.lastError, google?.failures, w)) } : {}),
       },
     ],
   };
 }
 
 /** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
-function caldavSetupProblem(status: Record<string, unknown>): PageProblem | undefined {
+function caldavSetupProblem(status: Record<string, unknown>, w: ProblemWords): PageProblem | undefined {
+  const p = w.m.problems;
   const setup = section(status, 'caldav')?.setup_problem;
   if (!isPlainObject(setup)) return undefined;
   const detail = typeof setup.message === 'string' ? { detail: setup.message.charAt(0).toUpperCase() + setup.message.slice(1) } : {};
-  if (setup.kind === 'not_caldav') {
-    return {
-      text: 'caldav.url does not lead to a CalDAV server, so no appointment reaches the CalDAV calendar.',
-      todo: 'Set caldav.url to the server’s DAV root (docs/caldav-setup.md gives it for iCloud, Nextcloud and Fastmail) and restart calbridge.',
-      ...detail,
-    };
-  }
-  return {
-    text: `The CalDAV account has no calendar “${String(setup.calendar)}”, so no appointment reaches it.`,
-    todo: 'Set that entry of caldav.calendars to one of the calendars listed below (its name as the apps show it, or its URL) and restart calbridge.',
-    ...detail,
-  };
+  if (setup.kind === 'not_caldav') return { text: p.notCaldav, todo: p.notCaldavTodo, ...detail };
+  return { text: p.noCalendar(String(setup.calendar)), todo: p.noCalendarTodo, ...detail };
 }
 
-/** Writes to the CalDAV calendar that keep failing (its refusal of our password is a readiness warning). */
-function caldavProblems(status: Record<string, unknown>): PageProblem[] {
-  const setup = caldavSetupProblem(status);
-  if (setup) return [setup];
+/** Writes to the CalDAV calendar that keep failing (its refusal of our password is told on its own). */
+function caldavFailures(status: Record<string, unknown>, w: ProblemWords): PageProblem[] {
+  const p = w.m.problems;
   const caldav = section(status, 'caldav');
   const failed = typeof caldav?.failed === 'number' ? caldav.failed : 0;
   if (failed === 0) return [];
   const first = Array.isArray(caldav?.failures) ? caldav.failures.find(isPlainObject) : undefined;
   return [
     {
-      text: `${failed === 1 ? '1 appointment' : `${failed} appointments`} could not be written to the CalDAV calendar; calbridge keeps retrying by itself.`,
-      todo: 'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
-      ...(typeof first?.lastError === 'string' ? { detail: `The CalDAV server said: ${first.lastError}` } : {}),
+      text: p.caldavFailed(failed, codes(caldav?.failures, w)),
+      todo: p.caldavFailedTodo,
+      ...(typeof first?.lastError === 'string' ? { detail: p.caldavSaid(said(first.lastError, caldav?.failures, w)) } : {}),
     },
   ];
 }
 
-/** Every problem, the most serious first: not ready, then Google refusing us, then warnings. */
-export function pageProblems(readiness: OverallReadiness, status: Record<string, unknown>): PageProblem[] {
-  const google = googleProblems(status);
-  const reasons = readiness.reasons.map((r) => ({
-    text: `calbridge cannot take traffic: ${sentence(r).replace(/^./, (c) => c.toLowerCase())}`,
-    todo: 'Webhooks and feeds are refused until this is fixed; the log says more.',
-  }));
-  // The writer's readiness says the same as our auth problem, in fewer words about the fix.
-  // A CalDAV setup mistake is told once, with its fix: the warnings it causes (its own, the failing rounds) are not repeated.
-  const setupShown = caldavSetupProblem(status) !== undefined;
+const CALDAV_AUTH = /^CalDAV: the server refused the username and password/;
+const CALDAV_SILENT = /^the CalDAV server has not answered successfully for over (\d+) minutes/;
+const CALDAV_ROUND = /^CalDAV reverse sync: the last round failed/;
+
+/** A readiness warning in the locale where it is one of the common ones; else the part's own sentence. */
+function warning(text: string, w: ProblemWords): PageProblem {
+  const p = w.m.problems;
+  const t = w.m.warnings;
+  const googlePlace = w.m.activity.places.google;
+  const caldavPlace = w.m.activity.places.caldav;
+  let m: RegExpExecArray | null;
+  if (CALDAV_AUTH.test(text)) return { text: p.caldavAuth, todo: p.caldavAuthTodo };
+  if (/^the booking API has not answered successfully yet/.test(text)) return { text: t.bookingSilentYet, todo: t.bookingTodo };
+  if ((m = /^the booking API has not answered successfully since (\S+)/.exec(text))) {
+    const since = DateTime.fromISO(m[1] ?? '', { zone: w.zone });
+    return { text: t.bookingSilentSince(since.isValid ? since.setLocale(w.m.tag).toFormat('ccc d LLL HH:mm') : (m[1] ?? '')), todo: t.bookingTodo };
+  }
+  if ((m = /^Google has not answered successfully for over (\d+) minutes/.exec(text))) return { text: t.googleSilent(Number(m[1])), todo: t.silentTodo };
+  if ((m = CALDAV_SILENT.exec(text))) return { text: t.caldavSilent(Number(m[1])), todo: t.silentTodo };
+  if ((m = /^webhooks seem silent: the last two polls found (\d+) changes/.exec(text))) return { text: t.webhooksSilent(Number(m[1])), todo: t.webhooksTodo };
+  if ((m = /^(\d+) webhook deliveries failed/.exec(text))) return { text: t.deliveriesFailed(Number(m[1])), todo: t.detailsTodo };
+  if ((m = /^(CalDAV )?reverse sync: (\d+) moves could not be sent/.exec(text))) return { text: t.movesFailed(Number(m[2]), m[1] ? caldavPlace : googlePlace), todo: t.detailsTodo };
+  if ((m = /^(CalDAV )?reverse sync: the last round failed/.exec(text))) return { text: t.reverseFailed(m[1] ? caldavPlace : googlePlace), todo: t.detailsTodo };
+  if (/^reverse sync: no Google push channel is open/.test(text)) return { text: t.noPush };
+  return { text: sentence(text), ...(POINTER.test(text) ? { todo: p.detailsBelow } : {}) };
+}
+
+/** The same problem told twice (two parts saying one thing) is shown once. */
+function once(problems: PageProblem[]): PageProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => !seen.has(p.text) && (seen.add(p.text), true));
+}
+
+/** Every problem, once, the most serious first: not ready, then a credentials refusal, then warnings. */
+export function pageProblems(readiness: OverallReadiness, status: Record<string, unknown>, words: ProblemWords = ENGLISH): PageProblem[] {
+  const p = words.m.problems;
+  const google = googleProblems(status, words);
+  const reasons = readiness.reasons.map((r) => ({ text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())), todo: p.notReadyTodo }));
+  // A CalDAV setup mistake or a refused password is told once, with its fix: what it causes (failing
+  // writes and rounds, a silent server) is not told again.
+  const setup = caldavSetupProblem(status, words);
+  const caldavAuth = readiness.warnings.some((w) => CALDAV_AUTH.test(w));
+  const caldavExplained = setup !== undefined || caldavAuth;
   const warnings = readiness.warnings
     .filter((w) => !(google.authShown && w.includes('google auth')))
-    .filter((w) => !(setupShown && (w.includes('caldav.setup_problem') || w.startsWith('CalDAV reverse sync: the last round failed') || w.startsWith('the CalDAV server has not answered'))))
-    .map((w) => ({ text: sentence(w), ...(POINTER.test(w) ? { todo: 'The details are below.' } : {}) }));
+    .filter((w) => !(setup && w.includes('caldav.setup_problem')))
+    .filter((w) => !(caldavExplained && (CALDAV_ROUND.test(w) || CALDAV_SILENT.test(w))))
+    .map((w) => warning(w, words));
   const [auth, failures] = google.authShown ? [google.problems, []] : [[], google.problems];
-  const caldav = caldavProblems(status);
-  return setupShown ? [...reasons, ...auth, ...caldav, ...warnings, ...failures] : [...reasons, ...auth, ...warnings, ...failures, ...caldav];
+  const caldav = caldavExplained ? [] : caldavFailures(status, words);
+  return once(setup ? [...reasons, ...auth, setup, ...warnings, ...failures] : [...reasons, ...auth, ...warnings, ...failures, ...caldav]);
 }
