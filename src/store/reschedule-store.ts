@@ -235,11 +235,16 @@ export class RescheduleStore {
       .run(before, limit).changes;
   }
 
-  /** Recent actions that did not go as the person wanted, with the booking service's reason. */
+  /**
+   * Recent actions that went wrong, with the booking service's reason. A move put back because the
+   * slot is taken or the booking service changed the appointment meanwhile is the bridge doing its
+   * job: the activity tells it, it is no problem.
+   */
   recentProblems(limit = 10): ReverseActionRow[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM reschedules WHERE target = ? AND (state IN ('reverted', 'failed') OR (state = 'pending' AND last_error IS NOT NULL))
+        `SELECT * FROM reschedules WHERE target = ?
+           AND ((state = 'reverted' AND COALESCE(reason, '') NOT IN ('conflict', 'booking-changed')) OR state = 'failed' OR (state = 'pending' AND last_error IS NOT NULL))
          ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
       )
       .all(this.target, limit) as Row[];
