@@ -200,6 +200,7 @@ export const en = {
     lastActivity: 'Latest activity',
     at: (when: string, zone: string) => `as of ${when} (${zone})`,
     json: 'For every detail: calbridge status --json.',
+    detailsJson: 'the details are in calbridge status --json.',
   },
   /** The demo's terminal. */
   demo: {

@@ -183,6 +183,7 @@ export const ptBR: Messages = {
     lastActivity: 'Atividade mais recente',
     at: (when, zone) => `em ${when} (${zone})`,
     json: 'Para todos os detalhes: calbridge status --json.',
+    detailsJson: 'os detalhes estão em calbridge status --json.',
   },
   demo: {
     intro: (count, seconds) => `demonstração do calbridge: um sistema de agendamento simulado com ${count} agendamentos que mudam o tempo todo (a cada ${seconds} s).`,

@@ -48,8 +48,8 @@ function prose(text: string): Html {
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
 
-/** The few numbers that say the bridge is alive: appointments, the last poll, Google, moves coming back. */
-function facts(status: Record<string, unknown>, feeds: number, now: number, m: Messages): string[] {
+/** The few numbers that say the bridge is alive: appointments, the last poll, Google, moves coming back (the page and `status`). */
+export function facts(status: Record<string, unknown>, feeds: number, now: number, m: Messages): string[] {
   const ingest = obj(status.ingest);
   const google = obj(status.google);
   const reverse = obj(status.reverse_sync);

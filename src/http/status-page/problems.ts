@@ -154,7 +154,10 @@ export function pageProblems(readiness: OverallReadiness, status: Record<string,
   // A CalDAV setup mistake or a refused password is told once, with its fix: what it causes (failing
   // writes and rounds, a silent server) is not told again.
   const setup = caldavSetupProblem(status, words);
-  const caldavAuth = readiness.warnings.some((w) => CALDAV_AUTH.test(w));
+  // The writer knows of the refusal while it runs; another process (`status`) reads it in the failures.
+  const caldavFailuresText = JSON.stringify(section(status, 'caldav')?.failures ?? []);
+  const refusedInFailures = /refused the username and password/.test(caldavFailuresText);
+  const caldavAuth = readiness.warnings.some((w) => CALDAV_AUTH.test(w)) || refusedInFailures;
   const caldavExplained = setup !== undefined || caldavAuth;
   const warnings = readiness.warnings
     .filter((w) => !(google.authShown && w.includes('google auth')))
@@ -163,5 +166,6 @@ export function pageProblems(readiness: OverallReadiness, status: Record<string,
     .map((w) => warning(w, words));
   const [auth, failures] = google.authShown ? [google.problems, []] : [[], google.problems];
   const caldav = caldavExplained ? [] : caldavFailures(status, words);
-  return once(setup ? [...reasons, ...auth, setup, ...warnings, ...failures] : [...reasons, ...auth, ...warnings, ...failures, ...caldav]);
+  const refused = refusedInFailures && !warnings.some((w) => w.text === p.caldavAuth) ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }] : [];
+  return once(setup ? [...reasons, ...auth, setup, ...warnings, ...failures] : [...reasons, ...auth, ...refused, ...warnings, ...failures, ...caldav]);
 }
