@@ -48,6 +48,7 @@ table.events th:nth-child(3){width:38%}
 .shown.differs,.shown.failed{color:var(--bad);font-weight:600}
 .shown.waiting,.shown.none{color:var(--muted)}
 .scroll{overflow-x:auto}
+.scroll td{overflow-wrap:anywhere}
 dl{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
 dt{color:var(--muted)}
 dd{margin:0;min-width:0}
