@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { listen as listenHono } from '../../src/net/hono/server.ts';
-import { STATUSES } from '../../src/core/appointment.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { testAppointment } from '../helpers/appointment.ts';
+import { ENGLISH, KEYS, RAW } from '../helpers/locale-scan.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -23,14 +23,6 @@ const FEED_TOKEN = 'feed-token-clinica-0123456789';
 const H = 3_600_000;
 // The test clock's now: 2026-06-15 09:00 in São Paulo.
 const NINE = Date.UTC(2026, 5, 15, 12, 0);
-
-/** Words of the English catalogue a Portuguese page must not show (names and codes people give are not among them). */
-export const ENGLISH =
-  /\b(the|and|of|to|is|are|for|from|at|on|with|not|yes|all|well|problems?|appointments?|booked|moved|back|cancelled|confirmed|pending|payment|services|professional|client|today|tomorrow|time|shown|subscribe|recent|activity|nothing|details|errors|this|page|refreshes|every|seconds|last|poll|events?|ready|served|times|scan|open|device|sign|needs?|attention|answered|booking)\b/i;
-/** Config keys a sentence names (booking.base_url) are the same in every language. */
-const KEYS = /\b[a-z_]+(?:\.[a-z_]+)+\b/g;
-/** A booking status code, or a key (the UUIDs the booking service gives). */
-export const RAW = new RegExp(`\\b(${STATUSES.join('|')})\\b|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-`);
 
 let browser: Browser;
 beforeAll(async () => {
@@ -74,13 +66,14 @@ async function clinic(locale: 'en' | 'pt-BR'): Promise<{ t: TestContext; base: s
 
 /** Words the browser broke across two lines ("resched-ule"), outside links, code and times. */
 function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+  // A string, not a function: the test's types know no DOM; the browser runs it.
+  return page.evaluate(`(() => {
+    const broken = [];
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('a, code, time, #details, .qr')) continue;
-      const text = node.textContent ?? '';
-      for (const m of text.matchAll(/[\p{L}\p{N}]{4,}/gu)) {
+      if (node.parentElement && node.parentElement.closest('a, code, time, #details, .qr')) continue;
+      const text = node.textContent || '';
+      for (const m of text.matchAll(/[\\p{L}\\p{N}]{4,}/gu)) {
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
@@ -89,8 +82,19 @@ function brokenWords(page: Page): Promise<string[]> {
       }
     }
     return broken;
-  });
+  })()`);
 }
+
+/** What a person reads: everything but the folded details (the status document's own keys), labels included. */
+const READ = `(() => {
+  const main = document.querySelector('main').cloneNode(true);
+  document.body.appendChild(main);
+  main.querySelector('#details')?.remove();
+  const labels = [...main.querySelectorAll('[aria-label],[data-label]')].map((e) => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('data-label') || ''));
+  const text = main.innerText + '\\n' + document.title + '\\n' + labels.join('\\n');
+  main.remove();
+  return text;
+})()`;
 
 describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
   it('the status page reads in the language at a desktop and a phone width, with no raw code, key or mid-word break', async () => {
@@ -106,13 +110,7 @@ describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
         expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), `${name}: scrolls sideways`).toBeLessThanOrEqual(0);
         expect(await brokenWords(page), `${name}: words broken mid-word`).toEqual([]);
 
-        // What a person reads: everything but the folded details (the status document's own keys).
-        const read = await page.evaluate(() => {
-          const main = document.querySelector('main')!.cloneNode(true) as HTMLElement;
-          main.querySelector('#details')?.remove();
-          for (const a of main.querySelectorAll('a.https, a.subscribe')) a.removeAttribute('href');
-          return `${main.innerText}\n${document.title}\n${[...main.querySelectorAll('[aria-label],[data-label]')].map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('data-label') ?? ''}`).join('\n')}`;
-        });
+        const read = await page.evaluate<string>(READ);
         const words = read.replace(/https:\/\/\S+|webcal:\/\/\S+/g, '').replace(KEYS, '');
         expect(words).not.toMatch(RAW);
         expect(words).toContain('AG00013'); // appointments by their code
@@ -126,9 +124,7 @@ describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
         }
 
         // The details' feeds table keeps its webcal column on the screen, a phone's too.
-        await page.evaluate(() => {
-          for (const d of document.querySelectorAll('details')) d.open = true;
-        });
+        await page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true");
         const webcal = await page.locator('#section-feeds td[data-label="Webcal"]').first().boundingBox();
         expect(webcal, `${name}: the webcal cell`).not.toBeNull();
         expect(webcal!.x).toBeGreaterThanOrEqual(0);
