@@ -77,6 +77,19 @@ describe('serve', () => {
     db.close();
   });
 
+  it('says at start, when npm start runs it, that stopping npm does not stop it and what to run instead', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
+    dirs.push(dir);
+    const port = await freePort();
+    // What npm sets for the scripts it runs.
+    const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env: { ...env, npm_lifecycle_event: 'start' } });
+    await serve.answering(`http://127.0.0.1:${port}`);
+    await waitFor('the warning', () => serve.stdout().includes('started by `npm start`'), { process: serve });
+    expect(serve.stdout()).toContain('under a service manager run bin/calbridge.js serve directly');
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+  });
+
   it('writes a request line soon after the request, and every line still buffered when it stops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-serve-'));
     dirs.push(dir);
