@@ -107,7 +107,7 @@ describe('GET /status', () => {
     expect(errors).toContain('Google › Calendars › #1 › Last error');
     expect(errors).toContain('quota exceeded for calendar primary');
     expect(errors).toContain('Google › Failed');
-    expect(body).toContain('<td class="error"><span class="text">quota exceeded for calendar primary</span></td>');
+    expect(body).toContain('<td data-label="Last error" class="error"><span class="text">quota exceeded for calendar primary</span></td>');
   });
 
   it('escapes names from the booking service, in sections, errors and feed names', async () => {

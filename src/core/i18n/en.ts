@@ -167,7 +167,7 @@ export const en = {
     caldavFailedTodo: 'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
     caldavSaid: (text: string) => `The CalDAV server said: ${text}`,
     caldavAuth: 'The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.',
-    caldavAuthTodo: 'Set caldav.username and caldav.password (an app password where the server offers them) and restart calbridge.',
+    caldavAuthTodo: 'Check caldav.username and caldav.password: iCloud and Fastmail need an app-specific password, not the account password (resetting an Apple ID password revokes every app-specific one), and so does Nextcloud with two-factor login.',
   },
   /** The parts' readiness warnings people meet most, told in the locale (the others as the part said them). */
   warnings: {

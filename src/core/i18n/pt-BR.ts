@@ -153,7 +153,7 @@ export const ptBR: Messages = {
     caldavFailedTodo: 'Se o número não baixar, leia a resposta do servidor e confira se a conta pode alterar eventos nesse calendário.',
     caldavSaid: (text) => `O servidor CalDAV disse: ${text}`,
     caldavAuth: 'O servidor CalDAV recusou o usuário ou a senha, então nenhum agendamento chega ao calendário CalDAV.',
-    caldavAuthTodo: 'Confira caldav.username e caldav.password (uma senha de app, onde o servidor as oferece) e reinicie o calbridge.',
+    caldavAuthTodo: 'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
   },
   warnings: {
     bookingSilentYet: 'A API do sistema de agendamento ainda não respondeu com sucesso.',

@@ -155,8 +155,9 @@ export function pageProblems(readiness: OverallReadiness, status: Record<string,
   // writes and rounds, a silent server) is not told again.
   const setup = caldavSetupProblem(status, words);
   // The writer knows of the refusal while it runs; another process (`status`) reads it in the failures.
-  const caldavFailuresText = JSON.stringify(section(status, 'caldav')?.failures ?? []);
-  const refusedInFailures = /refused the username and password/.test(caldavFailuresText);
+  const caldavSection = section(status, 'caldav');
+  const caldavAuthState = caldavSection && isPlainObject(caldavSection.auth) ? caldavSection.auth : undefined;
+  const refusedInFailures = caldavAuthState?.ok === false || /refused the username and password/.test(JSON.stringify(caldavSection?.failures ?? []));
   const caldavAuth = readiness.warnings.some((w) => CALDAV_AUTH.test(w)) || refusedInFailures;
   const caldavExplained = setup !== undefined || caldavAuth;
   const warnings = readiness.warnings
