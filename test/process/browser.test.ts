@@ -152,7 +152,10 @@ describe('CalDAV set up wrongly, in a browser', () => {
 
   it('a wrong password: the refusal and where app passwords are made, first, and the password nowhere', async () => {
     const { page, problems } = await pageWith({ password: WRONG });
-    expect(await problems.first().locator('.what').textContent()).toMatch(/^CalDAV: the server refused the username and password; check caldav\.username and the password: iCloud and Fastmail need an app-specific password/);
+    expect(await problems.first().locator('.what').textContent()).toBe('The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.');
+    expect(await problems.first().locator('.todo').textContent()).toMatch(/^Check caldav\.username and caldav\.password: iCloud and Fastmail need an app-specific password/);
+    // Told once: "3 problems" with the same sentence twice was a wrong password, before.
+    expect((await problems.locator('.what').allTextContents()).filter((t) => /CalDAV/.test(t))).toHaveLength(1);
     expect(await page.content()).not.toContain(WRONG);
   });
 

@@ -85,7 +85,7 @@ describe('serve', () => {
     const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env: { ...env, npm_lifecycle_event: 'start' } });
     await serve.answering(`http://127.0.0.1:${port}`);
     await waitFor('the warning', () => serve.stdout().includes('started by `npm start`'), { process: serve });
-    expect(serve.stdout()).toContain('under a service manager run bin/calbridge.js serve directly');
+    expect(serve.stdout()).toMatch(/under a service manager run bin\/calbridge\.js serve directly/);
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
   });
