@@ -26,9 +26,6 @@ export const demoCommand: Command = {
   },
   async run(args) {
     // Loaded here, not at the top: `calbridge --help` describes every command without loading the daemon.
-    // Before anything reads the web globals (src/net/hono/globals.ts says why).
-    const { useLightWebClasses } = await import('../net/hono/globals.ts');
-    useLightWebClasses();
     const { runDemo } = await import('./demo-session.ts');
     return runDemo(args);
   },

@@ -10,9 +10,6 @@ export const serveCommand: Command = {
   help: 'Logs JSON lines on stdout. Stops gracefully on SIGTERM or SIGINT (exit 0).',
   options: { port: { type: 'string', description: 'listen on this port instead of server.port' } },
   async run({ values, loadConfig, verbose }) {
-    // Before anything reads the web globals (src/net/hono/globals.ts says why).
-    const { useLightWebClasses } = await import('../net/hono/globals.ts');
-    useLightWebClasses();
     const { createLogger } = await import('../log.ts');
     const { configuredSecrets } = await import('../http/status-page/redact.ts');
     const config = loadConfig();

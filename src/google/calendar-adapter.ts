@@ -62,7 +62,7 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
   // Node's own fetch() rather than gaxios's default, node-fetch: node-fetch runs over node:http, whose
   // stream code the HTTP server shares, and the Google writer's traffic through it slowed the feeds'
-  // 304s measurably while a backfill ran. Node's fetch code is loaded only then, for Google.
+  // 304s measurably while a backfill ran.
   // Held to api_root's origin, no redirect followed (net/origin-fetch.ts): a 307 to plain http would
   // otherwise carry the access token and every event body there.
   const fetchImplementation = originFetch(new URL(rootUrl), 'google.api_root');

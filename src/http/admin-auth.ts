@@ -3,7 +3,7 @@
 // Every caller needs it, loopback included: a reverse proxy on this host that adds no header cannot
 // be told from a local caller. Only `status_auth: loopback`, set on purpose, lets local callers in.
 import type { Context, MiddlewareHandler } from 'hono';
-import { remoteAddressOf } from '../net/hono/server.ts';
+import { remoteAddressOf } from '../net/hono-server.ts';
 import type { Config } from '../config/schema.ts';
 import { secretMatcher } from '../core/secret-compare.ts';
 import { messagesFor, type Messages } from '../core/i18n/index.ts';

@@ -20,7 +20,7 @@ import { openDatabase } from '../store/db.ts';
 import { Leases, leaseOwner } from '../store/leases.ts';
 import { WriteCheck } from '../store/write-check.ts';
 import { createApp } from '../http/app.ts';
-import type { Shortcut } from '../net/hono/server.ts';
+import type { Shortcut } from '../net/hono-server.ts';
 import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
 import { agenda } from '../http/status-page/agenda.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { createApp } from '../../src/http/app.ts';
 import { accessWarnings, presentedToken } from '../../src/http/admin-auth.ts';
 import { ConfigError, parseConfig } from '../../src/config/load.ts';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { createTestContext, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';

@@ -4,7 +4,7 @@
 // real Scheduler, through the same builder.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
-import { listen } from '../../net/hono/server.ts';
+import { listen } from '../../net/hono-server.ts';
 import type { Clock } from '../../core/clock.ts';
 import { FaultPlan, type Faults, type ScriptedFailure } from './faults.ts';
 import { toWire, type RecordShape, type SimAppointment, type SimAppointmentInput, type WireRecord } from './model.ts';
