@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { testAppointment } from '../helpers/appointment.ts';
 import { ENGLISH, KEYS, RAW } from '../helpers/locale-scan.ts';
