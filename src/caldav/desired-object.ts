@@ -5,6 +5,7 @@ import type { Appointment } from '../core/appointment.ts';
 import type { Messages } from '../core/i18n/index.ts';
 import { desiredEvent, isDesired, type Desired, type MirrorMapping } from '../core/mirror/desired-event.ts';
 import { renderCalendarObject } from './event-body.ts';
+import { readEvent } from './event-reader.ts';
 import type { CalendarObject } from './caldav-target.ts';
 
 export interface CalDavMapping {
@@ -25,5 +26,8 @@ export function desiredObject(a: Appointment, revision: number, gone: boolean, m
   const d = desiredEvent(a, revision, gone, mapping);
   if (!isDesired(d)) return d;
   const body = renderCalendarObject({ appointment: a, revision, changedAt }, { title: mapping.title, description: mapping.description, ...(mapping.messages ? { messages: mapping.messages } : {}) }, d.hash);
-  return { calendarId: d.calendarId, hash: d.hash, start: d.start, end: d.end, body };
+  // What the object shows, as a CalDAV app reads it back: the renderer's own words for the title and description.
+  const shown = readEvent(body, a.timezone);
+  const looks = { title: shown.summary ?? '', description: shown.description ?? '', status: (shown.status ?? d.looks.status).toLowerCase() };
+  return { calendarId: d.calendarId, hash: d.hash, start: d.start, end: d.end, looks, body };
 }

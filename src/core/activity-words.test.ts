@@ -43,3 +43,20 @@ describe('activity in the configured outputs and the locale', () => {
     expect(gone?.summary).toBe('não está mais no sistema de agendamento → removido do Google e dos feeds');
   });
 });
+
+describe("a person's change the booking service cannot take, put back", () => {
+  const subject = { label: 'AG00012', zone: 'Europe/Vienna', start: Date.UTC(2026, 5, 15, 7), status: 'CONFIRMED', gone: false, goneReason: null };
+  const putBack = (reason: string, target?: 'caldav') =>
+    activityWords({ kind: 'reverse', key: 'k', action: { kind: 'restore', reason }, movedTo: subject.start, ...(target ? { target } : {}) }, subject);
+
+  it('says what the person did, that it was put back, and why, in Google and in CalDAV alike', () => {
+    expect(putBack('length')).toMatchObject({
+      direction: 'reverted',
+      summary: 'made longer or shorter in Google → put back to its booked length',
+      reason: 'the booking service takes a new start, not a new length',
+    });
+    expect(putBack('length', 'caldav')?.summary).toBe('made longer or shorter in the CalDAV calendar → put back to its booked length');
+    expect(putBack('title')?.summary).toBe('renamed in Google → title put back');
+    expect(putBack('not-a-time', 'caldav')?.summary).toBe('made all-day or repeating in the CalDAV calendar → put back');
+  });
+});

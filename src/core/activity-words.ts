@@ -151,7 +151,11 @@ function reverseWords(action: { kind: string; reason?: string }, movedTo: number
   const t = v.m.activity;
   const { target, place, dir } = placeOf(v, where);
   const to = movedTo === null ? '' : when(movedTo, s.zone, v.m.tag);
-  if (action.kind === 'restore' && action.reason === 'not-a-time') return entry('reverted', 'reverted', t.allDay(place), t.needsTime);
+  const putBack = action.kind === 'restore' ? t.putBack[action.reason as keyof typeof t.putBack] : undefined;
+  if (putBack) {
+    const { text, why } = putBack(place);
+    return entry('reverted', 'reverted', text, why, s.start);
+  }
   if (action.kind === 'restore') return entry('reverted', 'reverted', t.movedMeanwhile(place, to), t.wins, s.start);
   if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins, s.start);
   if (action.kind === 'recreate') return entry('recreated', 'reverted', t.deletedRecreated(place), t.stillBooked, s.start);

@@ -52,6 +52,8 @@ export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
     start: instant(e.start),
     end: instant(e.end),
     summary: e.summary ?? null,
+    description: e.description ?? null,
+    recurring: (e.recurrence?.length ?? 0) > 0 || Boolean(e.recurringEventId),
     privateProperties: { ...(e.extendedProperties?.private ?? {}) },
     sequence: e.sequence ?? null,
     updated: Number.isNaN(updated) ? null : updated,

@@ -77,8 +77,15 @@ export const en = {
     },
     places: { google: 'Google', caldav: 'the CalDAV calendar' },
     wins: 'the booking service wins',
-    allDay: (place: string) => `made all-day in ${place} → moved back`,
     needsTime: 'an appointment needs a time',
+    // A person's change the booking service cannot take (only a new start flows back), put back once.
+    putBack: {
+      'not-a-time': (place: string) => ({ text: `made all-day or repeating in ${place} → put back`, why: 'an appointment is one booking at one time' }),
+      length: (place: string) => ({ text: `made longer or shorter in ${place} → put back to its booked length`, why: 'the booking service takes a new start, not a new length' }),
+      title: (place: string) => ({ text: `renamed in ${place} → title put back`, why: 'the title comes from the booking; change it there' }),
+      description: (place: string) => ({ text: `description changed in ${place} → put back`, why: 'the description comes from the booking; change it there' }),
+      status: (place: string) => ({ text: `status changed in ${place} → put back`, why: 'the status comes from the booking; change it there' }),
+    },
     movedMeanwhile: (place: string, to: string) => `moved in ${place}${to ? ` to ${to}` : ''}, but the booking service moved it meanwhile → moved back`,
     deletedChangedMeanwhile: (place: string) => `deleted in ${place}, but the booking service changed it meanwhile → recreated`,
     deletedRecreated: (place: string) => `deleted in ${place} → recreated`,

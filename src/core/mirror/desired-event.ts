@@ -5,6 +5,7 @@ import { isPending, type Appointment } from '../appointment.ts';
 import { renderTemplate } from '../template.ts';
 import { hashOf } from '../hash.ts';
 import type { Messages } from '../i18n/index.ts';
+import type { Looks } from './shown.ts';
 
 /** Which booking calendar goes to which target calendar, which statuses are shown, and the templates. */
 export interface MirrorMapping {
@@ -42,6 +43,8 @@ export interface DesiredEvent<B = EventBody> {
   hash: string;
   start: number;
   end: number;
+  /** What the event shows besides its times (shown.ts compares it with what a target holds). */
+  looks: Looks;
 }
 
 export type NoEventReason = 'gone' | 'cancelled' | 'status' | 'no_calendar';
@@ -78,6 +81,7 @@ export function desiredEvent(a: Appointment, revision: number, gone: boolean, ma
     hash,
     start: a.start,
     end: a.end,
+    looks: { title: shown.summary, description: shown.description, status: shown.status },
     body: { ...shown, privateProperties: { [PROP_KEY]: a.key, [PROP_REVISION]: String(revision), [PROP_HASH]: hash } },
   };
 }

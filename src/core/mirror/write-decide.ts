@@ -3,7 +3,7 @@
 // write, when a deleted id needs a new generation. Pure: the answer and stored state in, one
 // decision out; sync/mirror-apply.ts carries it out.
 import type { Deferral, LinkState } from './link.ts';
-import { showsOurWrite, type WantedFacts } from './ours.ts';
+import { showsOurWrite, showsWhatWeWant, type WantedFacts } from './ours.ts';
 import type { GetResult, PutResult, RemoveResult, TargetErrorKind } from './target.ts';
 
 /** How soon the writer looks again at an event it left to the reverse sync (which it wakes at once). */
@@ -130,14 +130,15 @@ export interface ExistingFacts extends ReadFacts {
 export function onExisting(f: ExistingFacts): OnExisting {
   if (f.read.kind === 'missing') return fail('not_found', 'create: the existing event vanished while we read it; written on the next pass');
   const event = f.read.event;
-  if (showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  // Someone's event that happens to look like ours is not adopted: it must carry our hash (of any write).
+  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };
   const movedOurs = f.failedBefore && !event.deleted && event.ourHash === f.wanted.hash;
   const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f) : null;
   return left ?? { kind: 'overwrite', etag: event.etag, tombstone: event.deleted };
 }
 
 export type OnChanged =
-  /** Our own write whose answer was lost: adopted as on a 409, never taken for a person's move. */
+  /** It shows what we want (our own write whose answer was lost, a move the booking service took): adopted, never written again. */
   | { kind: 'adopt'; etag: string | null }
   /** A person's move or deletion: the reverse sync decides; store the deferral, look again later. */
   | Leave
@@ -149,11 +150,14 @@ export type OnChanged =
 /**
  * A 412 on our update: someone changed the event since our write. A new start or a deletion is a
  * person's move, the reverse sync's to send to the booking service (or to undo), within the
- * deferral rules above. Any other edit (a title) is written over.
+ * deferral rules above. An event that already shows what we want is adopted. Any other edit (a
+ * title) is written over.
  */
 export function onChanged(f: ReadFacts): OnChanged {
   const event = f.read.kind === 'found' ? f.read.event : null;
-  if (event && showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  // It already shows what we want (our write whose answer was lost, or a person's move the booking
+  // service took): adopted, nothing written again.
+  if (event && showsWhatWeWant(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
   const deleted = event === null || event.deleted;
   const moved = !deleted && f.link.writtenStart !== null && event.start !== f.link.writtenStart;
   const personal = (deleted && f.reverse?.deletions === true) || (moved && f.reverse?.moves === true);
