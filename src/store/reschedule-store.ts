@@ -143,9 +143,9 @@ export class RescheduleStore {
   /** The latest decision as the writer weighs it: the state of the event it was made on, and whether it is carried out. */
   latestDecision(appointmentKey: string): ReverseDecision | undefined {
     const row = this.db
-      .prepare('SELECT observed_etag, state FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
-      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state'> | undefined;
-    return row && { etag: row.observed_etag, settled: row.state !== 'pending' };
+      .prepare('SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
+      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms'> | undefined;
+    return row && { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash: row.adopt_hash, decidedAt: row.created_at_ms };
   }
 
   /** Where the latest completed reschedule of this appointment put it. */

@@ -111,18 +111,10 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
     if (retryable(e)) throw e;
     return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'back' };
   }
-  const readBack = await readFresh(deps, a.key).then(
-    (r) => (r.fresh.found ? { start: r.fresh.start } : null),
-    (e: unknown) => {
-      deps.log.warn({ err: e, key: a.key }, 'rescheduled, but the re-read failed; the poll will bring it');
-      return null;
-    },
-  );
-  // Taken after the re-read stored the booking's new record: the hash is the one wanted only from then on.
   const link = deps.links.get(a.key);
-  const move = { etag: row.observedEtag, fromStart: row.fromStart, start: row.newStart, end, decidedAt: row.createdAt, hash: row.adoptHash };
-  const edit = adoptAfterReschedule(link, move, readBack);
+  const edit = adoptAfterReschedule(link, { etag: row.observedEtag, fromStart: row.fromStart, start: row.newStart, end, decidedAt: row.createdAt });
   if (edit && link) deps.links.adoptEdit(a.key, edit, link.updatedAt);
+  await readFresh(deps, a.key).catch((e: unknown) => deps.log.warn({ err: e, key: a.key }, 'rescheduled, but the re-read failed; the poll will bring it'));
   return { state: 'done', reason: 'rescheduled', put: null };
 }
 

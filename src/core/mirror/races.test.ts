@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adoptAfterReschedule, adoptOnAcceptance, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
 import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
-import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, type ExistingFacts, type ReadFacts } from './write-decide.ts';
+import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
 
 const H = 3_600_000;
@@ -232,34 +232,35 @@ describe('a round that overlaps a write', () => {
 });
 
 describe("carrying a person's move to the booking service", () => {
-  const move: AcceptedMove = { etag: '"person-1"', fromStart: T0, start: T1, end: T1 + H, decidedAt: NOW, hash: null };
+  const move: AcceptedMove = { etag: '"person-1"', fromStart: T0, start: T1, end: T1 + H, decidedAt: NOW };
   it.each<[string, Parameters<typeof adoptAfterReschedule>[0], unknown]>([
     ["after a reschedule, the link takes the person's times with their etag: the next move lands without a 412", { present: true, writtenStart: T0, updatedAt: NOW - 1 }, { etag: '"person-1"', start: T1, end: T1 + H }],
     ['not when the writer wrote the event after the move was decided', { present: true, writtenStart: T0, updatedAt: NOW + 1 }, null],
     ['not when the link no longer holds the start the move was made from', { present: true, writtenStart: T0 + H, updatedAt: NOW - 1 }, null],
     ['not when our event is gone', { present: false, writtenStart: T0, updatedAt: NOW - 1 }, null],
   ])('%s', (_race, link, expected) => {
-    expect(adoptAfterReschedule(link, move, { start: T1 })).toEqual(expected);
+    expect(adoptAfterReschedule(link, move)).toEqual(expected);
   });
 
   describe('after a move the booking service accepted, the link takes the event as it is: no PUT of the times it shows', () => {
     const after = { hash: 'hash-after', start: T1, end: T1 + H, looks: LOOKS };
     const moved = event({ start: T1, end: T1 + H, ...SHOWN });
-    const fresh = { present: true, writtenStart: T0, updatedAt: NOW - 1 };
     it('recorded with the move: the hash the writer will want, when the event shows all of it', () => {
       expect(adoptOnAcceptance(moved, after)).toBe('hash-after');
       expect(adoptOnAcceptance({ ...moved, end: T1 + 2 * H }, after), 'the length changed too: it is put back by the write').toBeNull();
       expect(adoptOnAcceptance({ ...moved, title: 'Ann (VIP)' }, after), 'the title changed too: put back by the write').toBeNull();
     });
-    it('taken on acceptance once the read-back shows the new start; the writer then plans nothing', () => {
-      const edit = adoptAfterReschedule(fresh, { ...move, hash: 'hash-after' }, { start: T1 });
-      expect(edit).toEqual({ etag: '"person-1"', start: T1, end: T1 + H, hash: 'hash-after' });
-      const link = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: edit!.hash ?? null, etag: edit!.etag, attempts: 0, writeInFlight: false };
-      expect(planWrite('k-1', { calendarId: 'primary', hash: 'hash-after' }, link)).toEqual({ kind: 'none' });
-    });
-    it('not when the read-back failed or shows another start: the hash would be wanted only later (the writer would set the move back meanwhile)', () => {
-      expect(adoptAfterReschedule(fresh, { ...move, hash: 'hash-after' }, null)).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
-      expect(adoptAfterReschedule(fresh, { ...move, hash: 'hash-after' }, { start: T0 })).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
+
+    const decision = { etag: '"person-1"', settled: true, adoptHash: 'hash-after', decidedAt: NOW };
+    it.each<[string, Parameters<typeof takesPersonsEdit>[0], Parameters<typeof takesPersonsEdit>[1], string, unknown]>([
+      ['the stored appointment now wants what the edit shows: the writer takes it, nothing written', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-after', { etag: '"person-1"' }],
+      ['...also while the reschedule is still being settled (the webhook of the accepted move came first)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, settled: false }, 'hash-after', { etag: '"person-1"' }],
+      ['...and once the link took the edit on acceptance', { present: true, etag: '"person-1"', updatedAt: NOW + 9 }, decision, 'hash-after', { etag: '"person-1"' }],
+      ['not when the booking service holds something else (refused, or changed since)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-other', null],
+      ['not when we wrote the event since the move (it no longer shows the edit)', { present: true, etag: '"ours-2"', updatedAt: NOW + 1 }, decision, 'hash-after', null],
+      ['not when the edit showed more than a move (a length, a title): the write puts that back', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, adoptHash: null }, 'hash-after', null],
+    ])('%s', (_race, link, d, desiredHash, expected) => {
+      expect(takesPersonsEdit(link, d, desiredHash)).toEqual(expected);
     });
   });
 

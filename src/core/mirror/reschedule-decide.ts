@@ -56,15 +56,14 @@ export interface AcceptedMove {
   start: number;
   end: number;
   decidedAt: number;
-  /** The hash the writer wants once the move is taken, when the person's event shows all of it (adoptOnAcceptance). */
-  hash: string | null;
 }
 
 /**
- * When a person's move is recorded: the hash the link takes once the booking service accepts it,
- * if the event as the person left it shows everything the writer will then want (`afterMove`: the
- * desired event of the appointment at the new times). Then nothing is written after the move; a
- * change the booking service cannot take (the length, a title) is put back by that write instead.
+ * When a person's move is recorded: the hash the writer will want once the booking service takes
+ * it, if the event as the person left it shows all of that (`afterMove`: the desired event of the
+ * appointment at the new times). The writer then takes the edit as it is (write-decide.ts,
+ * takesPersonsEdit) instead of writing the times it shows; a change the booking service cannot
+ * take (the length, a title) is put back by the writer's write instead.
  */
 export function adoptOnAcceptance(event: TargetEvent, afterMove: WantedFacts | undefined): string | null {
   return afterMove !== undefined && showsWhatWeWant(event, afterMove) ? afterMove.hash : null;
@@ -72,20 +71,15 @@ export function adoptOnAcceptance(event: TargetEvent, afterMove: WantedFacts | u
 
 /**
  * After a reschedule the booking agrees with what the person left in the target: that edit (its
- * etag, its times) is what the event holds, so a second move is compared with the times the event
- * really shows. When the booking service's record, read back, stands at the new start and the edit
- * shows all the writer wants (`move.hash`), the link takes that hash too: the writer then has
- * nothing to write (no PUT of the times the event already shows). Otherwise its coming write needs
- * no 412 round trip. Only when nothing touched the link since the move was decided on and it still
- * holds the start the move was made from.
+ * etag, its times) is what the event holds, so the writer's coming update needs no 412 round trip,
+ * and a second move is compared with the times the event really shows. Only when nothing touched
+ * the link since the move was decided on and it still holds the start the move was made from.
  */
 export function adoptAfterReschedule(
   link: Pick<LinkState, 'present' | 'writtenStart' | 'updatedAt'> | undefined,
   move: AcceptedMove,
-  readBack: { start: number } | null,
-): { etag: string; start: number; end: number; hash?: string } | null {
+): { etag: string; start: number; end: number } | null {
   if (move.etag === null || move.fromStart === null || !link?.present) return null;
   if (link.writtenStart !== move.fromStart || link.updatedAt > move.decidedAt) return null;
-  const edit = { etag: move.etag, start: move.start, end: move.end };
-  return move.hash !== null && readBack?.start === move.start ? { ...edit, hash: move.hash } : edit;
+  return { etag: move.etag, start: move.start, end: move.end };
 }

@@ -73,6 +73,27 @@ export interface ReverseDecision {
   etag: string | null;
   /** Decided and sent: a reschedule still waiting to be sent would land after we set the move back. */
   settled: boolean;
+  /** A reschedule's: the hash the writer wants once it is taken, when the person's edit shows all of it (reschedule-decide.ts, adoptOnAcceptance). */
+  adoptHash?: string | null;
+  /** When it was decided. */
+  decidedAt?: number;
+}
+
+/**
+ * A person's move the booking service took (or is taking): the appointment as stored now wants
+ * exactly what the person's edit shows (the hash recorded with the move). The link takes that edit
+ * as it is, etag and all, and nothing is written: no PUT of the times the event already shows.
+ * Only while the link still holds that edit, or nothing was written since the move was decided on
+ * (a later write of ours means the event no longer shows the person's edit).
+ */
+export function takesPersonsEdit(
+  link: Pick<LinkState, 'present' | 'etag' | 'updatedAt'> | undefined,
+  decision: ReverseDecision | undefined,
+  desiredHash: string,
+): { etag: string } | null {
+  if (!link?.present || !decision?.adoptHash || decision.etag === null || decision.adoptHash !== desiredHash) return null;
+  const untouched = link.etag === decision.etag || (decision.decidedAt !== undefined && link.updatedAt <= decision.decidedAt);
+  return untouched ? { etag: decision.etag } : null;
 }
 
 /** What the writer weighs before writing over a person's change: the reverse sync's part in it. */
