@@ -4,7 +4,16 @@
 // back to the booking service (it takes a new start, nothing else), so anything else a person
 // changed (the length, a title, a description, the status, an all-day or repeating event) is put
 // back to the booking's. Pure.
-import type { TargetEvent } from './target.ts';
+
+/** An event as a target shows it (target.ts, TargetEvent): the parts a person sees. */
+export interface ShownEvent {
+  deleted: boolean;
+  start: number | null;
+  end: number | null;
+  title?: string | null;
+  description?: string | null;
+  status?: string | null;
+}
 
 /** What an event shows besides its times, as a calendar app presents it. */
 export interface Looks {
@@ -31,7 +40,7 @@ const text = (s: string): string => s.replace(/\r\n?/g, '\n').trim();
  * How the event differs from what is wanted, in what the booking service cannot take (a start of
  * its own is not among them: that is a move). A field the target did not report is not compared.
  */
-export function unreturnable(event: TargetEvent, wanted: WantedShown): Unreturnable[] {
+export function unreturnable(event: ShownEvent, wanted: WantedShown): Unreturnable[] {
   if (event.start === null || event.end === null) return ['not-a-time'];
   const out: Unreturnable[] = [];
   if (event.end - event.start !== wanted.end - wanted.start) out.push('length');
@@ -42,6 +51,6 @@ export function unreturnable(event: TargetEvent, wanted: WantedShown): Unreturna
 }
 
 /** The event already shows what the writer would write: times, title, description and status. */
-export function showsWanted(event: TargetEvent, wanted: WantedShown): boolean {
+export function showsWanted(event: ShownEvent, wanted: WantedShown): boolean {
   return !event.deleted && event.start === wanted.start && unreturnable(event, wanted).length === 0;
 }
