@@ -1,5 +1,5 @@
 // What a person sees of an event, compared with what the writer would write. One rule for every
-// target (docs/reference/behaviour.md, "What flows back"): an event that already shows what the
+// target (docs/reference/behaviour.md, "Moves made in a calendar"): an event that already shows what the
 // writer would write is adopted, never written again; of a person's change only the start can flow
 // back to the booking service (it takes a new start, nothing else), so anything else a person
 // changed (the length, a title, a description, the status, an all-day or repeating event) is put
