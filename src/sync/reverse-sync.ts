@@ -8,6 +8,7 @@ import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
 import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
 import { adoptOnAcceptance } from '../core/mirror/reschedule-decide.ts';
+import { outcomeUnknown } from '../core/mirror/write-plan.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
@@ -90,6 +91,7 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
     lastReschedule: deps.actions.lastReschedule(link.appointmentKey),
     ...(stored ? { bookingChangedAt: stored.changedAt } : {}),
+    writeUnsure: outcomeUnknown(link),
     onDelete: deps.onDelete,
   });
   let adoptHash: string | null = null;

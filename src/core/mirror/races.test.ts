@@ -163,7 +163,8 @@ describe('the reverse sync decides on a change it listed', () => {
     ['an app saved it again unchanged: nothing to send or put back', { ev: { start: T0, end: T0 + H, ...SHOWN }, ...holds }, { kind: 'none', reason: 'agrees' }],
     ["the end differs while the writer's own write is still to come (the booking service changed): no put-back of ours, its write does it", { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds, link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: 'hash-before' } }, { kind: 'none', reason: 'agrees' }],
     ["the move we carried, listed again under another version before the booking service's answer reached the store, is not a second reschedule", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW - 1_000 }, { kind: 'none', reason: 'moved-already' }],
-    ["...but once the booking service moved it since, a person's new move to that slot is a move", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000 }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    ["...but once the booking service moved it since and we wrote that, a person's new move to that slot is a move", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: false }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    ["the booking service moved it since our reschedule and our write of that was lost: the event at the rescheduled time is ours, not a second move; the booking wins", { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true }, { kind: 'restore', reason: 'booking-changed' }],
   ])('%s', (_race, over, expected) => {
     expect(decideReverse(input(over))).toEqual(expected);
   });

@@ -39,6 +39,8 @@ export interface DecideInput {
   lastReschedule?: { to: number; settledAt: number } | null;
   /** When the stored appointment last changed (its booking-service record, as we hold it). */
   bookingChangedAt?: number;
+  /** A write of ours since the last recorded one failed or was cut off: the target may show it unseen. */
+  writeUnsure?: boolean;
   onDelete: OnDelete;
 }
 
@@ -79,13 +81,17 @@ function cannotFlowBack(link: { writtenHash?: string | null }, event: TargetEven
 }
 
 /**
- * The event stands where our latest reschedule put it, and the booking service's answer has not
- * reached the stored appointment yet: that is the move we carried (listed again under another
- * version, say), not a new one to reschedule and settle a second time.
+ * The event stands where our latest reschedule put it: that is the move we carried (or our own
+ * write of it, its answer lost), not a new one to reschedule and settle a second time. `same`: the
+ * booking service's answer has not reached the stored appointment yet. `overtaken`: the booking
+ * service moved it since, and the event may be our own unrecorded write of the old time; the
+ * booking wins. A person's new move there after a recorded write of ours is a move (null).
  */
-function movedAlready(input: DecideInput, start: number): boolean {
+function ourMove(input: DecideInput, start: number): 'same' | 'overtaken' | null {
   const last = input.lastReschedule;
-  return last !== undefined && last !== null && last.to === start && input.bookingChangedAt !== undefined && input.bookingChangedAt <= last.settledAt;
+  if (last === undefined || last === null || last.to !== start || input.bookingChangedAt === undefined) return null;
+  if (input.bookingChangedAt <= last.settledAt) return 'same';
+  return input.writeUnsure === true ? 'overtaken' : null;
 }
 
 export function decideReverse(input: DecideInput): ReverseAction {
@@ -109,8 +115,9 @@ export function decideReverse(input: DecideInput): ReverseAction {
     if (kept) return { kind: 'restore', reason: kept };
     return none(event.start === a.start ? 'agrees' : 'other-edit');
   }
-  if (movedAlready(input, event.start)) return none('moved-already');
-  if (bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
+  const ours = ourMove(input, event.start);
+  if (ours === 'same') return none('moved-already');
+  if (ours === 'overtaken' || bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
