@@ -2,7 +2,7 @@
 // the decision the mirror core must make. Each row is a race that once lost a person's move, wrote
 // an event twice, or made one side wait on the other forever; removing its rule fails its row.
 import { describe, expect, it } from 'vitest';
-import { adoptAfterReschedule, adoptOnAcceptance, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
+import { adoptAfterReschedule, adoptOnAcceptance, alreadyPutBack, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
 import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
 import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
@@ -263,6 +263,16 @@ describe("carrying a person's move to the booking service", () => {
     ])('%s', (_race, link, d, desiredHash, expected) => {
       expect(takesPersonsEdit(link, d, desiredHash)).toEqual(expected);
     });
+  });
+
+  it.each<[string, Parameters<typeof alreadyPutBack>[0], boolean]>([
+    ["a move put back after the writer already wrote the booking's state over it (its grace ran out): not asked again, no PUT on the person's stale etag", { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, true],
+    ['the writer has not written since the move was decided on: put back', { present: true, etag: '"ours-1"', writtenHash: 'h', updatedAt: NOW - 5, attempts: 0, writeInFlight: false }, false],
+    ['its write since is unconfirmed (failed, or cut off): put back', { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 1, writeInFlight: false }, false],
+    ["the link holds the person's edit itself: put back", { present: true, etag: '"person-1"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
+    ['a put-back is already asked for (no hash): asked again, harmless', { present: true, etag: '"ours-2"', writtenHash: null, updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
+  ])('%s', (_race, link, expected) => {
+    expect(alreadyPutBack(link, { observedEtag: '"person-1"', decidedAt: NOW })).toBe(expected);
   });
 
   it.each([

@@ -2,6 +2,7 @@
 // before the PATCH, the slot check, and what the link may take from the person's edit afterwards.
 import type { LinkState } from './link.ts';
 import { showsWhatWeWant, type WantedFacts } from './ours.ts';
+import { outcomeUnknown, type Unsure } from './write-plan.ts';
 import type { TargetEvent } from './target.ts';
 
 export type OnConflict = 'revert' | 'allow';
@@ -82,4 +83,19 @@ export function adoptAfterReschedule(
   if (move.etag === null || move.fromStart === null || !link?.present) return null;
   if (link.writtenStart !== move.fromStart || link.updatedAt > move.decidedAt) return null;
   return { etag: move.etag, start: move.start, end: move.end };
+}
+
+/**
+ * A move that did not go through (a taken slot, a refusal, the booking service moved it first) is
+ * put back, unless the writer already did: a write of ours, confirmed and recorded after the move
+ * was decided on, replaced the person's edit (a conditional write cannot land on a version it did
+ * not see). Asking again would send the same write on the stale etag of the person's edit, for a
+ * 412 and nothing else.
+ */
+export function alreadyPutBack(
+  link: (Pick<LinkState, 'present' | 'etag' | 'writtenHash' | 'updatedAt'> & Unsure) | undefined,
+  move: { observedEtag: string | null; decidedAt: number },
+): boolean {
+  if (!link?.present || outcomeUnknown(link) || link.writtenHash === null || link.etag === null) return false;
+  return link.etag !== move.observedEtag && link.updatedAt > move.decidedAt;
 }
