@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { adoptAfterReschedule, adoptOnAcceptance, alreadyPutBack, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
 import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
-import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
+import { afterOverwrite, afterRemove, afterSureRead, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
 
 const H = 3_600_000;
@@ -212,6 +212,16 @@ describe('the reverse sync decides on a change it listed', () => {
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {
     expect(decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } })).toEqual({ kind: 'recheck' });
+  });
+});
+
+describe('a delete to be sure (a create whose outcome is unknown, no event wanted now)', () => {
+  it.each<[string, GetResult, string]>([
+    ['the create never landed (nothing there): nothing is written, not even a DELETE answered 410', { kind: 'missing' }, 'nothing-there'],
+    ['only a tombstone there: nothing written', tombstone, 'nothing-there'],
+    ['it landed: deleted', found({ ourHash: OURS.hash }), 'remove'],
+  ])('%s', (_race, read, expected) => {
+    expect(afterSureRead(read)).toBe(expected);
   });
 });
 

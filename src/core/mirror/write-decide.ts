@@ -189,6 +189,15 @@ export function onChanged(f: ReadFacts): OnChanged {
   return { kind: 'overwrite', etag, tombstone: event.deleted };
 }
 
+/**
+ * A delete to be sure (a create whose outcome is unknown, for an appointment that wants no event
+ * now) is read first: a missing or deleted event means the create never landed, and nothing is
+ * written. Only an event that is there is deleted: no write whose result the calendar already shows.
+ */
+export function afterSureRead(read: GetResult): 'remove' | 'nothing-there' {
+  return read.kind === 'found' && !read.event.deleted ? 'remove' : 'nothing-there';
+}
+
 /** Removing the event of an appointment that should have none: the booking service's cancellation wins over any edit. */
 export function afterRemove(result: RemoveResult): { kind: 'removed' } | { kind: 'remove-any-version' } {
   return result.kind === 'changed' ? { kind: 'remove-any-version' } : { kind: 'removed' };
