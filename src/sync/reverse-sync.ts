@@ -6,7 +6,7 @@ import type { Appointment } from '../core/appointment.ts';
 import type { Clock } from '../core/clock.ts';
 import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
-import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import { adoptsAgreement, adoptsDeletion, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
 import { adoptOnAcceptance } from '../core/mirror/reschedule-decide.ts';
 import { outcomeUnknown } from '../core/mirror/write-plan.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
@@ -68,6 +68,8 @@ interface Planned {
   adopt?: { etag: string; start: number; end: number; hash?: string } | null;
   /** A reschedule's: the hash the link takes once the booking service accepts it (core adoptOnAcceptance). */
   adoptHash?: string | null;
+  /** Deleted, and no event wanted there: the link takes the deletion (core adoptsDeletion); the revision it is for. */
+  adoptGone?: number | null;
 }
 
 function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent): Planned | undefined {
@@ -100,7 +102,8 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     const afterMove = deps.desire({ ...stored.appointment, start: action.start, end: action.end }, stored.revision, false);
     adoptHash = adoptOnAcceptance(event, isDesired(afterMove) ? afterMove : undefined);
   }
-  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted), adoptHash };
+  const adoptGone = stored && adoptsDeletion(action, link) ? stored.revision : null;
+  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted), adoptHash, adoptGone };
 }
 
 /** An event read again: what the target shows now, a missing one being a deletion. */
@@ -164,7 +167,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
     if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
-    if (p && (p.action.kind !== 'none' || p.adopt)) planned.push(p);
+    if (p && (p.action.kind !== 'none' || p.adopt || p.adoptGone !== null)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);
@@ -177,6 +180,11 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
       // The writer wrote this event while we decided: skip it, and keep the cursor to see it again.
       if (writtenSince(deps.links.get(p.key), p.at)) {
         overtaken = true;
+        continue;
+      }
+      if (p.adoptGone !== undefined && p.adoptGone !== null) {
+        const link = deps.links.get(p.key);
+        if (link) deps.links.recordWrite(p.key, { calendarId: link.calendarId, eventId: link.eventId, generation: link.generation, present: false, hash: null, etag: null, start: null, end: null, revision: p.adoptGone });
         continue;
       }
       if (p.adopt) {

@@ -31,7 +31,7 @@ export const PLANTS: Plant[] = [
     name: 'drop the 409 adoption',
     why: 'a create that meets our own event (its answer lost, a crash) adopts it instead of writing it again',
     file: 'src/core/mirror/write-decide.ts',
-    find: "  if (showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
+    find: "  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
     replace: '  const movedOurs',
   },
   {

@@ -44,7 +44,7 @@ export interface DecideInput {
   onDelete: OnDelete;
 }
 
-export type NoneReason = 'not-mirrored' | 'echo' | 'handled' | 'agrees' | 'other-edit' | 'moved-already';
+export type NoneReason = 'not-mirrored' | 'echo' | 'handled' | 'agrees' | 'other-edit' | 'moved-already' | 'gone-too';
 
 /** Why an event is put back: the booking service moved it meanwhile, or the person changed what it cannot take. */
 export type RestoreReason = 'booking-changed' | Unreturnable;
@@ -99,7 +99,9 @@ export function decideReverse(input: DecideInput): ReverseAction {
   if (!link || !link.present) return none('not-mirrored');
   if (isEcho(event, link)) return none('echo');
   if (event.etag !== null && event.etag === input.handledEtag) return none('handled');
-  if (!a || !a.mirrored) return none('not-mirrored');
+  // Deleted here while the booking service wants no event here either: the calendar already shows
+  // what the writer would make it show; the link takes the deletion (adoptsDeletion), nothing is deleted.
+  if (!a || !a.mirrored) return none(a && event.deleted && event.source === 'change' ? 'gone-too' : 'not-mirrored');
 
   if (event.deleted) {
     if (event.source === 'missing') return { kind: 'recheck' };
@@ -180,4 +182,9 @@ export function readAgain(action: ReverseAction, link: Pick<LinkState, 'updatedA
 /** The cursor moves on only when every change of the batch was acted on (none held, none overtaken). */
 export function advancesCursor(round: { held: boolean; overtaken: boolean }): boolean {
   return !round.held && !round.overtaken;
+}
+
+/** The event is deleted and no event is wanted there: the link takes the deletion, so the writer deletes nothing (a DELETE answered 410). */
+export function adoptsDeletion(action: ReverseAction, link: Pick<LinkState, 'present'> | undefined): boolean {
+  return action.kind === 'none' && action.reason === 'gone-too' && link?.present === true;
 }
