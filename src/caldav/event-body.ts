@@ -14,7 +14,7 @@ export interface CalDavTemplates {
   messages?: Messages;
 }
 
-const HEADER = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//calbridge//calbridge CalDAV//EN', 'CALSCALE:GREGORIAN'].join('\r\n') + '\r\n';
+const HEADER = `${['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//calbridge//calbridge CalDAV//EN', 'CALSCALE:GREGORIAN'].join('\r\n')}\r\n`;
 const FOOTER = 'END:VCALENDAR\r\n';
 
 /**

@@ -27,7 +27,9 @@ export function interpolate(node: unknown, path: PropertyKey[], i: Interpolation
       interpolate(pair.value, [...path, key], i);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, n) => interpolate(item, [...path, n], i));
+    node.items.forEach((item, n) => {
+      interpolate(item, [...path, n], i);
+    });
   } else if (isScalar(node) && typeof node.value === 'string') {
     const at = formatPath(path);
     const problem = (message: string) => i.problems.push({ path: at, line: lineAt(node, i.lines), message });

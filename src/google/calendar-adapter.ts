@@ -8,7 +8,7 @@ import type { EventBody } from '../core/mirror/desired-event.ts';
 import type { CalendarApi, EventPage, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
 import { accountOf, forgetAccessToken, type OAuth2Client } from './auth.ts';
 import { explainCalendarError } from './calendar-errors.ts';
-import { Pacer, realSleep, type Sleep } from '../net/pacer.ts';
+import { type Pacer, realSleep, type Sleep } from '../net/pacer.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
 import { callWithRetry, type CallObserver } from './retry.ts';
 import { originFetch } from '../net/origin-fetch.ts';

@@ -175,7 +175,11 @@ export class AppointmentStore {
       this.held = null;
     }
     const told = (c: AppointmentChange): AppointmentChange => (options.imported && !c.before ? { ...c, imported: true } : c);
-    if (held.length) atomicOf(this.db)(() => held.forEach((c) => this.changes.emit(told(c))));
+    if (held.length) {
+      atomicOf(this.db)(() => {
+        for (const c of held) this.changes.emit(told(c));
+      });
+    }
     return result;
   }
 

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { createApp } from '../../src/http/app.ts';
 import { accessWarnings, presentedToken } from '../../src/http/admin-auth.ts';
-import { ConfigError, parseConfig } from '../../src/config/load.ts';
+import { type ConfigError, parseConfig } from '../../src/config/load.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { startLoggedDaemon } from './logged-daemon.ts';
 

@@ -208,7 +208,7 @@ describe('poll', () => {
     const list = h.sim.requests.find((r) => r.path === LIST);
     expect(list?.query.start_date).toEqual(['2026-03-03T12:00:00']);
     expect(list?.query.end_date).toEqual(['2026-11-05T12:00:00']); // after the November change, back in EST
-    const last = (h.part.status?.() as { poll: { last: { window: { from: string; to: string } } } }).poll.last.window;
+    const last = (h.part.status!() as { poll: { last: { window: { from: string; to: string } } } }).poll.last.window;
     expect(last).toEqual({ from: '2026-03-03T17:00:00.000Z', to: '2026-11-05T17:00:00.000Z' });
   });
 });

@@ -110,7 +110,7 @@ describe('webhook receiver', () => {
     const s = setup();
     const make = (size: number) => {
       const head = '{"appointment_key":"big","pad":"';
-      return head + 'x'.repeat(size - head.length - 2) + '"}';
+      return `${head}${'x'.repeat(size - head.length - 2)}"}`;
     };
     expect((await s.post(make(1024 * 1024))).status).toBe(200);
     expect((await s.post(make(1024 * 1024 + 1))).status).toBe(413);

@@ -42,7 +42,7 @@ describe('crash durability', () => {
     writeFileSync(
       config,
       [
-        'server: { host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '" }',
+        `server: { host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}" }`,
         'database: { path: db/calbridge.db }',
         `booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: America/Sao_Paulo }`,
         `webhook: { secret: ${SECRET}, register: false }`,

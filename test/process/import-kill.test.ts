@@ -46,7 +46,7 @@ describe('first import killed half way', () => {
     writeFileSync(
       config,
       [
-        'server: { host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '" }',
+        `server: { host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}" }`,
         'database: { path: db/calbridge.db }',
         `booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: America/Sao_Paulo, page_size: 100 }`,
         'webhook: { secret: import-kill-secret-0123456789, register: false }',

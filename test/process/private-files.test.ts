@@ -73,7 +73,12 @@ poll: { schedule: "0 0 1 1 *" }
     chmodSync(path, 0o644);
 
     const lines: string[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }));
+    const log = pino({ level: 'warn' }, new Writable({
+        write: (chunk: Buffer, _e, done) => {
+          lines.push(chunk.toString());
+          done();
+        },
+      }));
     const daemon = await startDaemon(testConfig({ database: { path } }), { log, port: 0, booking: unreachableBooking, processMetrics: false });
     await daemon.stop();
 

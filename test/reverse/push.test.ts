@@ -39,7 +39,7 @@ describe('push notifications', () => {
     env.moveInGoogle(a.appointment_key, slot(4));
     await until(() => env.reschedulePatches(a.appointment_key) === 1);
     expect(env.sim.get(a.appointment_key)?.start).toBe(slot(4));
-    expect((env.status().reverse_sync as any).push).toMatchObject({ enabled: true, channels_active: 1 });
+    expect((env.status().reverse_sync as { push: unknown }).push).toMatchObject({ enabled: true, channels_active: 1 });
   });
 
   it('a forged notification (wrong token, unknown channel) answers 404 and runs nothing', async () => {

@@ -130,12 +130,12 @@ it('leaves the database and its WAL as they are while another process has it ope
   serve.pragma('wal_autocheckpoint = 0');
   serve.prepare('INSERT INTO kv (key, value, updated_at_ms) VALUES (?, ?, ?)').run('written-by-serve', '"x"', 1);
   env.sim.create({ start: slot(2), person: { full_name: 'Second' } });
-  const { ['calbridge.db-shm']: _shm, ...before } = files(env.dir);
+  const { 'calbridge.db-shm': _shm, ...before } = files(env.dir);
   expect(Object.keys(before)).toContain('calbridge.db-wal');
 
   const dry = await env.run('sync', '--dry-run');
   expect(dry.out.join('\n')).toMatch(/google\s+create event \S+ in primary: "Second"/);
-  const { ['calbridge.db-shm']: _shmAfter, ...after } = files(env.dir);
+  const { 'calbridge.db-shm': _shmAfter, ...after } = files(env.dir);
   expect(after).toEqual(before);
 });
 

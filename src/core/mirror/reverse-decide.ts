@@ -96,12 +96,12 @@ function ourMove(input: DecideInput, start: number): 'same' | 'overtaken' | null
 
 export function decideReverse(input: DecideInput): ReverseAction {
   const { event, link, appointment: a } = input;
-  if (!link || !link.present) return none('not-mirrored');
+  if (!link?.present) return none('not-mirrored');
   if (isEcho(event, link)) return none('echo');
   if (event.etag !== null && event.etag === input.handledEtag) return none('handled');
   // Deleted here while the booking service wants no event here either: the calendar already shows
   // what the writer would make it show; the link takes the deletion (adoptsDeletion), nothing is deleted.
-  if (!a || !a.mirrored) return none(a && event.deleted && event.source === 'change' ? 'gone-too' : 'not-mirrored');
+  if (!a?.mirrored) return none(a && event.deleted && event.source === 'change' ? 'gone-too' : 'not-mirrored');
 
   if (event.deleted) {
     if (event.source === 'missing') return { kind: 'recheck' };
