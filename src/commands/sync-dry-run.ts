@@ -25,7 +25,7 @@ function storeLine(s: StoreChange, zone: string): string {
   }
 }
 
-export function writeLine(w: HeldWrite, zone: string): [string, string] {
+function writeLine(w: HeldWrite, zone: string): [string, string] {
   if (w.kind === 'target') {
     const shows = w.shows ? `: "${w.shows.title}" at ${when(w.shows.start, zone)}` : '';
     return [w.target, `${w.op} event ${w.eventId} in ${w.calendarId}${shows}`];

@@ -43,7 +43,7 @@ function instant(t: calendar_v3.Schema$EventDateTime | undefined): number | null
   return Number.isNaN(ms) ? null : ms;
 }
 
-export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
+function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
   const updated = e.updated ? Date.parse(e.updated) : Number.NaN;
   return {
     id: e.id ?? '',

@@ -47,7 +47,7 @@ function dayTable(rows: Row[], zone: string, m: Messages): Html {
   )}</tbody></table>`;
 }
 
-export function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, m: Messages = messagesFor('en')): string {
+function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, m: Messages = messagesFor('en')): string {
   const g = m.demoGoogle;
   const rows: Row[] = calendars.flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name }))).sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
   const days = new Map<string, Row[]>();

@@ -136,7 +136,7 @@ function respond(headers: Record<string, string>, opened: BodyToSend | undefined
   return new Response(Readable.toWeb(opened.file.stream()) as ReadableStream<Uint8Array>, { status: 200, headers });
 }
 
-export function acceptsGzip(header: string | undefined): boolean {
+function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   return header.split(',').some((part) => {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
@@ -146,7 +146,7 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-export function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, tags: Tags, lastModified: number): boolean {
+function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, tags: Tags, lastModified: number): boolean {
   if (ifNoneMatch !== undefined) {
     if (ifNoneMatch === tags.etag || ifNoneMatch === tags.gzipEtag) return true;
     // Weak comparison, and either representation's tag names the same content.

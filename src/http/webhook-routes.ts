@@ -11,7 +11,7 @@ import { checkNotification } from '../sync/notification.ts';
 import { secretMatcher, secretsMatcher } from '../core/secret-compare.ts';
 import { ClientAbortedError } from './client-aborted.ts';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 const RETRY_AFTER_SECONDS = '5';
 
 export type RejectReason = 'wrong_secret' | 'unauthorized' | 'unsupported_media_type' | 'too_large' | 'not_json' | 'not_a_notification';

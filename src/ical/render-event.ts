@@ -50,7 +50,7 @@ export function styleVariant(style: EventStyle): string {
   }).slice(0, 16);
 }
 
-export function uidOf(appointmentKey: string): string {
+function uidOf(appointmentKey: string): string {
   return `${appointmentKey}@calbridge`;
 }
 

@@ -38,7 +38,7 @@ export interface RescheduleDeps {
 /** Wide enough that any appointment overlapping the new slot starts inside it. */
 const SLOT_LOOKBACK_MS = 24 * 3_600_000;
 /** After this many transient failures the move is given up and the Google event put back. */
-export const MAX_ATTEMPTS = 20;
+const MAX_ATTEMPTS = 20;
 const RETRY_BACKOFF = { baseMs: 5_000, maxMs: 10 * 60_000 };
 
 export interface ProcessResult {

@@ -29,7 +29,7 @@ import type { Services } from './services.ts';
 const STATE_KEY = 'caldav.writer';
 const ROUND_KEY = 'caldav.reverse_sync.last_round';
 /** A calendar's cursor: a sync token, or the previous ETag listing where the server has none. */
-export const caldavCursorKey = (calendarId: string) => `caldav.reverse.cursor:${calendarId}`;
+const caldavCursorKey = (calendarId: string) => `caldav.reverse.cursor:${calendarId}`;
 
 /** The readiness warning: our words only (the server's listing stays in status). */
 function setupWarning(p: CalDavSetupProblem): string {

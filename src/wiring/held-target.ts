@@ -11,7 +11,7 @@ import type { GoogleConnection } from './google-connection.ts';
 import type { Services } from './services.ts';
 
 /** What a Google event body of ours shows. */
-export function googleBodyFacts(body: EventBody): BodyFacts {
+function googleBodyFacts(body: EventBody): BodyFacts {
   return {
     appointmentKey: body.privateProperties[PROP_KEY] ?? null,
     title: body.summary,
@@ -37,7 +37,7 @@ export function googleForRun(google: GoogleConnection, s: Services): GoogleConne
 }
 
 /** What a CalDAV object of ours shows (`zone`: booking.timezone, for floating times). */
-export function caldavBodyFacts(ics: CalendarObject, zone: string): BodyFacts {
+function caldavBodyFacts(ics: CalendarObject, zone: string): BodyFacts {
   const e = readEvent(ics, zone);
   return { appointmentKey: e.key, title: e.summary ?? '', start: e.start, end: e.end, ourHash: e.ourHash };
 }

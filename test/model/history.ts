@@ -10,7 +10,7 @@ import { daemonSteps } from './daemon-steps.ts';
 import { mark, quietPeriod, settle, writesSince, type Settled } from './settle.ts';
 import { agreement, noRewrites, personMoves, reschedules } from './properties.ts';
 
-export const MAX_STEPS = 100;
+const MAX_STEPS = 100;
 /** Histories CI plays (seeds 1 to CI_RUNS): enough for every planted bug (plants.ts), within ~3 minutes. */
 export const CI_RUNS = 60;
 
@@ -22,7 +22,7 @@ const step = fc.oneof(...bookingSteps, ...googleSteps, ...daemonSteps);
 const stepsOf = (minSteps: number) =>
   minSteps > 0 ? fc.array(step, { minLength: minSteps, maxLength: Math.ceil(minSteps * 1.1) }) : fc.commands([step], { maxCommands: MAX_STEPS, size: 'max' });
 
-export class BrokenPromise extends Error {
+class BrokenPromise extends Error {
   override name = 'BrokenPromise';
 }
 

@@ -18,8 +18,8 @@ import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simul
 import { CLIENT, googleSection } from '../google/google-env.ts';
 
 export const CAL = 'primary';
-export const PUBLIC_URL = 'https://calbridge.test';
-export const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
+const PUBLIC_URL = 'https://calbridge.test';
+const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
 const H = 3_600_000;
 
 export interface ReverseEnv {

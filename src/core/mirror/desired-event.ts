@@ -53,10 +53,10 @@ export type Desired<B = EventBody> = DesiredEvent<B> | { none: NoEventReason };
 
 /** Private property names: Google drops keys longer than 44 characters. */
 export const PROP_KEY = 'appointment_key';
-export const PROP_REVISION = 'calbridge_revision';
+const PROP_REVISION = 'calbridge_revision';
 export const PROP_HASH = 'calbridge_hash';
 
-export function calendarFor(a: Appointment, mapping: MirrorMapping): string | undefined {
+function calendarFor(a: Appointment, mapping: MirrorMapping): string | undefined {
   return mapping.calendars.find((r) => r.calendar_key === '*' || r.calendar_key === a.calendar.calendarKey)?.calendar_id;
 }
 

@@ -113,7 +113,7 @@ export interface ReadFacts extends DeferralFacts {
 type Leave = { kind: 'leave'; deferral: Deferral; lookAgainAt: number };
 
 /** The reverse sync has decided on this very state of the event and carried it out. */
-export function settledOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
+function settledOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
   return decision !== undefined && etag !== null && decision.etag === etag && decision.settled;
 }
 
