@@ -7,9 +7,9 @@ import { DateTime } from 'luxon';
 import type { Simulator } from '../booking/simulator/index.ts';
 import { seededRandom } from '../core/random.ts';
 import { messagesFor, type Messages } from '../core/i18n/index.ts';
-import { startGoogleSimulator, type GoogleSimulator } from '../google/simulator/index.ts';
+import { startGoogleSimulator, type GoogleSimulator, type SimulatedEvent } from '../google/simulator/index.ts';
 import { startPeople, type PersonEdit } from '../google/simulator/people.ts';
-import { demoGoogleView, type ViewCalendar } from '../http/demo-google-view.ts';
+import { demoGoogleView, type ViewCalendar, type ViewEvent } from '../http/demo-google-view.ts';
 import type { PageLink } from '../http/status-page.ts';
 
 export interface DemoGoogleOptions {
@@ -81,16 +81,13 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
     reverse_sync: { schedule: '*/30 * * * * *', push_url: `${o.publicUrl}/google/notifications` },
   };
 
-  const viewCalendars = (): ViewCalendar[] =>
-    [...names].map(([id, name]) => ({
-      id,
-      name,
-      events: simulator.events(id).flatMap((e) =>
-        e.start?.dateTime && e.end?.dateTime
-          ? [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey: e.extendedProperties?.private?.appointment_key ?? null }]
-          : [],
-      ),
-    }));
+  // Only events with a start and end time: the page shows their times.
+  const viewEvent = (e: SimulatedEvent): ViewEvent[] => {
+    if (!e.start?.dateTime || !e.end?.dateTime) return [];
+    const appointmentKey = e.extendedProperties?.private?.appointment_key ?? null;
+    return [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey }];
+  };
+  const viewCalendars = (): ViewCalendar[] => [...names].map(([id, name]) => ({ id, name, events: simulator.events(id).flatMap(viewEvent) }));
 
   let people: { stop(): void } | undefined;
   return {
