@@ -30,7 +30,9 @@ describe('leases', () => {
     expect(a.acquire('job:poll', 1000)).toBe(true);
     expect(a.acquire('job:poll', 1000)).toBe(false); // no re-entry: a second run of the same job waits
     expect(b.acquire('job:poll', 1000)).toBe(false); // same live process, other owner: still held
+    expect(a.holder('job:poll')).toBe(a.owner);
     a.release('job:poll');
+    expect(a.holder('job:poll')).toBeUndefined();
     expect(b.acquire('job:poll', 1000)).toBe(true);
     clock.advance(1001);
     expect(a.acquire('job:poll', 1000)).toBe(true);
