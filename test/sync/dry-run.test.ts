@@ -7,7 +7,9 @@ import Database from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
+import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
+import { KvStore } from '../../src/store/kv-store.ts';
 import type { GoogleSimulator } from '../../src/google/simulator/index.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { TEST_ZONE } from '../helpers/simulator.ts';
@@ -128,7 +130,7 @@ it('leaves the database and its WAL as they are while another process has it ope
   const serve = new Database(join(env.dir, 'calbridge.db'));
   cleanups.push(() => serve.close());
   serve.pragma('wal_autocheckpoint = 0');
-  serve.prepare('INSERT INTO kv (key, value, updated_at_ms) VALUES (?, ?, ?)').run('written-by-serve', '"x"', 1);
+  new KvStore(serve, systemClock).set('written-by-serve', 'x');
   env.sim.create({ start: slot(2), person: { full_name: 'Second' } });
   const { 'calbridge.db-shm': _shm, ...before } = files(env.dir);
   expect(Object.keys(before)).toContain('calbridge.db-wal');
