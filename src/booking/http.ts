@@ -33,7 +33,7 @@ export interface HttpOptions {
  * Larger answers are not read, so a runaway listing or a proxy streaming garbage cannot fill the
  * daemon's memory: 8 MiB, where a page of 100 records is a few hundred KiB.
  */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface HttpResponse {
   status: number;

@@ -71,7 +71,7 @@ function readSecretFile(given: string, fallback: string | undefined, i: Interpol
 }
 
 /** A secret is a line of text; a key file a few KiB. Past this, the file is not what was meant. */
-export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
 class SecretFileRefused extends Error {}
 

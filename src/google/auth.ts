@@ -20,7 +20,7 @@ import { GoogleError } from './errors.ts';
  * channels.stop) takes this scope, and it cannot delete calendars or change who they are shared with.
  */
 export const SCOPE = 'https://www.googleapis.com/auth/calendar.events';
-export const REFRESH_TOKEN_KEY = 'google.refresh_token';
+const REFRESH_TOKEN_KEY = 'google.refresh_token';
 
 /** Stored by `google auth` and on rotation; tied to the config's own token so editing it wins. */
 interface StoredRefreshToken {
