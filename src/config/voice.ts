@@ -5,7 +5,7 @@ import { messagesFor, type Messages, type Output } from '../core/i18n/index.ts';
 import type { Config } from './schema.ts';
 
 /** Where the booking service's changes go, as configured, in a fixed order. */
-export function outputsOf(config: Pick<Config, 'google' | 'caldav' | 'feeds'>): Output[] {
+function outputsOf(config: Pick<Config, 'google' | 'caldav' | 'feeds'>): Output[] {
   return [...(config.google?.enabled ? (['google'] as const) : []), ...(config.caldav?.enabled ? (['caldav'] as const) : []), ...(config.feeds.length ? (['feeds'] as const) : [])];
 }
 

@@ -80,7 +80,7 @@ export function when(ms: number, zone: string, tag = 'en'): string {
 }
 
 /** NO_SHOW → "no-show", CANCELED_CLIENT → "cancelled by the client"; never the code itself. */
-export function statusWords(status: string, m: Messages = ENGLISH.m): string {
+function statusWords(status: string, m: Messages = ENGLISH.m): string {
   return statusInText(m, status);
 }
 
