@@ -8,7 +8,7 @@ import type { CalendarApi, GoogleEvent } from './port.ts';
 import { readChanges } from './reverse/change-feed.ts';
 
 /** One event as the mirror sees it. Times a reschedule cannot carry (all-day, repeating) are none. */
-export function targetEventOf(e: GoogleEvent): TargetEvent {
+function targetEventOf(e: GoogleEvent): TargetEvent {
   const timed = e.recurring !== true;
   return {
     id: e.id,

@@ -44,7 +44,7 @@ function answeredBy(shortcut: Shortcut, incoming: IncomingMessage, outgoing: Ser
 }
 
 /** The request listener: the shortcut, if any, then the app through @hono/node-server. */
-export function nodeListener(
+function nodeListener(
   fetch: Fetch,
   onError: (e: unknown) => void = () => undefined,
   shortcut?: Shortcut,
