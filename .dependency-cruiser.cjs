@@ -2,7 +2,7 @@
 // lint:deps` checks them; a broken rule names itself and the import that broke it.
 // Tests beside their code (`*.test.ts`) are not runtime and are not cruised.
 
-const ADAPTERS = '(booking|google|caldav|feeds)';
+const ADAPTERS = '(booking|google|caldav|microsoft|feeds)';
 const GOOGLE_LIBRARIES = '(^|/)node_modules/(@types/)?(googleapis|googleapis-common|google-auth-library|gaxios|gtoken|@googleapis/[^/]+)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -54,7 +54,7 @@ module.exports = {
       name: 'simulators-stand-alone',
       severity: 'error',
       comment: "A simulator is another party's service: it imports nothing of calbridge's runtime but the core model.",
-      from: { path: '^src/(booking|google|caldav)/simulator/' },
+      from: { path: '^src/(booking|google|caldav|microsoft)/simulator/' },
       to: { path: '^src/', pathNot: ['^src/core/', '^src/$1/simulator/'] },
     },
     {
