@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.ts';
 import { hashOf } from '../core/hash.ts';
 import { httpRequest, type Answer } from '../net/http-request.ts';
 import type { Sleep } from '../net/pacer.ts';
-import { errorFromAnswer, errorFromFailure, GraphError } from './errors.ts';
+import { AUTH_HELP, errorFromAnswer, errorFromFailure, GraphError } from './errors.ts';
 import type { AccessTokens } from './graph-http.ts';
 
 /** Delegated permissions a refresh token is asked for (offline_access makes the refresh token). */
@@ -50,6 +50,10 @@ async function post(e: AuthEndpoints, what: 'token' | 'devicecode', form: Record
       }
       if (answer.status === 200 || accept.includes(answer.status)) return { status: answer.status, json, answer };
       err = errorFromAnswer(label, answer, Date.now());
+      // Whatever the authority refuses (a wrong tenant, client, secret or grant) is a sign-in problem.
+      if (answer.status >= 400 && answer.status < 500 && err.kind !== 'rate_limited' && err.kind !== 'auth') {
+        err = new GraphError('auth', `${err.message}; ${AUTH_HELP}`, answer.status, err.code);
+      }
     } catch (x) {
       err = errorFromFailure(label, x);
     }
