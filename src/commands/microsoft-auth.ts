@@ -6,9 +6,6 @@ import type { Command } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { UserError } from '../core/errors.ts';
 
-/** Where a delegated account's refresh token is kept; the single-account form is the account "default". */
-export const microsoftRefreshTokenKey = (account: string) => `microsoft.${account}.refresh_token`;
-
 export const microsoftAuthCommand: Command = {
   name: 'microsoft auth',
   summary: 'device code sign-in for a Microsoft account (prints the address and code to enter, waits), stores its refresh token',
@@ -25,7 +22,7 @@ export const microsoftAuthCommand: Command = {
   },
   async run({ values, io, loadConfig }) {
     const { withKvStore } = await import('../store/kv-file.ts');
-    const { finishDeviceCode, refreshTokensIn, startDeviceCode } = await import('../microsoft/auth.ts');
+    const { finishDeviceCode, microsoftRefreshTokenKey, refreshTokensIn, startDeviceCode } = await import('../microsoft/auth.ts');
     const { GraphError } = await import('../microsoft/errors.ts');
     const { systemClock } = await import('../core/clock.ts');
     const { realSleep } = await import('../net/pacer.ts');

@@ -7,10 +7,10 @@ import { maskLongNumbers } from './mask-numbers.ts';
 import { messagesFor, statusInText, type Messages, type Output } from './i18n/index.ts';
 
 /** booking → Google/feeds, Google (or CalDAV) → booking, put back, refused by the booking service. */
-export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'reverted' | 'refused';
+export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'microsoft-to-booking' | 'reverted' | 'refused';
 
 /** Where a person made the change: Google unless said (a CalDAV calendar). */
-export type ActivityTarget = 'google' | 'caldav';
+export type ActivityTarget = 'google' | 'caldav' | 'microsoft';
 
 /** The language entries are told in, and where the booking service's changes go (only those are named). */
 export interface Voice {
@@ -139,6 +139,7 @@ export function backfillWords(count: number, place: string, v: Voice = ENGLISH):
 export function targetPlace(target: ActivityTarget, calendars: readonly string[], m: Messages = ENGLISH.m): string {
   const names = [...new Set(calendars)];
   const list = names.length ? ` (${names.join(', ')})` : '';
+  if (target === 'microsoft') return m.activity.microsoftPlace(names.length > 1, list);
   return target === 'google' ? m.activity.googlePlace(list) : m.activity.caldavPlace(names.length > 1, list);
 }
 

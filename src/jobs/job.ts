@@ -11,6 +11,10 @@ export type JobName =
   | 'caldav-writer'
   | 'caldav-reverse-sync'
   | 'caldav-reschedules'
+  | 'microsoft-writer'
+  | 'microsoft-reverse-sync'
+  | 'microsoft-reschedules'
+  | 'microsoft-subscriptions'
   | 'retention';
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */

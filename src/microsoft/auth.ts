@@ -62,6 +62,9 @@ async function post(e: AuthEndpoints, what: 'token' | 'devicecode', form: Record
   }
 }
 
+/** The kv key of a delegated account's refresh token; the single-account form is the account "default". */
+export const microsoftRefreshTokenKey = (account: string) => `microsoft.${account}.refresh_token`;
+
 /** Where a delegated account's refresh token lives between runs (the database's kv table). */
 export interface RefreshTokens {
   load(): string | undefined;

@@ -19,7 +19,7 @@ export interface GraphIds {
   keyOf(calendarId: string, graphId: string): string | undefined;
 }
 
-/** In memory: the tests' and the dry run's; the daemon keeps them in the database. */
+/** In memory: the tests'; the daemon keeps them in the database (store/graph-id-store.ts). */
 export function memoryGraphIds(): GraphIds {
   const byKey = new Map<string, Remembered>();
   const byGraph = new Map<string, string>();
@@ -38,26 +38,5 @@ export function memoryGraphIds(): GraphIds {
       byKey.delete(k(c, key));
     },
     keyOf: (c, graphId) => byGraph.get(k(c, graphId)),
-  };
-}
-
-/** Over a key-value store (the daemon's kv table): one entry per appointment and one per Graph id. */
-export function storedGraphIds(kv: { get<T>(key: string): T | undefined; set(key: string, value: unknown): void; delete(key: string): void }, prefix: string): GraphIds {
-  const byKey = (c: string, key: string) => `${prefix}:key:${c}:${key}`;
-  const byGraph = (c: string, id: string) => `${prefix}:id:${c}:${id}`;
-  return {
-    get: (c, key) => kv.get<Remembered>(byKey(c, key)),
-    set(c, key, r) {
-      const before = kv.get<Remembered>(byKey(c, key));
-      if (before && before.graphId !== r.graphId) kv.delete(byGraph(c, before.graphId));
-      kv.set(byKey(c, key), r);
-      kv.set(byGraph(c, r.graphId), key);
-    },
-    forget(c, key) {
-      const before = kv.get<Remembered>(byKey(c, key));
-      if (before) kv.delete(byGraph(c, before.graphId));
-      kv.delete(byKey(c, key));
-    },
-    keyOf: (c, id) => kv.get<string>(byGraph(c, id)),
   };
 }

@@ -97,7 +97,7 @@ const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation
   l.deferred_etag, l.deferred_since_ms, l.write_started_ms, l.failed_hash`;
 
 /** The link table of each calendar target. */
-export type LinkTable = 'google_links' | 'caldav_links';
+export type LinkTable = 'google_links' | 'caldav_links' | 'microsoft_links';
 
 export class GoogleLinkStore {
   constructor(

@@ -102,7 +102,7 @@ export interface ActionCounts {
 }
 
 /** The calendar target an action came from; each target's reverse sync sees only its own. */
-export type ActionTarget = 'google' | 'caldav';
+export type ActionTarget = 'google' | 'caldav' | 'microsoft';
 
 export class RescheduleStore {
   constructor(

@@ -14,6 +14,7 @@ import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
 import { createCalDavPart } from './caldav-part.ts';
+import { createMicrosoftPart } from './microsoft-part.ts';
 import { createReverseSyncPart } from './reverse-sync-part.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
@@ -28,6 +29,9 @@ export interface Tuning {
   caldavRetry?: RetryPolicy;
   /** Backoff of an appointment whose CalDAV write failed. */
   caldavItemBackoff?: { baseMs: number; maxMs: number };
+  /** Retries of one Graph request, and the backoff of an appointment whose Outlook write failed. */
+  microsoftRetry?: RetryPolicy;
+  microsoftItemBackoff?: { baseMs: number; maxMs: number };
 }
 
 export function createParts(s: Services, tuning: Tuning = {}): Part[] {
@@ -58,6 +62,12 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
       ? createCalDavPart(s, s.config.caldav, apply, {
           ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
           ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
+        })
+      : undefined,
+    s.config.microsoft?.enabled
+      ? createMicrosoftPart(s, s.config.microsoft, apply, {
+          ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}),
+          ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}),
         })
       : undefined,
     createRetentionPart(s),

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli.ts';
-import { microsoftRefreshTokenKey } from '../../src/commands/microsoft-auth.ts';
+import { microsoftRefreshTokenKey } from '../../src/microsoft/auth.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/simulator/index.ts';
 import { openDatabase } from '../../src/store/db.ts';

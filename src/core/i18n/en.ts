@@ -45,6 +45,7 @@ export const en = {
     'booking-to-targets': (outputs: string) => `booking → ${outputs}`,
     'google-to-booking': 'Google → booking',
     'caldav-to-booking': 'CalDAV → booking',
+    'microsoft-to-booking': 'Outlook → booking',
     reverted: 'reverted',
     refused: 'refused',
   },
@@ -68,6 +69,7 @@ export const en = {
     backfill: (count: number, place: string) => `added ${plural(count, 'appointment', 'appointments')} to ${place}`,
     googlePlace: (list: string) => `Google Calendar${list}`,
     caldavPlace: (many: boolean, list: string) => `the CalDAV calendar${many ? 's' : ''}${list}`,
+    microsoftPlace: (many: boolean, list: string) => `the Outlook calendar${many ? 's' : ''}${list}`,
     writes: {
       insert: 'added to Google',
       update: 'updated in Google',
@@ -75,7 +77,7 @@ export const en = {
       move: 'moved to another Google calendar',
       other: 'written to Google',
     },
-    places: { google: 'Google', caldav: 'the CalDAV calendar' },
+    places: { google: 'Google', caldav: 'the CalDAV calendar', microsoft: 'Outlook' },
     wins: 'the booking service wins',
     needsTime: 'an appointment needs a time',
     // A person's change the booking service cannot take (only a new start flows back), put back once.

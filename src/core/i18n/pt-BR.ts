@@ -36,6 +36,7 @@ export const ptBR: Messages = {
     'booking-to-targets': (outputs: string) => `agenda → ${outputs}`,
     'google-to-booking': 'Google → agenda',
     'caldav-to-booking': 'CalDAV → agenda',
+    'microsoft-to-booking': 'Outlook → agenda',
     reverted: 'desfeito',
     refused: 'recusado',
   },
@@ -56,6 +57,7 @@ export const ptBR: Messages = {
     backfill: (count, place) => `${plural(count, 'agendamento adicionado', 'agendamentos adicionados')} a ${place}`,
     googlePlace: (list) => `Google Agenda${list}`,
     caldavPlace: (many, list) => `${many ? 'os calendários' : 'o calendário'} CalDAV${list}`,
+    microsoftPlace: (many, list) => `${many ? 'os calendários' : 'o calendário'} do Outlook${list}`,
     writes: {
       insert: 'adicionado ao Google',
       update: 'atualizado no Google',
@@ -63,7 +65,7 @@ export const ptBR: Messages = {
       move: 'movido para outra agenda do Google',
       other: 'gravado no Google',
     },
-    places: { google: 'no Google', caldav: 'no calendário CalDAV' },
+    places: { google: 'no Google', caldav: 'no calendário CalDAV', microsoft: 'no Outlook' },
     wins: 'vale o sistema de agendamento',
     needsTime: 'um agendamento precisa de horário',
     putBack: {

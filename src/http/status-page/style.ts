@@ -31,7 +31,7 @@ code{font:.88em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhe
 .activity li:last-child{border-bottom:0}
 .activity time{color:var(--muted);font-variant-numeric:tabular-nums;white-space:nowrap}
 .badge{justify-self:start;font-size:.78rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;background:var(--out-bg);color:var(--link);white-space:nowrap}
-.dir-google-to-booking .badge,.dir-caldav-to-booking .badge{background:var(--in-bg);color:var(--in)}
+.dir-google-to-booking .badge,.dir-caldav-to-booking .badge,.dir-microsoft-to-booking .badge{background:var(--in-bg);color:var(--in)}
 .dir-reverted .badge{background:var(--warn-bg);color:var(--warn)}
 .dir-refused .badge{background:var(--bad-bg);color:var(--bad)}
 .why{display:block;color:var(--muted);font-size:.9rem}
