@@ -9,6 +9,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import type { JobName } from '../../src/jobs/job.ts';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
 import { startGraphSimulator, type GraphSimulator, type SimulatedEvent } from '../../src/microsoft/simulator/index.ts';
+import { listen, portOf } from '../../src/net/hono/server.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { CLIENT_ID, CLIENT_SECRET, H, MAILBOX, TENANT } from './env.ts';
@@ -29,10 +30,17 @@ interface Env {
 /** Tomorrow 09:00 in the booking zone, plus `hours`. */
 const slot = (hours: number) => DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis() + hours * H;
 
-async function start(reverse: Record<string, unknown> = {}): Promise<Env> {
+const PUBLIC_URL = 'https://calbridge.test';
+
+async function start(reverse: Record<string, unknown> = {}, o: { push?: boolean } = {}): Promise<Env> {
+  // With push, the daemon's app listens, and Graph's deliveries to the public https address reach it.
+  let appFetch: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
+  const server = o.push ? await listen((r) => appFetch(r), { port: 0, host: '127.0.0.1' }) : undefined;
+  const local = (u: string) => (server ? u.replace(PUBLIC_URL, `http://127.0.0.1:${portOf(server)}`) : u);
   const sim = await startTestSimulator();
-  const graph = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX], retryAfterSeconds: 0 });
+  const graph = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX], retryAfterSeconds: 0, pushAddress: local });
   const config = testConfig({
+    ...(o.push ? { server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL } } : {}),
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
     microsoft: {
       tenant: TENANT,
@@ -41,15 +49,17 @@ async function start(reverse: Record<string, unknown> = {}): Promise<Env> {
       graph_root: graph.graphRoot,
       calendars: [{ calendar_key: '*', user: MAILBOX, calendar: 'Calendar' }],
       requests_per_minute: 1000,
-      reverse_sync: { schedule: '0 0 1 1 *', ...reverse },
+      reverse_sync: { schedule: '0 0 1 1 *', push_notifications: o.push ?? false, ...reverse },
     },
   });
   const t = createTestContext({
     config,
     booking: simulatorClient(sim),
     clock: systemClock,
+    runJobs: o.push ?? false,
     tuning: { microsoftRetry: { retries: 3, baseMs: 1, maxMs: 5 }, microsoftItemBackoff: { baseMs: 0, maxMs: 0 } },
   });
+  appFetch = (r) => t.runtime.app.fetch(r);
   const run = (job: JobName) => t.runtime.scheduler.runNow(job);
   const events = () => [...graph.mailbox().events.values()];
   const keyOf = (e: SimulatedEvent) => e.extended.find((p) => p.id === KEY_PROPERTY)?.value;
@@ -76,6 +86,7 @@ async function start(reverse: Record<string, unknown> = {}): Promise<Env> {
       await t.close();
       await sim.close();
       await graph.close();
+      if (server) await new Promise((r) => server.close(r));
     },
   };
 }
@@ -160,5 +171,67 @@ describe('the Outlook mirror', () => {
     await env.settle(2);
     expect(env.sim.requests.some((r) => r.method === 'DELETE' && r.path.includes(other))).toBe(true);
     expect(env.events()).toHaveLength(0);
+  });
+});
+
+describe('the Outlook mirror with Graph change notifications', () => {
+  it('subscribes each calendar through the handshake; 40 moves reach the booking service in under 2 s (p99), none moved back', async () => {
+    env = await start({}, { push: true });
+    const keys = Array.from({ length: 40 }, (_, i) => env!.sim.create({ start: slot(2 * i) }).appointment_key);
+    await env.settle(1);
+    await env.run('microsoft-subscriptions');
+    const subs = [...env.graph.subscriptions.all.values()];
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ notificationUrl: `${PUBLIC_URL}/microsoft/notifications`, lifecycleNotificationUrl: `${PUBLIC_URL}/microsoft/lifecycle`, changeType: 'created,updated,deleted' });
+    expect(env.graph.subscriptions.deliveries.filter((d) => d.kind === 'validation').map((d) => d.status)).toEqual([200, 200]);
+    await env.run('microsoft-reverse-sync');
+    env.t.runtime.scheduler.start();
+    const writesBefore = env.graph.writes();
+
+    const latencies: number[] = [];
+    for (const [i, key] of keys.entries()) {
+      const t0 = performance.now();
+      env.graph.mailbox().userEdit(env.eventOf(key)!.id, { start: slot(2 * i + 1), end: slot(2 * i + 2) });
+      while (env.patches(key) === 0) {
+        if (performance.now() - t0 > 10_000) throw new Error(`move ${i} did not arrive`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      latencies.push(performance.now() - t0);
+    }
+    latencies.sort((a, b) => a - b);
+    const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+    console.log(`Outlook move -> reschedule over ${latencies.length} moves: p50 ${latencies[19]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+    expect(p99).toBeLessThan(2000);
+    await env.t.runtime.scheduler.stop();
+    await env.settle(2);
+    expect(env.patches()).toBe(40);
+    for (const [i, key] of keys.entries()) expect(env.eventOf(key)?.start).toBe(slot(2 * i + 1));
+    const writesAfter = env.graph.writes() - writesBefore;
+    console.log(`Outlook writes after 40 moves: ${writesAfter}`);
+    // No move is written back: at most the one update per move that records the booking service's
+    // new revision (our hash property), as for Google; every event stays where the person put it.
+    expect(writesAfter).toBeLessThanOrEqual(40);
+    expect(env.status().push).toMatchObject({ on: true, subscriptions: [{ calendar: `${MAILBOX}/Calendar` }], lastError: null });
+  });
+
+  it('a missed lifecycle notification reads the delta at once and subscribes again', async () => {
+    env = await start({}, { push: true });
+    const key = env.sim.create({ start: slot(0) }).appointment_key;
+    await env.settle(1);
+    await env.run('microsoft-subscriptions');
+    await env.run('microsoft-reverse-sync');
+    const [first] = [...env.graph.subscriptions.all.keys()];
+    env.t.runtime.scheduler.start();
+    env.graph.subscriptions.all.get(first!)!.changeType = 'none'; // Graph stops delivering: changes go missing
+    env.graph.mailbox().userEdit(env.eventOf(key)!.id, { start: slot(2), end: slot(3) });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(env.patches(key)).toBe(0);
+    expect(await env.graph.lifecycle(first!, 'subscriptionRemoved')).toBe(202);
+    const t0 = Date.now();
+    while (env.patches(key) === 0 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 10));
+    expect(env.patches(key)).toBe(1);
+    while (env.graph.subscriptions.all.size === 0 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 10));
+    expect([...env.graph.subscriptions.all.keys()]).not.toContain(first);
+    expect(env.graph.subscriptions.all.size).toBe(1);
   });
 });
