@@ -22,6 +22,7 @@ import type { CommandArgs, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { waitForSignal } from './serve.ts';
 import type { DemoGoogle } from './demo-google.ts';
+import type { DemoMicrosoft } from './demo-microsoft.ts';
 import { directionLabel, type Voice } from '../core/activity-words.ts';
 import { LOCALES, messagesFor, type Locale } from '../core/i18n/index.ts';
 import { voiceOf } from '../config/voice.ts';
@@ -50,7 +51,7 @@ function publicUrl(lan: string | undefined, port: number): string {
   return `http://${lan ?? '127.0.0.1'}:${port}`;
 }
 
-function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config['google'] | Record<string, unknown> | undefined, locale: Locale, lan: string | undefined): Config {
+function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config['google'] | Record<string, unknown> | undefined, locale: Locale, lan: string | undefined, microsoft?: Record<string, unknown>): Config {
   return configSchema.parse({
     // No admin token to hand out: the status pages open for callers on this machine only. With a LAN
     // address the daemon listens there too, for the feed a phone subscribes to (its token is its address).
@@ -62,6 +63,7 @@ function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config
     poll: { schedule: '* * * * *', past_days: 14, future_days: 30 },
     feeds: [{ name: messagesFor(locale).demo.feedName, token: randomBytes(18).toString('base64url'), title: '{person.full_name} · {search_code}' }],
     ...(google ? { google } : {}),
+    ...(microsoft ? { microsoft } : {}),
   });
 }
 
@@ -120,12 +122,14 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
   let daemonUrl = '';
   let sim: Simulator | undefined;
   let google: DemoGoogle | undefined;
+  let outlook: DemoMicrosoft | undefined;
   let daemon: Daemon | undefined;
   let stopped: Promise<void> | undefined;
   const cleanup = () =>
     (stopped ??= (async () => {
       sim?.stopLiving();
       await google?.close();
+      await outlook?.close();
       await daemon?.stop();
       await sim?.close();
       rmSync(dir, { recursive: true, force: true });
@@ -140,8 +144,11 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
       // The Google simulator is loaded only here: serve and the other commands never need it.
       const { startDemoGoogle } = await import('./demo-google.ts');
       google = await startDemoGoogle(sim, { zone: ZONE, publicUrl: DEMO_PUBLIC, daemonUrl: () => daemonUrl, seed, messages: messagesFor(locale) });
+      // And a simulated Outlook beside it, mirrored the same way.
+      const { startDemoMicrosoft } = await import('./demo-microsoft.ts');
+      outlook = await startDemoMicrosoft({ zone: ZONE, seed });
     }
-    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section, locale, lan);
+    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section, locale, lan, outlook?.section);
     const voice = voiceOf(config);
     const m = voice.m;
     // The terminal tells every move, revert and refusal in words (and the status page every problem):
@@ -188,12 +195,15 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     }
     line(d.metrics, `${base}/metrics`);
     if (google) io.out(peopleInterval > 0 ? d.people(peopleInterval / 1000) : d.nobody);
+    if (outlook) io.out('Outlook (Microsoft 365) is simulated too: every appointment is mirrored there' + (peopleInterval > 0 ? ', and people move or delete events in it as well.' : '.'));
     else io.out(config.google?.enabled ? d.realGoogle : d.googleOff);
     io.out(d.temporary(dir));
     io.out('');
     terminal.start();
     sim.startLiving({ intervalMs: interval });
     if (google && peopleInterval > 0) google.startPeople(peopleInterval, terminal.print);
+    // Offset from Google's people, so the two calendars' edits do not land in the same second.
+    if (outlook && peopleInterval > 0) setTimeout(() => outlook?.startPeople(peopleInterval, terminal.print), peopleInterval / 2).unref();
     return await waitForSignal(cleanup);
   } finally {
     await cleanup().catch(() => undefined);
