@@ -36,7 +36,7 @@ function writeLine(w: HeldWrite, zone: string): [string, string] {
 }
 
 function appointmentLines(p: AppointmentPlan, zone: string): string[] {
-  const row = (what: string, text: string) => `  ${what.padEnd(9)}${text}`;
+  const row = (what: string, text: string) => `  ${what.padEnd(10)}${text}`;
   return [
     `${when(p.start, zone)}  ${p.label}  (${p.key})`,
     ...(p.store ? [row('store', storeLine(p.store, zone))] : []),
