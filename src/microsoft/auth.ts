@@ -5,10 +5,12 @@
 // - delegated: a refresh token, which rotates: every answer carries a new one, stored at once
 //   (`RefreshTokens.save`), since Microsoft may refuse an older one later;
 // - the device code flow `calbridge microsoft auth` uses to get the first refresh token.
-import { backoffMs } from '../core/backoff.ts';
 import type { Clock } from '../core/clock.ts';
 import { hashOf } from '../core/hash.ts';
-import { httpRequest, type Answer } from '../net/http-request.ts';
+import type { Answer, httpRequest } from '../net/http-request.ts';
+import { OffOriginError } from '../net/origin.ts';
+import { Outbound } from '../net/outbound.ts';
+import { withRetries, type Verdict } from '../net/retry.ts';
 import type { Sleep } from '../net/pacer.ts';
 import { AUTH_HELP, errorFromAnswer, errorFromFailure, GraphError } from './errors.ts';
 import type { AccessTokens } from './graph-http.ts';
@@ -28,38 +30,38 @@ export interface AuthEndpoints {
 
 const endpoint = (e: AuthEndpoints, what: 'token' | 'devicecode') => new URL(`${encodeURIComponent(e.tenant)}/oauth2/v2.0/${what}`, e.authorityUrl);
 
-/** One form POST to the authority; network failures and 5xx are tried twice more. */
+/** One form POST to the authority, through net/'s outbound client bound to its origin; network failures and 5xx are tried twice more. */
 async function post(e: AuthEndpoints, what: 'token' | 'devicecode', form: Record<string, string>, sleep: Sleep, accept: readonly number[] = []): Promise<{ status: number; json: Record<string, unknown>; answer: Answer }> {
   const url = endpoint(e, what);
   const label = `POST ${url.pathname}`;
-  for (let attempt = 0; ; attempt++) {
-    let err: GraphError;
+  const out = new Outbound({ origin: new URL(e.authorityUrl), setting: 'microsoft.authority_url', ...(e.request ? { transport: e.request } : {}) });
+  const attempt = async () => {
+    const answer = await out.send(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': 'calbridge' },
+      body: new URLSearchParams(form).toString(),
+      timeoutMs: e.timeoutMs ?? 15_000,
+      maxBodyBytes: 1024 * 1024,
+    });
+    let json: Record<string, unknown> = {};
     try {
-      const answer = await (e.request ?? httpRequest)(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': 'calbridge' },
-        body: new URLSearchParams(form).toString(),
-        timeoutMs: e.timeoutMs ?? 15_000,
-        maxBodyBytes: 1024 * 1024,
-      });
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(answer.text ?? '{}') as Record<string, unknown>;
-      } catch {
-        // a proxy's page: judged by its status below
-      }
-      if (answer.status === 200 || accept.includes(answer.status)) return { status: answer.status, json, answer };
-      err = errorFromAnswer(label, answer, Date.now());
-      // Whatever the authority refuses (a wrong tenant, client, secret or grant) is a sign-in problem.
-      if (answer.status >= 400 && answer.status < 500 && err.kind !== 'rate_limited' && err.kind !== 'auth') {
-        err = new GraphError('auth', `${err.message}; ${AUTH_HELP}`, answer.status, err.code);
-      }
-    } catch (x) {
-      err = errorFromFailure(label, x);
+      json = JSON.parse(answer.text ?? '{}') as Record<string, unknown>;
+    } catch {
+      // a proxy's page: judged by its status below
     }
-    if (err.kind !== 'transient' || attempt >= 2) throw err;
-    await sleep(backoffMs(attempt, { baseMs: 500, maxMs: 4000 }, Math.random));
-  }
+    if (answer.status === 200 || accept.includes(answer.status)) return { status: answer.status, json, answer };
+    const err = errorFromAnswer(label, answer, Date.now());
+    // Whatever the authority refuses (a wrong tenant, client, secret or grant) is a sign-in problem.
+    if (answer.status >= 400 && answer.status < 500 && err.kind !== 'rate_limited' && err.kind !== 'auth') {
+      throw new GraphError('auth', `${err.message}; ${AUTH_HELP}`, answer.status, err.code);
+    }
+    throw err;
+  };
+  const judge = (x: unknown): Verdict => {
+    const err = x instanceof OffOriginError ? new GraphError('invalid', x.message) : errorFromFailure(label, x);
+    return { error: err, retry: err.kind === 'transient' };
+  };
+  return withRetries(attempt, judge, { policy: { retries: 2, baseMs: 500, maxMs: 4000 }, sleep, now: () => Date.now() });
 }
 
 /** The kv key of a delegated account's refresh token; the single-account form is the account "default". */

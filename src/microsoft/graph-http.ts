@@ -1,13 +1,16 @@
 // One Graph request: the bearer token, the mailbox's own lane (a pacer of
 // `microsoft.requests_per_minute`, at most 4 requests in flight, as Graph allows per mailbox), a
-// deadline, and retries of 429, 503, 5xx and network failures with the one backoff of core/backoff.ts,
-// Retry-After as its floor and as a pause of that mailbox only. Redirects are never followed: the
-// token goes to graph_root's origin and nowhere else (docs/reference/behaviour.md, "Outbound requests").
-import { backoffMs } from '../core/backoff.ts';
+// deadline, and net/'s one retry loop (withRetries: 429, 503, 5xx and network failures, Retry-After
+// as the floor of the wait and as a pause of that mailbox only). Sent through net/'s outbound client
+// bound to graph_root's origin: the token goes nowhere else, and a link Graph gives on another origin
+// is refused (docs/reference/behaviour.md, "Outbound requests").
 import type { Clock } from '../core/clock.ts';
-import { httpRequest, type Answer } from '../net/http-request.ts';
+import { OffOriginError } from '../net/origin.ts';
+import { Outbound, type OutboundAnswer } from '../net/outbound.ts';
 import { Pacer, type Sleep } from '../net/pacer.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
+import { withRetries, type Verdict } from '../net/retry.ts';
+import type { httpRequest } from '../net/http-request.ts';
 import { errorFromAnswer, errorFromFailure, GraphError, isRetryable } from './errors.ts';
 
 /** Graph's limit of concurrent requests per mailbox (per app); a fifth is answered 429. */
@@ -76,10 +79,10 @@ class Lane {
 
 export class GraphHttp {
   private readonly lanes = new Map<string, Lane>();
-  private readonly origin: string;
+  private readonly out: Outbound;
 
   constructor(private readonly o: GraphHttpOptions) {
-    this.origin = new URL(o.graphRoot).origin;
+    this.out = new Outbound({ origin: new URL(o.graphRoot), setting: 'microsoft.graph_root', ...(o.request ? { transport: o.request } : {}) });
   }
 
   private lane(mailbox: string): Lane {
@@ -99,63 +102,46 @@ export class GraphHttp {
     return this.lanes.get(mailbox.toLowerCase())?.pacer.pausedUntilMs ?? 0;
   }
 
-  private urlOf(path: string): URL {
-    const url = new URL(path, this.o.graphRoot);
-    // A link from Graph that names another origin is a proxy's mistake: the token stays home.
-    if (url.origin !== this.origin) throw new GraphError('invalid', `Microsoft Graph gave a link to ${url.origin}; only ${this.origin} (microsoft.graph_root) is asked`);
-    return url;
-  }
-
   async request(mailbox: string, req: GraphRequest): Promise<GraphAnswer> {
-    const url = this.urlOf(req.path);
+    const url = new URL(req.path, this.o.graphRoot);
     const what = `${req.method} ${url.pathname}`;
     const lane = this.lane(mailbox);
     let refreshed = false;
-    for (let attempt = 0; ; attempt++) {
-      await lane.pacer.take();
-      let err: GraphError;
-      try {
-        const answer = await lane.run(() => this.send(url, req));
-        if ((answer.status >= 200 && answer.status < 300) || req.accept?.includes(answer.status)) {
-          this.o.onCall?.(mailbox, 'ok');
-          return { status: answer.status, json: parse(what, answer) };
-        }
-        err = errorFromAnswer(what, answer, this.o.clock.now());
-      } catch (e) {
-        err = errorFromFailure(what, e);
+    const attempt = async (): Promise<GraphAnswer> => {
+      const answer = await lane.run(() => this.send(url, req, what));
+      if ((answer.status >= 200 && answer.status < 300) || req.accept?.includes(answer.status)) {
+        this.o.onCall?.(mailbox, 'ok');
+        return { status: answer.status, json: parse(what, answer) };
       }
+      throw errorFromAnswer(what, answer, this.o.clock.now());
+    };
+    const judge = (e: unknown): Verdict => {
+      const err = e instanceof OffOriginError ? new GraphError('invalid', e.message) : errorFromFailure(what, e);
       this.o.onCall?.(mailbox, err.kind);
       // An access token that expired early (or was revoked) gets one more try with a new one.
       if (err.status === 401 && !refreshed) {
         refreshed = true;
         this.o.tokens.invalidate();
-        attempt--;
-        continue;
+        return { error: err, retry: true, again: true };
       }
-      const now = this.o.clock.now();
-      if (err.kind === 'rate_limited' && err.retryAfterMs !== undefined) lane.pacer.pauseUntil(now + err.retryAfterMs);
-      if (!isRetryable(err) || attempt >= this.o.policy.retries || (err.retryAfterMs ?? 0) > this.o.policy.maxMs) throw err;
-      const delay = Math.max(backoffMs(attempt, this.o.policy, this.o.random ?? Math.random), err.retryAfterMs ?? 0);
-      if (err.kind === 'rate_limited') lane.pacer.pauseUntil(now + delay);
-      await this.o.sleep(delay);
-    }
+      return { error: err, retry: isRetryable(err), rateLimited: err.kind === 'rate_limited', ...(err.retryAfterMs !== undefined ? { waitMs: err.retryAfterMs } : {}), reason: err.message };
+    };
+    return withRetries(attempt, judge, { policy: this.o.policy, sleep: this.o.sleep, now: () => this.o.clock.now(), pacer: lane.pacer, ...(this.o.random ? { random: this.o.random } : {}) });
   }
 
-  private async send(url: URL, req: GraphRequest): Promise<Answer> {
+  private async send(url: URL, req: GraphRequest, what: string): Promise<OutboundAnswer> {
     const token = await this.o.tokens.token();
     const headers: Record<string, string> = { ...req.headers, authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'calbridge' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    return (this.o.request ?? httpRequest)(url, {
-      method: req.method,
-      headers,
-      ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
-      timeoutMs: this.o.timeoutMs,
-      maxBodyBytes: MAX_ANSWER_BYTES,
-    });
+    return this.out.send(
+      url,
+      { method: req.method, headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}), timeoutMs: this.o.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES },
+      what,
+    );
   }
 }
 
-function parse(what: string, answer: Answer): Record<string, unknown> {
+function parse(what: string, answer: OutboundAnswer): Record<string, unknown> {
   if (answer.text === null) throw new GraphError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, answer.status);
   if (answer.text === '' || answer.status === 204) return {};
   try {
