@@ -7,7 +7,7 @@ import { systemClock } from '../../src/core/clock.ts';
 import type { JobName } from '../../src/jobs/job.ts';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
 import { startGraphSimulator, type GraphSimulator, type GraphSimulatorOptions, type SimulatedEvent } from '../../src/microsoft/simulator/index.ts';
-import { listen, portOf } from '../../src/net/hono/server.ts';
+import { listen, portOf } from '../../src/net/hono-server.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { CLIENT_ID, CLIENT_SECRET, H, MAILBOX, TENANT } from './env.ts';

@@ -7,7 +7,7 @@ import { microsoftNotificationRoutes } from '../../src/http/microsoft-notificati
 import { calendarRef } from '../../src/microsoft/graph-target.ts';
 import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/simulator/index.ts';
 import { readNotices, renew, renewalDue, subscribe, unsubscribe, type SubscriptionRecord } from '../../src/microsoft/subscriptions.ts';
-import { listen, portOf } from '../../src/net/hono/server.ts';
+import { listen, portOf } from '../../src/net/hono-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { body, CLIENT_ID, CLIENT_SECRET, connect, MAILBOX, type Env } from './env.ts';
 
