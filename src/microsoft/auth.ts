@@ -7,7 +7,7 @@
 // - the device code flow `calbridge microsoft auth` uses to get the first refresh token.
 import type { Clock } from '../core/clock.ts';
 import { hashOf } from '../core/hash.ts';
-import type { Answer, httpRequest } from '../net/http-request.ts';
+import type { HttpAnswer as Answer, httpRequest } from '../net/http-request.ts';
 import { OffOriginError } from '../net/origin.ts';
 import { Outbound } from '../net/outbound.ts';
 import { withRetries, type Verdict } from '../net/retry.ts';
@@ -16,8 +16,8 @@ import { AUTH_HELP, errorFromAnswer, errorFromFailure, GraphError } from './erro
 import type { AccessTokens } from './graph-http.ts';
 
 /** Delegated permissions a refresh token is asked for (offline_access makes the refresh token). */
-export const delegatedScope = (graphRoot: string) => `${new URL(graphRoot).origin}/Calendars.ReadWrite offline_access`;
-export const appOnlyScope = (graphRoot: string) => `${new URL(graphRoot).origin}/.default`;
+const delegatedScope = (graphRoot: string) => `${new URL(graphRoot).origin}/Calendars.ReadWrite offline_access`;
+const appOnlyScope = (graphRoot: string) => `${new URL(graphRoot).origin}/.default`;
 
 export interface AuthEndpoints {
   authorityUrl: string;

@@ -7,13 +7,13 @@ import { PROP_HASH, PROP_KEY, type EventBody, type EventTime } from '../core/mir
 import type { TargetEvent } from '../core/mirror/target.ts';
 
 /** Our property set: one GUID, a name per value (Graph's `String {GUID} Name …` ids). */
-export const PROPERTY_SET = '{5b9e3f8a-2c41-4d7e-9a63-0f1e2d3c4b5a}';
-export const propertyId = (name: string) => `String ${PROPERTY_SET} Name ${name}`;
+const PROPERTY_SET = '{5b9e3f8a-2c41-4d7e-9a63-0f1e2d3c4b5a}';
+const propertyId = (name: string) => `String ${PROPERTY_SET} Name ${name}`;
 export const KEY_PROPERTY = propertyId(PROP_KEY);
-export const HASH_PROPERTY = propertyId(PROP_HASH);
+const HASH_PROPERTY = propertyId(PROP_HASH);
 
 /** An OData string literal: quotes doubled. */
-export const odataString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const odataString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** `$filter` of the events carrying this appointment key. */
 export const keyFilter = (key: string) => `singleValueExtendedProperties/Any(ep: ep/id eq ${odataString(KEY_PROPERTY)} and ep/value eq ${odataString(key)})`;

@@ -14,7 +14,7 @@ import type { httpRequest } from '../net/http-request.ts';
 import { errorFromAnswer, errorFromFailure, GraphError, isRetryable } from './errors.ts';
 
 /** Graph's limit of concurrent requests per mailbox (per app); a fifth is answered 429. */
-export const MAILBOX_CONCURRENCY = 4;
+const MAILBOX_CONCURRENCY = 4;
 /** An answer larger than this is not what was asked (a delta page holds at most a few hundred events). */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 

@@ -11,7 +11,7 @@ import type { GraphTarget } from './graph-target.ts';
  * What we ask for: 4,230 minutes, the limit older documentation gives for Outlook events; the current
  * table says 10,080. Asking the smaller is accepted under either, and Graph's answer is what we keep.
  */
-export const SUBSCRIPTION_MINUTES = 4230;
+const SUBSCRIPTION_MINUTES = 4230;
 
 export interface SubscriptionRecord {
   id: string;

@@ -11,7 +11,7 @@ import type { GoogleConnection } from './google-connection.ts';
 import type { Services } from './services.ts';
 
 /** What a Google event body of ours shows. */
-function googleBodyFacts(body: EventBody): BodyFacts {
+export function googleBodyFacts(body: EventBody): BodyFacts {
   return {
     appointmentKey: body.privateProperties[PROP_KEY] ?? null,
     title: body.summary,

@@ -40,7 +40,7 @@ const STATE_KEY = 'microsoft.writer';
 const ROUND_KEY = 'microsoft.reverse_sync.last_round';
 const SUBSCRIPTIONS_KEY = 'microsoft.subscriptions';
 /** A calendar's cursor: the deltaLink of its last round. */
-export const microsoftCursorKey = (calendarId: string) => `microsoft.reverse.cursor:${calendarId}`;
+const microsoftCursorKey = (calendarId: string) => `microsoft.reverse.cursor:${calendarId}`;
 /** Our id of an appointment's event: the key, and a generation suffix should one ever be needed. */
 const idOf = (key: string, generation: number) => (generation === 0 ? key : `${key}-${generation}`);
 const DAY = 86_400_000;
@@ -51,7 +51,7 @@ export interface MicrosoftPartOptions {
 }
 
 /** The mapping in the mirror core's words: a calendar is "{user}/{calendar}". */
-export function microsoftMapping(cfg: MicrosoftConfig): MirrorMapping {
+function microsoftMapping(cfg: MicrosoftConfig): MirrorMapping {
   return { ...cfg, calendars: cfg.calendars.map((c) => ({ calendar_key: c.calendar_key, calendar_id: calendarRef(c.user, c.calendar) })) };
 }
 

@@ -63,7 +63,7 @@ function expandOf(url: URL): ((p: ExtendedProperty) => boolean) | undefined {
 }
 
 /** The page size a client asked for with `Prefer: odata.maxpagesize=N` (Graph's calendarView default is 10). */
-export function pageSizeOf(prefer: string | undefined): number {
+function pageSizeOf(prefer: string | undefined): number {
   const m = /odata\.maxpagesize=(\d+)/.exec(prefer ?? '');
   return m ? Math.max(1, Math.min(1000, Number(m[1]))) : 10;
 }

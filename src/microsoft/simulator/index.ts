@@ -36,7 +36,7 @@ import { Subscriptions, type LifecycleEvent, type Subscription } from './subscri
 import { TokenEndpoint, type Identity, type TokenOptions } from './token-endpoint.ts';
 
 export { Mailbox, type SimulatedEvent } from './mailboxes.ts';
-export type { CallKind, FaultKind, LifecycleEvent, Subscription };
+export type { CallKind, FaultKind, LifecycleEvent };
 
 export interface LoggedRequest {
   method: string;

@@ -62,10 +62,10 @@ const graphId = (prefix: string) => `${prefix}${randomBytes(33).toString('base64
 const changeKey = () => randomBytes(12).toString('base64');
 
 /** Graph's dateTime: no offset, seven fractional digits, in UTC as answered without a Prefer header. */
-export const graphUtc = (ms: number): GraphTime => ({ dateTime: `${new Date(ms).toISOString().slice(0, 23)}0000`, timeZone: 'UTC' });
+const graphUtc = (ms: number): GraphTime => ({ dateTime: `${new Date(ms).toISOString().slice(0, 23)}0000`, timeZone: 'UTC' });
 
 /** A dateTime (without offset) in its timeZone, as Graph reads it; a string with an offset is taken as it says. */
-export function readTime(t: unknown, field: string): { ms: number; zone: string } {
+function readTime(t: unknown, field: string): { ms: number; zone: string } {
   const o = t as Partial<GraphTime> | undefined;
   if (!o || typeof o.dateTime !== 'string' || typeof o.timeZone !== 'string') {
     throw new GraphApiError(400, 'ErrorInvalidRequest', `${field} needs dateTime and timeZone`);

@@ -29,7 +29,7 @@ export interface Delivery {
 }
 
 /** The longest life Graph gives a subscription to Outlook events, in minutes (its current table). */
-export const MAX_MINUTES = 10_080;
+const MAX_MINUTES = 10_080;
 
 const VALIDATION_TIMEOUT_MS = 10_000;
 
