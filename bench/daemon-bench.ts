@@ -174,7 +174,7 @@ async function withImportSetup<T>(count: number, run: (fakes: Fakes, config: str
   }
 }
 
-export async function firstImport(count: number): Promise<{ count: number; ms: number; cpuMs: number; listings: number; listRequests: number; cold: Pass; warm: Pass; acks: Acks }> {
+async function firstImport(count: number): Promise<{ count: number; ms: number; cpuMs: number; listings: number; listRequests: number; cold: Pass; warm: Pass; acks: Acks }> {
   return withImportSetup(count, async (fakes, config, port) => {
     const t0 = performance.now();
     const serve = await startServe(config, port);
@@ -222,7 +222,7 @@ export async function firstImport(count: number): Promise<{ count: number; ms: n
  * watched in the database file (every listed appointment stored), not in /api/status, whose answers
  * during an import (every stored appointment counted for the feeds) hold the event loop themselves.
  */
-export async function acksDuringImport(count: number): Promise<Acks & { ms: number }> {
+async function acksDuringImport(count: number): Promise<Acks & { ms: number }> {
   return withImportSetup(count, async (fakes, config, port, dir) => {
     const serve = await startServe(config, port);
     const t0 = performance.now();

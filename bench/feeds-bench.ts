@@ -198,7 +198,9 @@ export async function runFeedsBench(): Promise<string> {
 
     const seedDb = openDatabase(config.database.path);
     const store = new AppointmentStore(seedDb, systemClock);
-    seedDb.transaction(() => appointments.forEach((a) => store.upsert(a)))();
+    seedDb.transaction(() => {
+      for (const a of appointments) store.upsert(a);
+    })();
     seedDb.close();
 
     // ical-generator rendering and folding the whole feed itself, for reference.

@@ -6,6 +6,7 @@ import { runWebhookBench } from './webhook-bench.ts';
 import { runFeedsBench } from './feeds-bench.ts';
 import { runGoogleBench } from './google-bench.ts';
 import { runCalDavBench } from './caldav-bench.ts';
+import { runMicrosoftBench } from './microsoft-bench.ts';
 import { runReadyzFloodBench } from './readyz-flood-bench.ts';
 import { runDaemonBench } from './daemon-bench.ts';
 import { runFootprintBench } from './footprint-bench.ts';
@@ -17,6 +18,7 @@ const sections: [string, () => Promise<string>][] = [
   ['ICS feeds', runFeedsBench],
   ['Google writes', runGoogleBench],
   ['CalDAV writes', runCalDavBench],
+  ['Microsoft writes', runMicrosoftBench],
   ['readyz flood', runReadyzFloodBench],
   ['footprint', runFootprintBench],
 ];

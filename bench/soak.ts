@@ -10,6 +10,8 @@ const HELP = `npm run soak -- [options]
   --runs N             histories to play, one seed each (default 1)
   --seed N             the first seed (default 1: the CI seeds come first)
   --shrink-seconds N   time a failing history may spend shrinking (default 120; 0 reports it unshrunk)
+  --min-steps N        generate at least N steps per history (default: up to 100); steps whose
+                       precondition fails are skipped, so the played count is printed
   --bail               stop at the first failing history
   --write              put the summary into BENCHMARKS.md
   --log                print every history's steps
@@ -35,6 +37,7 @@ const runs = count('runs', 1);
 const first = count('seed', 1);
 const shrinkMs = count('shrink-seconds', 120) * 1000;
 const bail = process.argv.includes('--bail');
+const minSteps = count('min-steps', 0);
 const started = Date.now();
 const failures: { seed: number; report: string }[] = [];
 let steps = 0;
@@ -42,7 +45,7 @@ let played = 0;
 let writesAfterAgreement = 0;
 for (let seed = first; seed < first + runs; seed++) {
   const log = process.argv.includes('--log') ? (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`) : undefined;
-  const outcome = await runHistory(seed, { shrinkMs, ...(log ? { log } : {}) });
+  const outcome = await runHistory(seed, { shrinkMs, minSteps, ...(log ? { log } : {}) });
   steps += outcome.steps;
   writesAfterAgreement += outcome.writesAfterAgreement;
   if (!outcome.ok) {
@@ -68,7 +71,9 @@ if (process.argv.includes('--write')) {
     '',
     'Written by `npm run soak -- --runs N --write`: random histories of the model test (test/model/README.md), each played against',
     'the booking simulator, the fake Google and the daemon, then settled and checked (agreement, reschedules, people\'s moves, no',
-    'wasted write, then quiet for 20 s of schedule). A failing history counts once; its seed replays it (`npm run soak -- --seed N`).',
+    'wasted write). Writes after agreement count every write from the first moment everything a person sees agrees (watched after',
+    'every job while settling) through 20 s of schedule after it. A failing history counts once; its seed replays it',
+    '(`npm run soak -- --seed N`).',
     '',
     ...summary,
   ].join('\n');

@@ -1,28 +1,24 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768 MALLOC_TRIM_THRESHOLD_=0 MALLOC_TOP_PAD_=0 node --max-semi-space-size=1 --optimize-for-size
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768 MALLOC_TRIM_THRESHOLD_=0 MALLOC_TOP_PAD_=0 node --optimize-for-size
 // The entry users, service managers and the image run: plain JavaScript compiled from src/ into dist/
 // by `npm install` (prepare → scripts/build.js), so no transpiler runs at start, and SIGTERM reaches
 // calbridge itself, not a wrapper.
 //
-// The #! line is where calbridge's runtime settings live, for a small resident size (BENCHMARKS.md,
-// "Footprint"); the image's entry and the Node 20 path below run with them, `npm start` repeats them
-// (a test holds it to this line), and `node bin/calbridge.js` runs without, the same program:
-// - --max-semi-space-size=1 (MB): the young generation otherwise grows to 3 x 16 MB under a burst (a
-//   poll, a feed render) and keeps it; a small one is collected more often, each time quickly.
-//   --optimize-for-size implies this size, and V8 applies that over any explicit value: a larger
-//   young generation means dropping --optimize-for-size too.
-// - --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner;
-//   with many appointments stored, far less resident after the start-up poll. Its price: fewer
-//   webhook acks a second at saturation and a higher p99 under load (its compacting collections).
-//   Memory is what a small box runs out of; a clinic's webhooks come a few a minute (figures in
-//   BENCHMARKS.md, "Footprint"; CONTRIBUTING.md, "Runtime settings").
+// The #! line is where calbridge's runtime settings live, for a small resident size; each is kept
+// because it measurably lowers serve's RSS (BENCHMARKS.md, "Footprint"). The image's entry and the
+// Node 20 path below run with them, `npm start` repeats them (a test holds it to this line), and
+// `node bin/calbridge.js` runs without, the same program:
+// - --optimize-for-size: V8 grows the old generation in smaller steps and gives pages back sooner,
+//   and keeps the young generation at 1 MB (over any --max-semi-space-size). Its price is CPU on the
+//   busy paths (fewer webhook acks a second at saturation, a higher p99 under load); memory is what a
+//   small box runs out of, and a clinic's webhooks come a few a minute (CONTRIBUTING.md, "Runtime
+//   settings").
 // - MALLOC_ARENA_MAX=2: glibc gives each thread that allocates (V8's compiler and GC helpers, libuv's
-//   pool) an arena of its own, whose pages stay resident; two in all measured less after that poll
-//   (a common setting for long-running processes in containers).
+//   pool) an arena of its own, whose pages stay resident; two in all is a common setting for
+//   long-running processes in containers.
 // - MALLOC_MMAP_THRESHOLD_=32768, MALLOC_TRIM_THRESHOLD_=0, MALLOC_TOP_PAD_=0: a block of 32 KiB or
 //   more (the 64 KiB buffers that a page of the booking API's listing is read into) gets pages of
 //   its own, given back when freed, and the heap's free top is given back at once. Otherwise glibc
-//   keeps those blocks on its heap between longer-lived ones, where they stay resident after the
-//   start-up poll. Measured with no cost in webhook acks or their p99 (BENCHMARKS.md, "Footprint").
+//   keeps those blocks on its heap between longer-lived ones, where they stay resident.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

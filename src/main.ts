@@ -3,7 +3,7 @@
 // signal drains and closes. Nothing opens anything at import time.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen } from './net/hono/server.ts';
+import { listen } from './net/hono-server.ts';
 import type { Config } from './config/schema.ts';
 import { UserError } from './core/errors.ts';
 import { worldReadableWarning } from './store/private-files.ts';

@@ -5,7 +5,7 @@
 import type { Logger } from '../log.ts';
 import { BookingError, ResponseTooLargeError } from './errors.ts';
 import { rateLimitResetAt, retryAfterMs } from '../net/rate-limit.ts';
-import type { Answer, httpRequest } from '../net/http-request.ts';
+import type { HttpAnswer, httpRequest } from '../net/http-request.ts';
 import { Outbound } from '../net/outbound.ts';
 import { OffOriginError } from '../net/origin.ts';
 import { withRetries, type Verdict } from '../net/retry.ts';
@@ -33,7 +33,7 @@ export interface HttpOptions {
  * Larger answers are not read, so a runaway listing or a proxy streaming garbage cannot fill the
  * daemon's memory: 8 MiB, where a page of 100 records is a few hundred KiB.
  */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface HttpResponse {
   status: number;
@@ -131,7 +131,7 @@ export class BookingHttp {
     });
   }
 
-  private watchRateLimit(res: Answer): void {
+  private watchRateLimit(res: HttpAnswer): void {
     const remaining = Number(res.header('x-ratelimit-remaining') ?? NaN);
     if (!Number.isFinite(remaining) || remaining > 0) return;
     // Epoch seconds, epoch milliseconds or seconds to wait, and never further off than the cap.

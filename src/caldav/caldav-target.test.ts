@@ -12,7 +12,12 @@ const event = (lines: string[]) =>
 describe('an object as the mirror sees it', () => {
   it('a timed event: its instants and our hash', () => {
     const e = targetEventOf('k', '"e1"', event(['DTSTART:20260601T130000Z', 'DTEND:20260601T140000Z', 'X-CALBRIDGE-HASH:abc']), 'UTC');
-    expect(e).toEqual({ id: 'k', etag: '"e1"', deleted: false, start: Date.UTC(2026, 5, 1, 13), end: Date.UTC(2026, 5, 1, 14), ourHash: 'abc' });
+    expect(e).toEqual({ id: 'k', etag: '"e1"', deleted: false, start: Date.UTC(2026, 5, 1, 13), end: Date.UTC(2026, 5, 1, 14), ourHash: 'abc', title: '', description: '', status: 'confirmed' });
+  });
+
+  it('what an app shows besides the times: title, description, status (absent ones as an app shows them)', () => {
+    const e = targetEventOf('k', '"e1"', event(['DTSTART:20260601T130000Z', 'DTEND:20260601T140000Z', 'SUMMARY:Ann · AB12', 'DESCRIPTION:Clinic A\\nann@example.com', 'STATUS:TENTATIVE']), 'UTC');
+    expect(e).toMatchObject({ title: 'Ann · AB12', description: 'Clinic A\nann@example.com', status: 'tentative' });
   });
 
   it('made all-day, or repeating: no time to reschedule to', () => {

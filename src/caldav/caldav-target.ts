@@ -38,7 +38,18 @@ export function targetEventOf(key: string, etag: string, ics: string, zone: stri
   try {
     const e = readEvent(ics, zone);
     const timed = !e.allDay && !e.recurring;
-    return { id: key, etag, deleted: e.status === 'CANCELLED', start: timed ? e.start : null, end: timed ? e.end : null, ourHash: e.ourHash };
+    return {
+      id: key,
+      etag,
+      deleted: e.status === 'CANCELLED',
+      start: timed ? e.start : null,
+      end: timed ? e.end : null,
+      ourHash: e.ourHash,
+      // What an app shows; an absent DESCRIPTION or STATUS reads as empty and confirmed (RFC 5545's default).
+      title: e.summary ?? '',
+      description: e.description ?? '',
+      status: (e.status ?? 'CONFIRMED').toLowerCase(),
+    };
   } catch (err) {
     if (err instanceof EventReadError) return { id: key, etag, deleted: false, start: null, end: null, ourHash: null };
     throw err;

@@ -40,14 +40,15 @@ export const AUTH_HELP =
   'check caldav.username and the password: iCloud and Fastmail need an app-specific password, not the account password ' +
   '(and resetting an Apple ID password revokes every app-specific one); Nextcloud with two-factor login needs an app password too';
 
-export interface Answer {
+/** What errorFromAnswer reads of a CalDAV server's answer. */
+export interface FailedAnswer {
   status: number;
   header(name: string): string | undefined;
   body: string;
 }
 
 /** What a non-2xx answer means; `what` names the request ("PUT /cal/x.ics"). */
-export function errorFromAnswer(what: string, answer: Answer, now: number): CalDavError {
+export function errorFromAnswer(what: string, answer: FailedAnswer, now: number): CalDavError {
   const { status } = answer;
   const said = serverMessage(answer.body);
   const text = `${what}: the server answered ${status}${said ? ` (${said})` : ''}`;

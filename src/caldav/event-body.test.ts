@@ -49,6 +49,7 @@ describe('the object we write', () => {
       recurring: false,
       ourHash: '0123456789abcdef0123456789abcdef',
       summary: 'João Araújo · AB12',
+      description: 'Clinic A\njoao@example.com',
     });
   });
 

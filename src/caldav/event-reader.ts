@@ -25,6 +25,8 @@ export interface ReadEvent {
   ourHash: string | null;
   /** SUMMARY, the title the apps show; null when absent. */
   summary: string | null;
+  /** DESCRIPTION; null when absent. */
+  description: string | null;
 }
 
 export class EventReadError extends Error {
@@ -63,6 +65,7 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
   const sequence = master.getFirstPropertyValue('sequence');
   const hash = master.getFirstPropertyValue(HASH_PROPERTY.toLowerCase());
   const summary = master.getFirstPropertyValue('summary');
+  const description = master.getFirstPropertyValue('description');
   return {
     uid,
     key: OUR_UID.exec(uid)?.[1] ?? null,
@@ -74,6 +77,7 @@ export function readEvent(ics: string, fallbackZone: string): ReadEvent {
     recurring: master.hasProperty('rrule') || master.hasProperty('rdate') || events.length > 1,
     ourHash: typeof hash === 'string' && hash.trim() ? hash.trim() : null,
     summary: typeof summary === 'string' ? summary : null,
+    description: typeof description === 'string' ? description : null,
   };
 }
 

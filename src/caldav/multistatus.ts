@@ -19,7 +19,7 @@ export interface Multistatus {
 }
 
 /** "HTTP/1.1 404 Not Found" → 404. */
-export function statusCode(line: string | null): number | null {
+function statusCode(line: string | null): number | null {
   const m = /^\S+\s+(\d{3})/.exec(line?.trim() ?? '');
   return m ? Number(m[1]) : null;
 }

@@ -4,12 +4,12 @@
 import { CalDavError } from './errors.ts';
 import type { DavHttp } from './http.ts';
 import { multistatusOf, propText } from './multistatus.ts';
-import type { GetResult, Precondition, PutResult, RemoveResult } from './port.ts';
+import type { DavGetResult, DavPrecondition, DavPutResult, DavRemoveResult } from './port.ts';
 import { ETAG, XML_CONTENT_TYPE } from './requests.ts';
 import { resourceUrl } from './resource-name.ts';
 import { DAV } from './xml.ts';
 
-export async function putObject(http: DavHttp, collection: string, key: string, ics: string, precondition: Precondition): Promise<PutResult> {
+export async function putObject(http: DavHttp, collection: string, key: string, ics: string, precondition: DavPrecondition): Promise<DavPutResult> {
   const condition: Record<string, string> = precondition.kind === 'create' ? { 'if-none-match': '*' } : { 'if-match': precondition.etag };
   const answer = await http.request({
     method: 'PUT',
@@ -22,7 +22,7 @@ export async function putObject(http: DavHttp, collection: string, key: string, 
   return { kind: 'written', etag: answer.header('etag') ?? null };
 }
 
-export async function getObject(http: DavHttp, collection: string, key: string): Promise<GetResult> {
+export async function getObject(http: DavHttp, collection: string, key: string): Promise<DavGetResult> {
   const url = resourceUrl(collection, key);
   const answer = await http.request({ method: 'GET', url, headers: { accept: 'text/calendar' }, accept: [404, 410] });
   if (answer.status === 404 || answer.status === 410) return { kind: 'not_found' };
@@ -41,7 +41,7 @@ async function etagOf(http: DavHttp, url: URL): Promise<string | null> {
   return etag;
 }
 
-export async function removeObject(http: DavHttp, collection: string, key: string, etag: string): Promise<RemoveResult> {
+export async function removeObject(http: DavHttp, collection: string, key: string, etag: string): Promise<DavRemoveResult> {
   const answer = await http.request({ method: 'DELETE', url: resourceUrl(collection, key), headers: { 'if-match': etag }, accept: [404, 410, 412] });
   if (answer.status === 412) return { kind: 'changed_remotely' };
   if (answer.status === 404 || answer.status === 410) return { kind: 'not_found' };

@@ -11,9 +11,9 @@ export interface CalendarCollection {
 }
 
 /** Create only if absent (If-None-Match: *), or change only the version we know (If-Match). */
-export type Precondition = { kind: 'create' } | { kind: 'update'; etag: string };
+export type DavPrecondition = { kind: 'create' } | { kind: 'update'; etag: string };
 
-export type PutResult =
+export type DavPutResult =
   /** etag is null when the server did not say (it may have rewritten the body, RFC 4791 §5.3.4): read it back when needed. */
   | { kind: 'written'; etag: string | null }
   /** The create met an existing resource (ours from an earlier attempt, or someone's). */
@@ -21,9 +21,9 @@ export type PutResult =
   /** The update met another version: someone changed or deleted it since we read it. */
   | { kind: 'changed_remotely' };
 
-export type GetResult = { kind: 'found'; ics: string; etag: string } | { kind: 'not_found' };
+export type DavGetResult = { kind: 'found'; ics: string; etag: string } | { kind: 'not_found' };
 
-export type RemoveResult = { kind: 'removed' } | { kind: 'not_found' } | { kind: 'changed_remotely' };
+export type DavRemoveResult = { kind: 'removed' } | { kind: 'not_found' } | { kind: 'changed_remotely' };
 
 /** One member of a collection as a listing or a change report shows it. */
 export interface ObjectRef {
@@ -54,9 +54,9 @@ export interface CalDavApi {
   calendars(): Promise<CalendarCollection[]>;
   /** The calendar a config entry names: its display name or its collection URL. */
   findCalendar(nameOrUrl: string): Promise<CalendarCollection>;
-  put(collection: string, key: string, ics: string, precondition: Precondition): Promise<PutResult>;
-  get(collection: string, key: string): Promise<GetResult>;
-  remove(collection: string, key: string, etag: string): Promise<RemoveResult>;
+  put(collection: string, key: string, ics: string, precondition: DavPrecondition): Promise<DavPutResult>;
+  get(collection: string, key: string): Promise<DavGetResult>;
+  remove(collection: string, key: string, etag: string): Promise<DavRemoveResult>;
   /** sync-collection from a stored token; null asks for every member and a first token. */
   changesSince(collection: string, token: string | null): Promise<ChangesResult>;
   /** Every member with its ETag (servers without sync-collection, or after an expired token). */

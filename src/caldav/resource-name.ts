@@ -7,7 +7,7 @@ const SUFFIX = '.ics';
 const MAX_KEY_LENGTH = 200;
 
 /** Why a key cannot name a resource, or undefined when it can. */
-export function invalidKeyReason(key: string): string | undefined {
+function invalidKeyReason(key: string): string | undefined {
   if (key === '' || key === '.' || key === '..') return 'is empty or a dot segment';
   if (key.length > MAX_KEY_LENGTH) return `is longer than ${MAX_KEY_LENGTH} characters`;
   if (/[/\\]/.test(key)) return 'contains a slash';

@@ -1,17 +1,18 @@
 // How a CalDAV server is named where calbridge speaks of any calendar target (sync/target/adapter.ts
 // TargetWords), and its setup mistakes as readiness warnings, in our words only (the server's own
 // listing of calendars stays in status).
+import type { Messages } from '../core/i18n/index.ts';
 import { targetPlace } from '../core/activity-words.ts';
 import { AUTH_HELP } from './errors.ts';
 import { readEvent } from './event-reader.ts';
 import type { CalendarObject } from './caldav-target.ts';
 
-export function caldavWords(calendars: readonly string[]) {
+export function caldavWords(calendars: readonly string[], m?: Messages) {
   return {
     name: 'CalDAV',
     server: 'the CalDAV server',
     item: 'CalDAV object',
-    place: targetPlace('caldav', calendars),
+    place: targetPlace('caldav', calendars, m),
     madeIn: 'caldav' as const,
     reverseMetricsPrefix: 'caldav_',
     reverseMetricsName: 'a CalDAV calendar',

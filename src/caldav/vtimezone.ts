@@ -84,5 +84,5 @@ export function renderVTimezone(zone: string, start: number, end: number): strin
     for (const c of changesIn(zone, year)) if (c.at > first && c.at <= last) lines.push(...observance(zone, c.at, c.before, c.after));
   }
   lines.push('END:VTIMEZONE');
-  return lines.join('\r\n') + '\r\n';
+  return `${lines.join('\r\n')}\r\n`;
 }

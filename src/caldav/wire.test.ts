@@ -2,7 +2,7 @@
 // names and specs we turn into URLs. Pure functions, table by table.
 import { describe, expect, it } from 'vitest';
 import { matchCalendar, parseSpec } from './calendar-match.ts';
-import { CalDavError, errorFromAnswer, MAX_RETRY_AFTER_MS } from './errors.ts';
+import { type CalDavError, errorFromAnswer, MAX_RETRY_AFTER_MS } from './errors.ts';
 import { parseMultistatus, propHrefs, propText } from './multistatus.ts';
 import type { CalendarCollection } from './port.ts';
 import { isMember, keyOfHref, resourceUrl } from './resource-name.ts';

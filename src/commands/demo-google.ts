@@ -6,9 +6,10 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../booking/simulator/index.ts';
 import { seededRandom } from '../core/random.ts';
-import { startGoogleSimulator, type GoogleSimulator } from '../google/simulator/index.ts';
+import { messagesFor, type Messages } from '../core/i18n/index.ts';
+import { startGoogleSimulator, type GoogleSimulator, type SimulatedEvent } from '../google/simulator/index.ts';
 import { startPeople, type PersonEdit } from '../google/simulator/people.ts';
-import { demoGoogleView, type ViewCalendar } from '../http/demo-google-view.ts';
+import { demoGoogleView, type ViewCalendar, type ViewEvent } from '../http/demo-google-view.ts';
 import type { PageLink } from '../http/status-page.ts';
 
 export interface DemoGoogleOptions {
@@ -19,6 +20,8 @@ export interface DemoGoogleOptions {
   daemonUrl: () => string;
   /** The simulated people's choices repeat with the seed. */
   seed: number;
+  /** The demo's locale: the terminal's lines and the calendar page (English without). */
+  messages?: Messages;
 }
 
 export interface DemoGoogle {
@@ -41,15 +44,15 @@ function calendarIdOf(name: string): string {
 }
 
 /** What a person did, as a line of the demo's log. */
-function editLine(edit: PersonEdit, zone: string): string | undefined {
-  const at = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL HH:mm');
+function editLine(edit: PersonEdit, zone: string, m: Messages): string | undefined {
+  const at = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale(m.tag).toFormat('ccc d LLL HH:mm');
   switch (edit.kind) {
     case 'moved-to-free-slot':
-      return `someone in Google drags “${edit.summary}” from ${at(edit.from)} to ${at(edit.to)}, a free slot`;
+      return m.demo.movedFree(edit.summary, at(edit.from), at(edit.to));
     case 'moved-onto-taken-slot':
-      return `someone in Google drags “${edit.summary}” from ${at(edit.from)} onto “${edit.onto}” at ${at(edit.to)}`;
+      return m.demo.movedTaken(edit.summary, at(edit.from), edit.onto, at(edit.to));
     case 'deleted':
-      return `someone in Google deletes “${edit.summary}” (${at(edit.at)})`;
+      return m.demo.deleted(edit.summary, at(edit.at));
     case 'nothing':
       return undefined;
   }
@@ -65,7 +68,8 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
   });
   const booked = new Map(booking.all().map((a) => [a.calendar.calendar_key, a.calendar.name]));
   const calendars = [...booked].map(([key, name]) => ({ key, id: calendarIdOf(name), name }));
-  const names = new Map([...calendars.map((c) => [c.id, c.name] as const), [OTHER.id, OTHER.name]]);
+  const m = o.messages ?? messagesFor('en');
+  const names = new Map([...calendars.map((c) => [c.id, c.name] as const), [OTHER.id, m.demo.otherCalendar]]);
   const section = {
     credentials: { ...client, refresh_token: simulator.issueRefreshToken() },
     api_root: simulator.rootUrl,
@@ -77,24 +81,21 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
     reverse_sync: { schedule: '*/30 * * * * *', push_url: `${o.publicUrl}/google/notifications` },
   };
 
-  const viewCalendars = (): ViewCalendar[] =>
-    [...names].map(([id, name]) => ({
-      id,
-      name,
-      events: simulator.events(id).flatMap((e) =>
-        e.start?.dateTime && e.end?.dateTime
-          ? [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey: e.extendedProperties?.private?.appointment_key ?? null }]
-          : [],
-      ),
-    }));
+  // Only events with a start and end time: the page shows their times.
+  const viewEvent = (e: SimulatedEvent): ViewEvent[] => {
+    if (!e.start?.dateTime || !e.end?.dateTime) return [];
+    const appointmentKey = e.extendedProperties?.private?.appointment_key ?? null;
+    return [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey }];
+  };
+  const viewCalendars = (): ViewCalendar[] => [...names].map(([id, name]) => ({ id, name, events: simulator.events(id).flatMap(viewEvent) }));
 
   let people: { stop(): void } | undefined;
   return {
     simulator,
     section,
     pages: (guard) => ({
-      routes: demoGoogleView({ calendars: viewCalendars, zone: o.zone, guard }),
-      links: [{ href: '/demo/google', label: 'Simulated Google Calendar →' }],
+      routes: demoGoogleView({ calendars: viewCalendars, zone: o.zone, guard, messages: m }),
+      links: [{ href: '/demo/google', label: m.demoGoogle.link }],
     }),
     startPeople(intervalMs, onEdit) {
       people = startPeople({
@@ -104,7 +105,7 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
         random: seededRandom(o.seed + 7),
         intervalMs,
         onEdit: (edit) => {
-          const line = editLine(edit, o.zone);
+          const line = editLine(edit, o.zone, m);
           if (line) onEdit(line);
         },
       });

@@ -22,7 +22,11 @@ import type { CommandArgs, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { waitForSignal } from './serve.ts';
 import type { DemoGoogle } from './demo-google.ts';
-import { DIRECTION_LABELS } from '../core/activity-words.ts';
+import type { DemoMicrosoft } from './demo-microsoft.ts';
+import { directionLabel, type Voice } from '../core/activity-words.ts';
+import { LOCALES, messagesFor, type Locale } from '../core/i18n/index.ts';
+import { voiceOf } from '../config/voice.ts';
+import { lanAddress } from './lan-address.ts';
 
 const ZONE = 'America/Sao_Paulo';
 // The simulators, like the real services, only call https:// addresses; they deliver them locally.
@@ -39,24 +43,32 @@ function freePort(): Promise<number> {
   });
 }
 
-function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config['google'] | Record<string, unknown> | undefined): Config {
+/**
+ * The address the feed's links and QR code carry: the machine's LAN address, so a phone on the same
+ * network subscribes by scanning the page; without one, 127.0.0.1 (and the page draws no code).
+ */
+function publicUrl(lan: string | undefined, port: number): string {
+  return `http://${lan ?? '127.0.0.1'}:${port}`;
+}
+
+function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config['google'] | Record<string, unknown> | undefined, locale: Locale, lan: string | undefined, microsoft?: Record<string, unknown>): Config {
   return configSchema.parse({
-    // No admin token to hand out: the status pages open for callers on this machine only.
-    server: { host: '127.0.0.1', port, public_url: `http://127.0.0.1:${port}`, status_auth: 'loopback' },
+    // No admin token to hand out: the status pages open for callers on this machine only. With a LAN
+    // address the daemon listens there too, for the feed a phone subscribes to (its token is its address).
+    server: { host: lan ? '0.0.0.0' : '127.0.0.1', port, public_url: publicUrl(lan, port), status_auth: 'loopback', locale },
     database: { path: dbPath },
     booking: { base_url: sim.url, token: sim.token, timezone: ZONE },
     webhook: { secret: randomBytes(18).toString('base64url'), register: false },
     // A poll every minute, so a missed notification shows up quickly in the demo too.
     poll: { schedule: '* * * * *', past_days: 14, future_days: 30 },
-    feeds: [{ name: 'Demo clinic', token: randomBytes(18).toString('base64url'), title: '{person.full_name} · {search_code}' }],
+    feeds: [{ name: messagesFor(locale).demo.feedName, token: randomBytes(18).toString('base64url'), title: '{person.full_name} · {search_code}' }],
     ...(google ? { google } : {}),
+    ...(microsoft ? { microsoft } : {}),
   });
 }
 
-const DIRECTIONS: Record<string, string> = DIRECTION_LABELS;
-
 /** One line per entry of the activity, and per edit of a simulated person; held back until `start()` (after the banner). */
-function terminalLog(daemon: Daemon, io: CommandIo): { print(line: string): void; start(): void } {
+function terminalLog(daemon: Daemon, io: CommandIo, voice: Voice): { print(line: string): void; start(): void } {
   let held: string[] | null = [];
   const print = (line: string) => {
     const now = DateTime.now().setZone(ZONE).toFormat('HH:mm:ss');
@@ -65,7 +77,7 @@ function terminalLog(daemon: Daemon, io: CommandIo): { print(line: string): void
     else io.out(stamped);
   };
   daemon.runtime.services.activity.onRecord((e: ActivityEntry) => {
-    const direction = `[${DIRECTIONS[e.direction] ?? e.direction}]`.padEnd(24);
+    const direction = `[${directionLabel(e.direction, voice)}]`.padEnd(24);
     print(`${(e.label ?? '').padEnd(9)} ${direction} ${e.summary}${e.reason ? ` — ${e.reason}` : ''}`);
   });
   return {
@@ -75,6 +87,13 @@ function terminalLog(daemon: Daemon, io: CommandIo): { print(line: string): void
       held = null;
     },
   };
+}
+
+/** --locale, else the --config file's server.locale, else English. */
+function localeOption(value: unknown, fromFile: Locale | undefined): Locale {
+  if (value === undefined) return fromFile ?? 'en';
+  if (typeof value === 'string' && (LOCALES as readonly string[]).includes(value)) return value as Locale;
+  throw new UserError(`--locale must be one of ${LOCALES.join(', ')}`, 2);
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -92,7 +111,10 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
   if (peopleInterval > 0 && peopleInterval < 250) throw new UserError('--people-interval must be 0 (no simulated people) or at least 250 milliseconds', 2);
   // With --config, its google section (a real calendar, or none); without, the simulated Google.
   const fromConfig = values.config !== undefined;
-  const realGoogle = fromConfig ? loadConfig().google : undefined;
+  const fromFile = fromConfig ? loadConfig() : undefined;
+  const realGoogle = fromFile?.google;
+  const locale = localeOption(values.locale, fromFile?.server.locale);
+  const lan = lanAddress();
   const port = requested === 0 ? await freePort() : requested;
   const seed = Date.now() % 100_000;
 
@@ -100,12 +122,14 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
   let daemonUrl = '';
   let sim: Simulator | undefined;
   let google: DemoGoogle | undefined;
+  let outlook: DemoMicrosoft | undefined;
   let daemon: Daemon | undefined;
   let stopped: Promise<void> | undefined;
   const cleanup = () =>
     (stopped ??= (async () => {
       sim?.stopLiving();
       await google?.close();
+      await outlook?.close();
       await daemon?.stop();
       await sim?.close();
       rmSync(dir, { recursive: true, force: true });
@@ -119,13 +143,18 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     if (!fromConfig) {
       // The Google simulator is loaded only here: serve and the other commands never need it.
       const { startDemoGoogle } = await import('./demo-google.ts');
-      google = await startDemoGoogle(sim, { zone: ZONE, publicUrl: DEMO_PUBLIC, daemonUrl: () => daemonUrl, seed });
+      google = await startDemoGoogle(sim, { zone: ZONE, publicUrl: DEMO_PUBLIC, daemonUrl: () => daemonUrl, seed, messages: messagesFor(locale) });
+      // And a simulated Outlook beside it, mirrored the same way.
+      const { startDemoMicrosoft } = await import('./demo-microsoft.ts');
+      outlook = await startDemoMicrosoft({ zone: ZONE, seed });
     }
-    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section);
+    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section, locale, lan, outlook?.section);
+    const voice = voiceOf(config);
+    const m = voice.m;
     // The terminal tells every move, revert and refusal in words (and the status page every problem):
     // the log adds only errors, unless --verbose or CALBRIDGE_LOG_LEVEL asks for more.
     const log = createLogger({ fd: 2, level: verbose ? 'debug' : logLevel('error'), secrets: configuredSecrets(config) });
-    const guard = adminAuth({ token: config.server.admin_token, statusAuth: config.server.status_auth });
+    const guard = adminAuth({ token: config.server.admin_token, statusAuth: config.server.status_auth, messages: m });
     // A free port found for --port 0 can be taken by another program before the daemon binds it
     // (the simulators start in between): then another is tried.
     for (let attempt = 1; ; attempt++) {
@@ -136,43 +165,45 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
         const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
         if (code === 'EADDRINUSE' && requested === 0 && attempt < 5) {
           const next = await freePort();
-          config = { ...config, server: { ...config.server, port: next, public_url: `http://127.0.0.1:${next}` } };
+          config = { ...config, server: { ...config.server, port: next, public_url: publicUrl(lan, next) } };
           continue;
         }
         if (code === 'EADDRINUSE') throw new UserError(`port ${config.server.port} is in use; pick another with --port (0 picks a free one)`);
         throw e;
       }
     }
-    daemonUrl = daemon.url;
-    const terminal = terminalLog(daemon, io);
+    // The pages open for callers on this machine only (status_auth: loopback): they are shown on
+    // 127.0.0.1, and the simulators deliver there, whatever address the daemon also listens on.
+    const base = `http://127.0.0.1:${daemon.port}`;
+    daemonUrl = base;
+    const terminal = terminalLog(daemon, io, voice);
     await ensureWebhook(bookingClientFromConfig(config.booking, log), { publicUrl: DEMO_PUBLIC, secret: config.webhook.secret, events: config.webhook.events });
 
-    const base = daemon.url;
-    const feed = feedUrl(base, config.feeds[0]?.token ?? '');
-    io.out(`calbridge demo: a simulated booking service with ${count} appointments that keep changing (every ${interval / 1000} s).`);
-    io.out('Open:');
-    if (await answers(`${base}/status`)) io.out(`  status page   ${base}/status`);
-    if (google) io.out(`  Google        ${base}/demo/google   (the simulated Google calendars)`);
-    io.out(`  status JSON   ${base}/api/status`);
+    const token = config.feeds[0]?.token ?? '';
+    const feed = feedUrl(base, token);
+    const d = m.demo;
+    const line = (label: string, value: string) => io.out(`  ${label.padEnd(13)} ${value}`);
+    io.out(d.intro(count, interval / 1000));
+    io.out(d.open);
+    if (await answers(`${base}/status`)) line(d.statusPage, `${base}/status`);
+    if (google) line(d.google, `${base}/demo/google   ${d.googleNote}`);
+    line(d.statusJson, `${base}/api/status`);
     if (await answers(feed)) {
-      io.out(`  feed          ${feed}`);
-      io.out(`  subscribe     ${webcalUrl(feed)}`);
+      line(d.feed, feed);
+      line(d.subscribe, webcalUrl(feed));
+      if (lan) line(d.phone, webcalUrl(feedUrl(config.server.public_url, token)));
     }
-    io.out(`  metrics       ${base}/metrics`);
-    if (google) {
-      io.out(
-        peopleInterval > 0
-          ? `Google is simulated: every appointment is mirrored there, and every ${peopleInterval / 1000} s someone moves or deletes an event in it.`
-          : 'Google is simulated: every appointment is mirrored there; nobody edits it (--people-interval 0).',
-      );
-    } else {
-      io.out(config.google?.enabled ? 'Google is the one of --config: simulated appointments are written to its mapped calendars.' : 'Google is off in the --config file.');
-    }
-    io.out(`The database is temporary (${dir}) and is removed at exit. Stop with Ctrl-C.`);
+    line(d.metrics, `${base}/metrics`);
+    if (google) io.out(peopleInterval > 0 ? d.people(peopleInterval / 1000) : d.nobody);
+    if (outlook) io.out('Outlook (Microsoft 365) is simulated too: every appointment is mirrored there' + (peopleInterval > 0 ? ', and people move or delete events in it as well.' : '.'));
+    else io.out(config.google?.enabled ? d.realGoogle : d.googleOff);
+    io.out(d.temporary(dir));
     io.out('');
     terminal.start();
     sim.startLiving({ intervalMs: interval });
     if (google && peopleInterval > 0) google.startPeople(peopleInterval, terminal.print);
+    // Offset from Google's people, so the two calendars' edits do not land in the same second.
+    if (outlook && peopleInterval > 0) setTimeout(() => outlook?.startPeople(peopleInterval, terminal.print), peopleInterval / 2).unref();
     return await waitForSignal(cleanup);
   } finally {
     await cleanup().catch(() => undefined);

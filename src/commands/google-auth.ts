@@ -12,7 +12,7 @@ import { wholeNumberOption } from './args.ts';
 import { UserError, errorMessage } from '../core/errors.ts';
 import { readConsentAnswer } from '../google/consent-answer.ts';
 
-type Answer = { code: string } | { error: string };
+type ConsentResult = { code: string } | { error: string };
 
 export const googleAuthCommand: Command = {
   name: 'google auth',
@@ -42,8 +42,8 @@ export const googleAuthCommand: Command = {
     const port = wholeNumberOption(values.port, 'port', 0, 0, 65535);
     const state = randomBytes(16).toString('hex');
 
-    let settle!: (a: Answer) => void;
-    const answered = new Promise<Answer>((r) => (settle = r));
+    let settle!: (a: ConsentResult) => void;
+    const answered = new Promise<ConsentResult>((r) => (settle = r));
     const server = await listenForRedirect(port, state, settle);
     const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const timer = setTimeout(() => settle({ error: `no answer within ${timeoutS} seconds` }), timeoutS * 1000);
@@ -82,7 +82,7 @@ export const googleAuthCommand: Command = {
 };
 
 /** The loopback redirect: answers the browser and hands over the code (or Google's error). */
-async function listenForRedirect(port: number, state: string, settle: (a: Answer) => void): Promise<Server> {
+async function listenForRedirect(port: number, state: string, settle: (a: ConsentResult) => void): Promise<Server> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const code = url.searchParams.get('code');
@@ -107,7 +107,7 @@ async function listenForRedirect(port: number, state: string, settle: (a: Answer
  * Lines typed or pasted: the first that answers this consent settles it; others are explained.
  * node:readline is loaded here, not with the CLI: serve never needs it (half a megabyte resident).
  */
-async function readPastedAnswers(io: CommandIo, input: NodeJS.ReadableStream, state: string, settle: (a: Answer) => void): Promise<() => void> {
+async function readPastedAnswers(io: CommandIo, input: NodeJS.ReadableStream, state: string, settle: (a: ConsentResult) => void): Promise<() => void> {
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input, terminal: false });
   lines.on('line', (line) => {

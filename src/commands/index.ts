@@ -7,6 +7,7 @@ import { syncCommand } from './sync.ts';
 import { statusCommand } from './status.ts';
 import { feedsCommand } from './feeds.ts';
 import { googleAuthCommand } from './google-auth.ts';
+import { microsoftAuthCommand } from './microsoft-auth.ts';
 import { backupCommand } from './backup.ts';
 import { webhooksEnsureCommand, webhooksListCommand, webhooksRemoveCommand } from './webhooks.ts';
 
@@ -21,5 +22,6 @@ export const commands: Command[] = [
   webhooksEnsureCommand,
   webhooksRemoveCommand,
   googleAuthCommand,
+  microsoftAuthCommand,
   backupCommand,
 ];

@@ -10,9 +10,6 @@ export const serveCommand: Command = {
   help: 'Logs JSON lines on stdout. Stops gracefully on SIGTERM or SIGINT (exit 0).',
   options: { port: { type: 'string', description: 'listen on this port instead of server.port' } },
   async run({ values, loadConfig, verbose }) {
-    // Before anything reads the web globals (src/net/hono/globals.ts says why).
-    const { useLightWebClasses } = await import('../net/hono/globals.ts');
-    useLightWebClasses();
     const { createLogger } = await import('../log.ts');
     const { configuredSecrets } = await import('../http/status-page/redact.ts');
     const config = loadConfig();
@@ -20,6 +17,11 @@ export const serveCommand: Command = {
     const log = createLogger({ fd: 1, level: verbose ? 'debug' : undefined, secrets: configuredSecrets(config) });
     const { startDaemon } = await import('../main.ts');
     const daemon = await startDaemon(config, { log, port });
+    // npm does not pass a signal on: stopping `npm start` leaves this process running. Said at start,
+    // so whoever wrote a service unit around it learns to run bin/calbridge.js directly.
+    if (process.env.npm_lifecycle_event === 'start') {
+      log.warn('started by `npm start`: stopping npm does not stop calbridge; under a service manager run bin/calbridge.js serve directly');
+    }
     return waitForSignal(() => daemon.stop());
   },
 };

@@ -25,7 +25,7 @@ function storeLine(s: StoreChange, zone: string): string {
   }
 }
 
-export function writeLine(w: HeldWrite, zone: string): [string, string] {
+function writeLine(w: HeldWrite, zone: string): [string, string] {
   if (w.kind === 'target') {
     const shows = w.shows ? `: "${w.shows.title}" at ${when(w.shows.start, zone)}` : '';
     return [w.target, `${w.op} event ${w.eventId} in ${w.calendarId}${shows}`];
@@ -36,7 +36,7 @@ export function writeLine(w: HeldWrite, zone: string): [string, string] {
 }
 
 function appointmentLines(p: AppointmentPlan, zone: string): string[] {
-  const row = (what: string, text: string) => `  ${what.padEnd(9)}${text}`;
+  const row = (what: string, text: string) => `  ${what.padEnd(10)}${text}`;
   return [
     `${when(p.start, zone)}  ${p.label}  (${p.key})`,
     ...(p.store ? [row('store', storeLine(p.store, zone))] : []),

@@ -9,11 +9,11 @@ const MAX_FOLLOW_UPS = 3;
 
 export const syncCommand: Command = {
   name: 'sync',
-  summary: 'one full pass now: poll, apply, push pending Google and CalDAV writes, one reverse-sync round of each',
+  summary: 'one full pass now: poll, apply, push pending Google, CalDAV and Outlook writes, one reverse-sync round of each',
   help: [
     'Prints a summary per step (a progress bar on a terminal). Exit status: 0 ok, 1 some items failed.',
     'Safe to run while `serve` runs: each step waits for the other process to finish the same step.',
-    'A pass that would remove more than a breaker share (poll.breaker_share, google.breaker_share, caldav.breaker_share) of',
+    'A pass that would remove more than a breaker share (poll.breaker_share, google.breaker_share, caldav.breaker_share, microsoft.breaker_share) of',
     'the appointments or events stops and reports instead, and more than poll.max_gone_per_hour',
     'appointments becoming gone in an hour are held; --allow-mass-changes lets this one pass through.',
     '--dry-run lists what the pass would do (booking changes to store, calendar writes, reschedules,',
@@ -76,6 +76,7 @@ export function withoutBreakers(config: Config): Config {
     poll: { ...config.poll, breaker_share: 1, max_gone_per_hour: Number.POSITIVE_INFINITY },
     google: config.google && { ...config.google, breaker_share: 1 },
     caldav: config.caldav && { ...config.caldav, breaker_share: 1 },
+    microsoft: config.microsoft && { ...config.microsoft, breaker_share: 1 },
   };
 }
 

@@ -13,7 +13,7 @@ export function fileProblems(config: Config): ConfigProblem[] {
 }
 
 /** The events the booking API documents, plus `appointment.deleted`, which the service is known to send. */
-export const KNOWN_EVENTS = ['appointment.created', 'appointment.updated', 'appointment.canceled', 'appointment.deleted'];
+const KNOWN_EVENTS = ['appointment.created', 'appointment.updated', 'appointment.canceled', 'appointment.deleted'];
 
 export function eventWarnings(config: Config): ConfigProblem[] {
   return config.webhook.events

@@ -27,7 +27,9 @@ export function interpolate(node: unknown, path: PropertyKey[], i: Interpolation
       interpolate(pair.value, [...path, key], i);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, n) => interpolate(item, [...path, n], i));
+    node.items.forEach((item, n) => {
+      interpolate(item, [...path, n], i);
+    });
   } else if (isScalar(node) && typeof node.value === 'string') {
     const at = formatPath(path);
     const problem = (message: string) => i.problems.push({ path: at, line: lineAt(node, i.lines), message });
@@ -69,7 +71,7 @@ function readSecretFile(given: string, fallback: string | undefined, i: Interpol
 }
 
 /** A secret is a line of text; a key file a few KiB. Past this, the file is not what was meant. */
-export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
 class SecretFileRefused extends Error {}
 

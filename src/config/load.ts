@@ -2,7 +2,7 @@
 // and every problem reported at once with its YAML path and line, so a user fixes them in one go.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { isSecretKey } from './mask.ts';
 import { configSchema, type Config } from './schema.ts';
 import { formatPath, interpolate, lineAt } from './interpolate.ts';

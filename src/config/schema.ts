@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
+import { LOCALES } from '../core/i18n/index.ts';
 import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
 
 /** An empty string means unset, for every optional value (docs/reference/configuration.md, "General rules"): `${VAR:-}` leaves one. */
@@ -107,6 +108,8 @@ const server = z.strictObject({
   admin_token: adminToken,
   /** `loopback` lets callers on this machine in without the token: the demo's; unsafe behind any proxy. */
   status_auth: z.enum(['token', 'loopback']).default('token'),
+  /** The language of everything people read: the status page, activity, `status`, the demo, the default text of events. */
+  locale: z.enum(LOCALES).default('en'),
   /** /metrics needs the admin token too (off by default, so scrapers stay simple). */
   metrics_auth: bool().default(false),
 });
@@ -248,6 +251,89 @@ const caldav = z
   })
   .transform((c) => ({ ...c, url: c.url ?? '', username: c.username ?? '', password: c.password ?? '', calendars: c.calendars ?? [] }));
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The shared authorities: they name no directory, so app-only sign-in cannot use them. */
+const SHARED_TENANTS = ['common', 'organizations', 'consumers'];
+
+const microsoftTenant = z
+  .string()
+  .trim()
+  .refine((t) => GUID.test(t) || SHARED_TENANTS.includes(t.toLowerCase()) || /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(t), {
+    message: 'is not a directory (tenant) ID, a verified domain, or one of common, organizations, consumers; copy the Directory (tenant) ID from the app\'s Overview page in Entra ID',
+  });
+
+const microsoftCredentials = z.strictObject({
+  client_id: optionalText(),
+  client_secret: optionalSecret,
+  refresh_token: optionalSecret,
+});
+
+const microsoftReverseSync = z.strictObject({
+  enabled: bool().default(true),
+  schedule: cronSchedule.default('*/2 * * * *'),
+  /** Graph change notifications, only with an https public_url. */
+  push_notifications: bool().default(true),
+  on_conflict: z.enum(['revert', 'allow']).default('revert'),
+  on_delete: z.enum(['recreate', 'cancel', 'ignore']).default('recreate'),
+  send_email: bool().default(false),
+});
+
+const microsoftCalendar = z.strictObject({
+  calendar_key: z.string().min(1),
+  /** The mailbox: "me" (delegated) or its address or object id (app-only: required). */
+  user: z
+    .string()
+    .trim()
+    .default('me')
+    .refine((u) => u === 'me' || GUID.test(u) || /^[^\s@/]+@[^\s@/]+\.[^\s@/]+$/.test(u), {
+      message: 'is neither "me" nor a mailbox address or object id; give the mailbox\'s address (e.g. reception@clinic.example)',
+    }),
+  /** The calendar's name in that mailbox, or its id. */
+  calendar: z.string().trim().min(1).default('Calendar'),
+});
+
+const microsoft = z
+  .strictObject({
+    enabled: bool().default(true),
+    tenant: microsoftTenant.default('common'),
+    // Required only while Microsoft is enabled (where the section is used).
+    credentials: microsoftCredentials.optional(),
+    authority_url: httpUrl.default('https://login.microsoftonline.com/'),
+    graph_root: httpUrl.default('https://graph.microsoft.com/'),
+    calendars: z.array(microsoftCalendar).min(1).default([{ calendar_key: '*', user: 'me', calendar: 'Calendar' }]),
+    statuses: z
+      .array(z.enum(STATUSES))
+      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    title: template.default('{person.full_name} · {search_code}'),
+    description: template.default('{calendar.name}\n{person.email}'),
+    /** Pacer per mailbox: Graph allows 10,000 requests per 10 minutes per mailbox and app. */
+    requests_per_minute: num(z.number().int().positive().max(1000)).default(600),
+    breaker_share: share.default(0.3),
+    reverse_sync: microsoftReverseSync.prefault({}),
+  })
+  .superRefine((m, ctx) => {
+    if (!m.enabled) return;
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const c = m.credentials;
+    if (!c?.client_id) {
+      issue(['credentials', 'client_id'], 'is required while microsoft is enabled: the Application (client) ID from the app\'s Overview page in Entra ID');
+      return;
+    }
+    if (!GUID.test(c.client_id)) issue(['credentials', 'client_id'], 'is not a GUID; copy the Application (client) ID from the app\'s Overview page in Entra ID');
+    if (c.client_secret && c.refresh_token) {
+      issue(['credentials'], 'give client_secret (app-only sign-in) or refresh_token (a person\'s own account), not both');
+      return;
+    }
+    if (c.client_secret) {
+      // The ID Entra shows beside a secret is a GUID; the value people must copy never is.
+      if (GUID.test(c.client_secret)) issue(['credentials', 'client_secret'], 'looks like the secret\'s ID; copy its Value instead (shown once, when the secret is added)');
+      if (SHARED_TENANTS.includes(m.tenant.toLowerCase())) issue(['tenant'], `cannot be "${m.tenant}" for app-only sign-in (client_secret); give the Directory (tenant) ID from the app's Overview page`);
+      m.calendars.forEach((cal, i) => {
+        if (cal.user === 'me') issue(['calendars', i, 'user'], 'cannot be "me" for app-only sign-in (client_secret): name the mailbox by its address');
+      });
+    }
+  });
+
 const feed = z.strictObject({
   name: z.string().min(1),
   token: secret(16),
@@ -255,6 +341,8 @@ const feed = z.strictObject({
   privacy: z.enum(['full', 'limited', 'busy']).default('full'),
   include_cancelled: bool().default(false),
   title: template.default('{person.full_name}'),
+  /** null: the locale's default (services, professional, status in words, contact details as privacy allows). */
+  description: template.nullable().default(null),
   refresh_minutes: num(z.number().int().min(1).max(10_080)).default(15),
 });
 
@@ -278,6 +366,7 @@ export const configSchema = z.strictObject({
   poll: poll.prefault({}),
   google: google.optional(),
   caldav: caldav.optional(),
+  microsoft: microsoft.optional(),
   feeds: feeds.default([]),
 });
 
@@ -285,6 +374,7 @@ export type Config = z.output<typeof configSchema>;
 export type FeedConfig = Config['feeds'][number];
 export type GoogleConfig = NonNullable<Config['google']>;
 export type CalDavConfig = NonNullable<Config['caldav']>;
+export type MicrosoftConfig = NonNullable<Config['microsoft']>;
 export type BookingConfig = Config['booking'];
 export type PollFilters = Config['poll']['filters'];
 export type FeedFilters = FeedConfig['filters'];

@@ -4,21 +4,28 @@
 import { DateTime } from 'luxon';
 import { isCancelled } from './appointment.ts';
 import { maskLongNumbers } from './mask-numbers.ts';
+import { messagesFor, statusInText, type Messages, type Output } from './i18n/index.ts';
 
 /** booking → Google/feeds, Google (or CalDAV) → booking, put back, refused by the booking service. */
-export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'reverted' | 'refused';
+export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'microsoft-to-booking' | 'reverted' | 'refused';
 
 /** Where a person made the change: Google unless said (a CalDAV calendar). */
-export type ActivityTarget = 'google' | 'caldav';
+export type ActivityTarget = 'google' | 'caldav' | 'microsoft';
 
-/** How the terminal and the status page label each direction, in a few words. */
-export const DIRECTION_LABELS: Readonly<Record<ActivityDirection, string>> = {
-  'booking-to-targets': 'booking → Google/feeds',
-  'google-to-booking': 'Google → booking',
-  'caldav-to-booking': 'CalDAV → booking',
-  reverted: 'reverted',
-  refused: 'refused',
-};
+/** The language entries are told in, and where the booking service's changes go (only those are named). */
+export interface Voice {
+  m: Messages;
+  outputs: readonly Output[];
+}
+
+export const ENGLISH: Voice = { m: messagesFor('en'), outputs: ['google', 'feeds'] };
+
+/** How the terminal and the status page label a direction, in a few words: "booking → CalDAV/feeds". */
+export function directionLabel(direction: string, voice: Voice = ENGLISH): string {
+  const d = voice.m.direction;
+  if (direction === 'booking-to-targets') return d['booking-to-targets'](voice.outputs.map((o) => voice.m.outputs[o]).join('/'));
+  return Object.hasOwn(d, direction) ? (d[direction as Exclude<ActivityDirection, 'booking-to-targets'>]) : direction;
+}
 
 /** What the sync code knows at the moment something happened. */
 export type ActivityFact =
@@ -67,15 +74,14 @@ export interface ActivityWords {
   start: number | null;
 }
 
-/** "Tue 14 Jan 10:30" in the business's time zone. */
-export function when(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL HH:mm');
+/** "Tue 14 Jan 10:30" ("sáb. 14 jan. 10:30") in the business's time zone. */
+export function when(ms: number, zone: string, tag = 'en'): string {
+  return DateTime.fromMillis(ms, { zone }).setLocale(tag).toFormat('ccc d LLL HH:mm');
 }
 
-/** PENDING_PAYMENT → "pending payment", NO_SHOW → "no-show", CANCELED_CLIENT → "cancelled by the client". */
-export function statusWords(status: string): string {
-  const special: Record<string, string> = { NO_SHOW: 'no-show', CANCELED_CLIENT: 'cancelled by the client', CANCELED_GOOGLE: 'cancelled from Google', CANCELED: 'cancelled' };
-  return special[status] ?? status.toLowerCase().replace(/_/g, ' ');
+/** NO_SHOW → "no-show", CANCELED_CLIENT → "cancelled by the client"; never the code itself. */
+function statusWords(status: string, m: Messages = ENGLISH.m): string {
+  return statusInText(m, status);
 }
 
 const entry = (kind: string, direction: ActivityDirection, summary: string, reason: string | null = null, start: number | null = null): ActivityWords => ({
@@ -87,31 +93,31 @@ const entry = (kind: string, direction: ActivityDirection, summary: string, reas
   start,
 });
 
-function bookingWords(before: { start: number; status: string; gone: boolean } | undefined, s: ActivitySubject): ActivityWords {
-  const at = when(s.start, s.zone);
+function bookingWords(before: { start: number; status: string; gone: boolean } | undefined, s: ActivitySubject, v: Voice): ActivityWords {
+  const t = v.m.activity;
+  const at = when(s.start, s.zone, v.m.tag);
   const out = (kind: string, summary: string) => entry(kind, 'booking-to-targets', summary, null, s.start);
-  if (s.gone) {
-    return s.goneReason === 'out of scope'
-      ? out('gone', 'left the mirrored scope (poll.filters) → removed from Google and the feeds')
-      : out('gone', 'no longer at the booking service → removed from Google and the feeds');
-  }
-  const status = s.status === 'CONFIRMED' ? '' : ` (${statusWords(s.status)})`;
-  if (!before) return isCancelled(s.status) ? out('cancelled', `seen cancelled, ${at}`) : out('booked', `booked for ${at}${status}`);
-  if (before.gone) return out('booked', `back at the booking service, ${at}${status}`);
-  if (isCancelled(s.status) && !isCancelled(before.status)) return out('cancelled', `${statusWords(s.status)} at the booking service → removed from Google`);
-  if (before.start !== s.start) return out('moved', `moved at the booking service to ${at} (was ${when(before.start, s.zone)})`);
-  if (before.status !== s.status) return out('changed', `now ${statusWords(s.status)} at the booking service (was ${statusWords(before.status)})`);
-  return out('changed', 'details changed at the booking service');
+  const removed = t.removedFrom(v.outputs);
+  // A cancelled appointment leaves the calendars; a feed may keep it, marked cancelled (include_cancelled).
+  const calendars = v.outputs.filter((o) => o !== 'feeds');
+  const cancelledFrom = t.removedFrom(calendars.length ? calendars : v.outputs);
+  if (s.gone) return s.goneReason === 'out of scope' ? out('gone', t.leftScope(removed)) : out('gone', t.goneAtBooking(removed));
+  const status = s.status === 'CONFIRMED' ? '' : statusWords(s.status, v.m);
+  if (!before) return isCancelled(s.status) ? out('cancelled', t.seenCancelled(at)) : out('booked', t.booked(at, status));
+  if (before.gone) return out('booked', t.back(at, status));
+  if (isCancelled(s.status) && !isCancelled(before.status)) return out('cancelled', t.cancelledAtBooking(statusWords(s.status, v.m), cancelledFrom));
+  if (before.start !== s.start) return out('moved', t.movedAtBooking(at, when(before.start, s.zone, v.m.tag)));
+  if (before.status !== s.status) return out('changed', t.statusChanged(statusWords(s.status, v.m), statusWords(before.status, v.m)));
+  return out('changed', t.detailsChanged);
 }
 
 /**
  * Many new appointments stored by one poll (a first import): one entry for all of them, not one a
  * booking, which would push everything else off the status page. `from`/`to`: the poll's window.
  */
-export function importWords(count: number, window: { from: number; to: number }, zone: string): ActivityWords {
-  const day = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale('en').toFormat('ccc d LLL yyyy');
-  const what = `${count.toLocaleString('en')} new appointment${count === 1 ? '' : 's'}`;
-  return entry('imported', 'booking-to-targets', `imported ${what} from the booking service in one poll, between ${day(window.from)} and ${day(window.to)}`);
+export function importWords(count: number, window: { from: number; to: number }, zone: string, v: Voice = ENGLISH): ActivityWords {
+  const day = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale(v.m.tag).toFormat('ccc d LLL yyyy');
+  return entry('imported', 'booking-to-targets', v.m.activity.imported(count, day(window.from), day(window.to)));
 }
 
 /**
@@ -125,84 +131,85 @@ export const BULK_ABOVE = 50;
  * for all the events it added, not one "added to Google" each. `place`: the target and its calendars,
  * "Google Calendar (primary)".
  */
-export function backfillWords(count: number, place: string): ActivityWords {
-  return entry('backfill', 'booking-to-targets', `added ${count.toLocaleString('en')} appointment${count === 1 ? '' : 's'} to ${place}`);
+export function backfillWords(count: number, place: string, v: Voice = ENGLISH): ActivityWords {
+  return entry('backfill', 'booking-to-targets', v.m.activity.backfill(count, place));
 }
 
 /** How a backfill's entry names a target: "Google Calendar (primary)", "the CalDAV calendars (Work, Home)". */
-export function targetPlace(target: ActivityTarget, calendars: readonly string[]): string {
+export function targetPlace(target: ActivityTarget, calendars: readonly string[], m: Messages = ENGLISH.m): string {
   const names = [...new Set(calendars)];
   const list = names.length ? ` (${names.join(', ')})` : '';
-  return target === 'google' ? `Google Calendar${list}` : `the CalDAV calendar${names.length > 1 ? 's' : ''}${list}`;
+  if (target === 'microsoft') return m.activity.microsoftPlace(names.length > 1, list);
+  return target === 'google' ? m.activity.googlePlace(list) : m.activity.caldavPlace(names.length > 1, list);
 }
-
-const WRITES: Record<string, string> = { insert: 'added to Google', update: 'updated in Google', delete: 'removed from Google', move: 'moved to another Google calendar' };
 
 /** How a target is named in a sentence, and the direction of what a person did there. */
-function placeOf(target: ActivityTarget = 'google') {
-  return { target, place: target === 'caldav' ? 'the CalDAV calendar' : 'Google', dir: `${target}-to-booking` as ActivityDirection };
+function placeOf(v: Voice, target: ActivityTarget = 'google') {
+  return { target, place: v.m.activity.places[target], dir: `${target}-to-booking` as ActivityDirection };
 }
 
-function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject, where: ActivityTarget | undefined): ActivityWords | null {
-  const { target, place, dir } = placeOf(where);
-  const to = movedTo === null ? '' : ` to ${when(movedTo, s.zone)}`;
-  const wins = 'the booking service wins';
-  if (action.kind === 'restore' && action.reason === 'not-a-time') return entry('reverted', 'reverted', `made all-day in ${place} → moved back`, 'an appointment needs a time');
-  if (action.kind === 'restore') return entry('reverted', 'reverted', `moved in ${place}${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
-  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', `deleted in ${place}, but the booking service changed it meanwhile → recreated`, wins, s.start);
-  if (action.kind === 'recreate') return entry('recreated', 'reverted', `deleted in ${place} → recreated`, 'it is still booked at the booking service; on_delete: recreate', s.start);
-  if (action.kind === 'ignore') return entry(`deleted-in-${target}`, dir, `deleted in ${place} → left deleted`, 'the booking service keeps it; on_delete: ignore');
+function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject, where: ActivityTarget | undefined, v: Voice): ActivityWords | null {
+  const t = v.m.activity;
+  const { target, place, dir } = placeOf(v, where);
+  const to = movedTo === null ? '' : when(movedTo, s.zone, v.m.tag);
+  const putBack = action.kind === 'restore' ? t.putBack[action.reason as keyof typeof t.putBack] : undefined;
+  if (putBack) {
+    const { text, why } = putBack(place);
+    return entry('reverted', 'reverted', text, why, s.start);
+  }
+  if (action.kind === 'restore') return entry('reverted', 'reverted', t.movedMeanwhile(place, to), t.wins, s.start);
+  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins, s.start);
+  if (action.kind === 'recreate') return entry('recreated', 'reverted', t.deletedRecreated(place), t.stillBooked, s.start);
+  if (action.kind === 'ignore') return entry(`deleted-in-${target}`, dir, t.deletedLeft(place), t.keeps);
   return null;
 }
 
-function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: ActivitySubject): ActivityWords | null {
-  const { target, place, dir } = placeOf(f.target);
-  const to = when(f.to, s.zone);
+function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: ActivitySubject, v: Voice): ActivityWords | null {
+  const t = v.m.activity;
+  const { target, place, dir } = placeOf(v, f.target);
+  const to = when(f.to, s.zone, v.m.tag);
   const detail = f.detail;
-  const wins = 'the booking service wins';
   if (f.action === 'cancel') {
     if (f.state === 'done') {
       return f.reason === 'already-cancelled'
-        ? entry(`cancelled-from-${target}`, dir, `deleted in ${place}; it was already cancelled at the booking service`)
-        : entry(`cancelled-from-${target}`, dir, `deleted in ${place} → cancelled at the booking service`, 'on_delete: cancel');
+        ? entry(`cancelled-from-${target}`, dir, t.deletedAlreadyCancelled(place))
+        : entry(`cancelled-from-${target}`, dir, t.deletedCancelled(place), t.onDeleteCancel);
     }
-    if (f.state === 'dropped') return entry('dropped', dir, `deleted in ${place}; it is gone at the booking service too`);
-    if (f.reason === 'refused') return entry('refused', 'refused', `deleted in ${place} → the booking service refused to cancel it → recreated`, detail ?? 'refused');
-    if (f.reason === 'booking-changed') return entry('recreated', 'reverted', `deleted in ${place}, but the booking service changed it meanwhile → recreated`, wins);
-    return entry('recreated', 'reverted', `deleted in ${place} → the booking service did not take the cancellation → recreated`, detail);
+    if (f.state === 'dropped') return entry('dropped', dir, t.deletedGoneToo(place));
+    if (f.reason === 'refused') return entry('refused', 'refused', t.deletedRefused(place), detail ?? t.refused);
+    if (f.reason === 'booking-changed') return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins);
+    return entry('recreated', 'reverted', t.deletedNotTaken(place), detail);
   }
   if (f.action !== 'reschedule') return null;
   if (f.state === 'done') {
-    return f.reason === 'already-there'
-      ? entry('rescheduled', dir, `moved in ${place} to ${to}; the booking service already had that time`, null, f.to)
-      : entry('rescheduled', dir, `moved in ${place} to ${to} → rescheduled at the booking service`, null, f.to);
+    return f.reason === 'already-there' ? entry('rescheduled', dir, t.movedAlreadyThere(place, to), null, f.to) : entry('rescheduled', dir, t.movedRescheduled(place, to), null, f.to);
   }
-  if (f.state === 'dropped') return entry('dropped', dir, `moved in ${place} to ${to}, but it is ${f.reason === 'cancelled' ? 'cancelled' : 'gone'} at the booking service → nothing sent`);
+  if (f.state === 'dropped') return entry('dropped', dir, t.movedDropped(place, to, f.reason === 'cancelled'));
   if (f.reason === 'conflict') {
-    const taken = f.taken?.length ? `moved onto ${f.taken.join(' and ')}'s slot (${to})` : `moved in ${place} to ${to}, a taken slot`;
-    return entry('reverted', 'reverted', `${taken} → moved back`, 'the slot is taken at the booking service; on_conflict: revert', s.start);
+    const summary = f.taken?.length ? t.movedOnto(f.taken, to) : t.movedTaken(place, to);
+    return entry('reverted', 'reverted', summary, t.slotTaken, s.start);
   }
-  if (f.reason === 'booking-changed') return entry('reverted', 'reverted', `moved in ${place} to ${to}, but the booking service moved it meanwhile → moved back`, wins, s.start);
-  if (f.reason === 'refused') return entry('refused', 'refused', `moved in ${place} to ${to} → refused by the booking service → moved back`, detail ?? 'refused', s.start);
-  return entry('reverted', 'reverted', `moved in ${place} to ${to} → the booking service did not take it → moved back`, detail, s.start);
+  if (f.reason === 'booking-changed') return entry('reverted', 'reverted', t.movedMeanwhile(place, to), t.wins, s.start);
+  if (f.reason === 'refused') return entry('refused', 'refused', t.movedRefused(place, to), detail ?? t.refused, s.start);
+  return entry('reverted', 'reverted', t.movedNotTaken(place, to), detail, s.start);
 }
 
-export function activityWords(fact: ActivityFact, subject: ActivitySubject): ActivityWords | null {
+export function activityWords(fact: ActivityFact, subject: ActivitySubject, v: Voice = ENGLISH): ActivityWords | null {
   switch (fact.kind) {
     case 'booking':
-      return bookingWords(fact.before, subject);
+      return bookingWords(fact.before, subject, v);
     case 'google-write': {
-      const what = WRITES[fact.action] ?? 'written to Google';
+      const writes = v.m.activity.writes;
+      const what = Object.hasOwn(writes, fact.action) ? writes[fact.action as keyof typeof writes] : writes.other;
       const timed = fact.action === 'insert' || fact.action === 'update';
-      return entry('google-write', 'booking-to-targets', timed ? `${what}, ${when(subject.start, subject.zone)}` : what, null, subject.start);
+      return entry('google-write', 'booking-to-targets', timed ? `${what}, ${when(subject.start, subject.zone, v.m.tag)}` : what, null, subject.start);
     }
     case 'reverse':
-      return reverseWords(fact.action, fact.movedTo, subject, fact.target);
+      return reverseWords(fact.action, fact.movedTo, subject, fact.target, v);
     case 'settled':
-      return settledWords(fact, subject);
+      return settledWords(fact, subject, v);
   }
 }
-
 /**
  * The booking service telling us back what the reverse sync asked of it is not news: the entry of
  * the settled move (or cancellation) says it. `latest` is the appointment's latest reverse-sync action.

@@ -47,7 +47,7 @@ export interface Appointment {
   raw: unknown;
 }
 
-export function statusClass(status: string): StatusClass {
+function statusClass(status: string): StatusClass {
   if (status.startsWith('CANCELED') || status.startsWith('CANCELLED')) return 'cancelled';
   if (status === 'ATTENDED' || status === 'NO_SHOW') return 'done';
   return 'active';

@@ -40,7 +40,7 @@ function recordOf(raw: unknown): Obj | undefined {
   return raw;
 }
 
-export const MAX_KEY_LENGTH = 200;
+const MAX_KEY_LENGTH = 200;
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 /**

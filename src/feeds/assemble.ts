@@ -12,7 +12,7 @@ export interface CalendarHeaderInput {
 const FOOTER = 'END:VCALENDAR\r\n';
 
 /** RFC 5545 TEXT escaping (ical-generator leaves the calendar name as it is); control characters dropped. */
-export function escapeText(value: string): string {
+function escapeText(value: string): string {
   return value
     .replace(/\r\n?|\n/g, '\n')
     .replace(/[\\;,]/g, (ch) => `\\${ch}`)

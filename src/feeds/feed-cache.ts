@@ -18,6 +18,7 @@ import type { Clock } from '../core/clock.ts';
 import { memberChange, memberOf, rowOf } from './members.ts';
 import { placeInFeed } from './feed-filter.ts';
 import { renderEvent, styleVariant } from '../ical/render-event.ts';
+import type { Messages } from '../core/i18n/index.ts';
 import { feedAssembler, nextLastModified, renderHeader } from './assemble.ts';
 import { FullPass, PAGE } from './full-pass.ts';
 import { FeedCacheStopped, Slice } from './slice.ts';
@@ -64,6 +65,8 @@ export interface FeedCacheDeps {
   store: FeedFragmentStore;
   bodies: FeedBodyStore;
   clock: Clock;
+  /** server.locale's catalogue: the default description and {status_label} (English without). */
+  messages?: Messages;
   /** How many events were just rendered (for metrics). */
   onRendered?(count: number): void;
 }
@@ -110,7 +113,7 @@ export class FeedCache {
 
   constructor(private readonly deps: FeedCacheDeps) {
     this.entries = deps.feeds.map((feed) => {
-      const variant = styleVariant(feed);
+      const variant = styleVariant({ ...feed, ...(deps.messages ? { messages: deps.messages } : {}) });
       const header = renderHeader(feed);
       const selection = { filters: feed.filters, include_cancelled: feed.include_cancelled };
       return {
@@ -415,7 +418,7 @@ export class FeedCache {
       for (const { key, revision } of missing) {
         const stored = this.deps.appointments.get(key);
         if (!stored) continue;
-        batch.set(key, { revision: stored.revision, body: renderEvent(stored, entry.feed) });
+        batch.set(key, { revision: stored.revision, body: renderEvent(stored, { ...entry.feed, ...(this.deps.messages ? { messages: this.deps.messages } : {}) }) });
         // Written by another process since it was placed: follow the stored state.
         if (stored.revision !== revision) followed.put.push(memberOf(rowOf(stored)));
       }

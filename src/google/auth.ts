@@ -9,18 +9,18 @@ import { readServiceAccountKey, type ServiceAccountKey } from '../config/service
 import type { KvStore } from '../store/kv-store.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { errorMessage } from '../core/errors.ts';
-import type { Answer } from '../net/http-request.ts';
+import type { HttpAnswer } from '../net/http-request.ts';
 import { Outbound } from '../net/outbound.ts';
 import { OffOriginError } from '../net/origin.ts';
 import { originFetch } from '../net/origin-fetch.ts';
-import { AUTH_HELP, GoogleError } from './errors.ts';
+import { GoogleError } from './errors.ts';
 
 /**
  * Events only: every call calbridge makes (events insert, get, update, patch, delete, list, watch, and
  * channels.stop) takes this scope, and it cannot delete calendars or change who they are shared with.
  */
 export const SCOPE = 'https://www.googleapis.com/auth/calendar.events';
-export const REFRESH_TOKEN_KEY = 'google.refresh_token';
+const REFRESH_TOKEN_KEY = 'google.refresh_token';
 
 /** Stored by `google auth` and on rotation; tied to the config's own token so editing it wins. */
 interface StoredRefreshToken {
@@ -103,7 +103,7 @@ async function serviceAccountToken(key: ServiceAccountKey, tokenUrl: string): Pr
   const unsigned = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ iss: key.client_email, scope: SCOPE, aud: tokenUrl, iat, exp: iat + 3600 })}`;
   const signature = createSign('RSA-SHA256').update(unsigned).sign(key.private_key).toString('base64url');
   const body = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: `${unsigned}.${signature}` });
-  let res: Answer;
+  let res: HttpAnswer;
   try {
     // To token_url's origin only; a redirect is not followed (net/outbound.ts).
     res = await new Outbound({ origin: new URL(tokenUrl), setting: 'google.token_url' }).send(new URL(tokenUrl), {
@@ -166,4 +166,3 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
   return { client, mode: 'oauth' };
 }
 
-export { AUTH_HELP };

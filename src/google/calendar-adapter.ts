@@ -8,7 +8,7 @@ import type { EventBody } from '../core/mirror/desired-event.ts';
 import type { CalendarApi, EventPage, GoogleEvent, ListOptions, WatchRequest } from './port.ts';
 import { accountOf, forgetAccessToken, type OAuth2Client } from './auth.ts';
 import { explainCalendarError } from './calendar-errors.ts';
-import { Pacer, realSleep, type Sleep } from '../net/pacer.ts';
+import { type Pacer, realSleep, type Sleep } from '../net/pacer.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
 import { callWithRetry, type CallObserver } from './retry.ts';
 import { originFetch } from '../net/origin-fetch.ts';
@@ -43,7 +43,7 @@ function instant(t: calendar_v3.Schema$EventDateTime | undefined): number | null
   return Number.isNaN(ms) ? null : ms;
 }
 
-export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
+function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
   const updated = e.updated ? Date.parse(e.updated) : Number.NaN;
   return {
     id: e.id ?? '',
@@ -52,6 +52,8 @@ export function fromVendor(e: calendar_v3.Schema$Event): GoogleEvent {
     start: instant(e.start),
     end: instant(e.end),
     summary: e.summary ?? null,
+    description: e.description ?? null,
+    recurring: (e.recurrence?.length ?? 0) > 0 || Boolean(e.recurringEventId),
     privateProperties: { ...(e.extendedProperties?.private ?? {}) },
     sequence: e.sequence ?? null,
     updated: Number.isNaN(updated) ? null : updated,
@@ -62,7 +64,7 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   const rootUrl = o.apiRoot.endsWith('/') ? o.apiRoot : `${o.apiRoot}/`;
   // Node's own fetch() rather than gaxios's default, node-fetch: node-fetch runs over node:http, whose
   // stream code the HTTP server shares, and the Google writer's traffic through it slowed the feeds'
-  // 304s measurably while a backfill ran. Node's fetch code is loaded only then, for Google.
+  // 304s measurably while a backfill ran.
   // Held to api_root's origin, no redirect followed (net/origin-fetch.ts): a 307 to plain http would
   // otherwise carry the access token and every event body there.
   const fetchImplementation = originFetch(new URL(rootUrl), 'google.api_root');

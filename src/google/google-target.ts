@@ -7,14 +7,19 @@ import { GoogleError, type GoogleErrorKind } from './errors.ts';
 import type { CalendarApi, GoogleEvent } from './port.ts';
 import { readChanges } from './reverse/change-feed.ts';
 
-export function targetEventOf(e: GoogleEvent): TargetEvent {
+/** One event as the mirror sees it. Times a reschedule cannot carry (all-day, repeating) are none. */
+function targetEventOf(e: GoogleEvent): TargetEvent {
+  const timed = e.recurring !== true;
   return {
     id: e.id,
     etag: e.etag || null,
     deleted: e.status === 'cancelled',
-    start: e.start,
-    end: e.end,
+    start: timed ? e.start : null,
+    end: timed ? e.end : null,
     ourHash: e.privateProperties[PROP_HASH] ?? null,
+    title: e.summary ?? '',
+    ...(e.description !== undefined ? { description: e.description ?? '' } : {}),
+    status: e.status,
   };
 }
 

@@ -12,6 +12,10 @@ export interface GoogleEvent {
   start: number | null;
   end: number | null;
   summary: string | null;
+  /** undefined where a caller built the event without it (then not compared). */
+  description?: string | null;
+  /** RRULE/RDATE: a person made it repeat (the booking service cannot take a series). */
+  recurring?: boolean;
   privateProperties: Record<string, string>;
   sequence: number | null;
   updated: number | null;

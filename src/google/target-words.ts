@@ -1,14 +1,15 @@
 // How Google is named where calbridge speaks of any calendar target (sync/target/adapter.ts
 // TargetWords): readiness, metric help and the activity.
 import { targetPlace } from '../core/activity-words.ts';
+import type { Messages } from '../core/i18n/index.ts';
 import { PROP_HASH, PROP_KEY, type EventBody } from '../core/mirror/desired-event.ts';
 
-export function googleWords(calendars: readonly string[]) {
+export function googleWords(calendars: readonly string[], m?: Messages) {
   return {
     name: 'Google',
     server: 'Google',
     item: 'Google event',
-    place: targetPlace('google', calendars),
+    place: targetPlace('google', calendars, m),
     madeIn: 'google' as const,
     // Each write has its own line in the activity ("added to Google, Mon 10:00").
     tellsEachWrite: true,

@@ -3,13 +3,39 @@
 // Every caller needs it, loopback included: a reverse proxy on this host that adds no header cannot
 // be told from a local caller. Only `status_auth: loopback`, set on purpose, lets local callers in.
 import type { Context, MiddlewareHandler } from 'hono';
-import { remoteAddressOf } from '../net/hono/server.ts';
+import { remoteAddressOf } from '../net/hono-server.ts';
 import type { Config } from '../config/schema.ts';
 import { secretMatcher } from '../core/secret-compare.ts';
+import { messagesFor, type Messages } from '../core/i18n/index.ts';
+import { html } from './status-page/html.ts';
+
+/** As the status page's: never cached, never framed, no scripts. */
+const PAGE_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+};
 
 export interface AdminAccess {
   token: string | undefined;
   statusAuth: 'token' | 'loopback';
+  /** server.locale: a browser's 401 is a short page in it (English without). */
+  messages?: Messages;
+}
+
+/** A browser asks for HTML first; scripts and curl get the JSON answer. */
+function wantsHtml(c: Context): boolean {
+  return /\btext\/html\b/i.test(c.req.header('accept') ?? '');
+}
+
+/** The 401 a person reads: what to do, in a sentence, in the locale. No script, nothing loaded. */
+function unauthorizedPage(m: Messages, text: string): string {
+  const prose = html`${text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}`;
+  return html`<!doctype html>
+<html lang="${m.tag}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${m.unauthorized.title}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}h1{font-size:1.3rem}code{overflow-wrap:anywhere}</style></head>
+<body><h1>${m.unauthorized.title}</h1><p>${prose}</p></body></html>`.value;
 }
 
 /** The socket's address; app.request() in tests has no socket, so none. */
@@ -78,11 +104,14 @@ export function adminAuth(access: AdminAccess): MiddlewareHandler {
       if (token !== undefined && matches(token)) return next();
     }
     if (loopback && isLocalCaller(c)) return next();
+    const m = access.messages ?? messagesFor('en');
     if (!matches) {
       c.header('WWW-Authenticate', 'Bearer realm="calbridge"');
+      if (wantsHtml(c)) return c.html(unauthorizedPage(m, m.unauthorized.noToken), 401, PAGE_HEADERS);
       return c.json({ error: 'server.admin_token is not set, so this answers no one; set it (16 characters or more) and present it' }, 401);
     }
     c.header('WWW-Authenticate', 'Basic realm="calbridge", charset="UTF-8"');
+    if (wantsHtml(c)) return c.html(unauthorizedPage(m, m.unauthorized.needToken), 401, PAGE_HEADERS);
     return c.json({ error: 'the admin token is required (Authorization: Bearer <admin_token>, or as the Basic password)' }, 401);
   };
 }

@@ -9,6 +9,7 @@ import { adminAuth } from './admin-auth.ts';
 import { logRequests } from './request-log.ts';
 import type { StatusDocument } from '../status/status-document.ts';
 import { redactStatus } from './status-page/redact.ts';
+import type { Messages } from '../core/i18n/index.ts';
 
 export interface AppDeps {
   log: Logger;
@@ -24,6 +25,8 @@ export interface AppDeps {
   status: () => StatusDocument;
   /** What /readyz answers. */
   readiness: () => OverallReadiness;
+  /** server.locale's catalogue: a browser's 401 page is in it. */
+  messages?: Messages;
   /** Route factories' sub-apps (webhooks, feeds, push notifications, the status page), mounted at the root. */
   routes: readonly Hono[];
 }
@@ -34,7 +37,9 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 
   // Guards go first: Hono runs handlers in the order they were added.
-  const admin = adminAuth({ token: deps.adminToken, statusAuth: deps.statusAuth ?? 'token' });
+  const admin = adminAuth({ token: deps.adminToken, statusAuth: deps.statusAuth ?? 'token', ...(deps.messages ? { messages: deps.messages } : {}) });
+  // A person who opens the bare address wants the status page (which asks for the token).
+  app.get('/', (c) => c.redirect('/status', 302));
   if (deps.metricsAuth) app.use('/metrics', admin);
   app.route('/', healthRoutes({ readiness: deps.readiness, metrics: deps.metrics }));
 

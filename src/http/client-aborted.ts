@@ -13,7 +13,7 @@ export class ClientAbortedError extends Error {
 /** True when `err` came from the client going away rather than from a fault of ours. */
 export function isClientAbort(err: unknown, c: Context): boolean {
   if (err instanceof ClientAbortedError) return true;
-  // Served by node:http (src/net/hono/server.ts) the Node request and response are at hand (app.request() has neither).
+  // Served over node:http (src/net/hono-server.ts) the Node request and response are at hand (app.request() has neither).
   const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
   return (env?.incoming?.destroyed === true && !env.incoming.complete) || env?.outgoing?.destroyed === true;
 }

@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { html, trusted, type Html } from './status-page/html.ts';
 import { STYLE } from './status-page/style.ts';
 import { PAGE_HEADERS } from './status-page.ts';
+import { messagesFor, type Messages } from '../core/i18n/index.ts';
 
 export interface ViewEvent {
   summary: string;
@@ -30,20 +31,24 @@ export interface DemoGoogleViewDeps {
   zone: string;
   /** The admin guard /status has. */
   guard: MiddlewareHandler;
+  /** server.locale's catalogue (English without). */
+  messages?: Messages;
 }
 
 const REFRESH_SECONDS = 15;
 
 type Row = ViewEvent & { calendar: string };
 
-function dayTable(rows: Row[], zone: string): Html {
+function dayTable(rows: Row[], zone: string, m: Messages): Html {
+  const g = m.demoGoogle;
   const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
-  return html`<table class="agenda events"><thead><tr><th>Time</th><th>Event</th><th>Calendar</th></tr></thead><tbody>${rows.map(
-    (r) => html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="Time" class="time">${t(r.start)}&ndash;${t(r.end)}</td><td data-label="Event"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">tentative</span>` : ''}</td><td data-label="Calendar">${r.calendar}</td></tr>`,
+  return html`<table class="agenda events"><thead><tr><th>${g.time}</th><th>${g.event}</th><th>${g.calendar}</th></tr></thead><tbody>${rows.map(
+    (r) => html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="${g.time}" class="time">${t(r.start)}&ndash;${t(r.end)}</td><td data-label="${g.event}"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">${g.tentative}</span>` : ''}</td><td data-label="${g.calendar}">${r.calendar}</td></tr>`,
   )}</tbody></table>`;
 }
 
-export function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number): string {
+function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, m: Messages = messagesFor('en')): string {
+  const g = m.demoGoogle;
   const rows: Row[] = calendars.flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name }))).sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
   const days = new Map<string, Row[]>();
   for (const r of rows) {
@@ -51,23 +56,22 @@ export function renderGoogleView(calendars: ViewCalendar[], zone: string, now: n
     days.set(day, [...(days.get(day) ?? []), r]);
   }
   const today = DateTime.fromMillis(now, { zone }).toISODate() ?? '';
-  const title = (day: string) => DateTime.fromISO(day, { zone }).setLocale('en').toFormat('cccc d LLLL');
+  const title = (day: string) => DateTime.fromISO(day, { zone }).setLocale(m.tag).toFormat('cccc d LLLL');
   const past = [...days].filter(([d]) => d < today);
   const coming = [...days].filter(([d]) => d >= today);
   const body = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${m.tag}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${REFRESH_SECONDS}">
 <meta name="robots" content="noindex">
-<title>Simulated Google Calendar · calbridge demo</title>
+<title>${g.title}</title>
 <style>${trusted(STYLE)}</style></head>
 <body><main>
-<header><h1>Google Calendar <span class="muted">(simulated)</span></h1><span class="muted">Times in ${zone}</span><a class="link" href="/status">Status page</a></header>
-<section id="about"><p>What calbridge mirrored into the demo's simulated Google calendars: ${rows.length} events in ${calendars.length} calendars
-(${calendars.map((c, i) => html`${i ? ', ' : ''}${c.name}`)}). Simulated people move and delete these events now and then; the status page's activity says what calbridge did about each.</p></section>
-${coming.length ? coming.map(([day, list]) => html`<section class="day" id="day-${day}"><h2>${day === today ? 'Today, ' : ''}${title(day)}</h2>${dayTable(list, zone)}</section>`) : html`<section><p class="muted">No upcoming events.</p></section>`}
-${past.length ? html`<section id="earlier"><details><summary>Earlier days (${past.reduce((n, [, l]) => n + l.length, 0)} events)</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone)}`)}</details></section>` : ''}
-<p class="muted">This page refreshes every ${REFRESH_SECONDS} seconds.</p>
+<header><h1>${g.heading} <span class="muted">${g.simulated}</span></h1><span class="muted">${m.page.timesIn(zone)}</span><a class="link" href="/status">${g.statusPage}</a></header>
+<section id="about"><p>${g.about(rows.length, calendars.length, calendars.map((c) => c.name).join(', '))}</p></section>
+${coming.length ? coming.map(([day, list]) => html`<section class="day" id="day-${day}"><h2>${day === today ? g.today : ''}${title(day)}</h2>${dayTable(list, zone, m)}</section>`) : html`<section><p class="muted">${g.noUpcoming}</p></section>`}
+${past.length ? html`<section id="earlier"><details><summary>${g.earlier(past.reduce((n, [, l]) => n + l.length, 0))}</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone, m)}`)}</details></section>` : ''}
+<p class="muted">${g.refreshes(REFRESH_SECONDS)}</p>
 </main></body></html>`;
   return body.value;
 }
@@ -76,6 +80,6 @@ ${past.length ? html`<section id="earlier"><details><summary>Earlier days (${pas
 export function demoGoogleView(deps: DemoGoogleViewDeps): Hono {
   const view = new Hono();
   view.use('/demo/*', deps.guard);
-  view.get('/demo/google', (c) => c.html(renderGoogleView(deps.calendars(), deps.zone, Date.now()), 200, PAGE_HEADERS));
+  view.get('/demo/google', (c) => c.html(renderGoogleView(deps.calendars(), deps.zone, Date.now(), deps.messages), 200, PAGE_HEADERS));
   return view;
 }

@@ -2,12 +2,11 @@
 // Conditional requests follow RFC 9110 §13.2.2: If-None-Match, when present, wins over If-Modified-Since.
 // The 304 of an unchanged feed, what phones ask for all day, is answered before the app by a shortcut
 // (the HTTP server asks it first): same headers, same count, none of the app's work.
-import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { secretsMatcher } from '../core/secret-compare.ts';
 import type { BodyToSend, CachedFeed, Representation } from '../feeds/feed-cache.ts';
-import type { Shortcut } from '../net/hono/server.ts';
+import type { Shortcut } from '../net/hono-server.ts';
 
 export type FeedOutcome = 'ok' | 'not_modified' | 'not_found';
 
@@ -107,7 +106,6 @@ export function feedEndpoint(deps: FeedRouteDeps): FeedEndpoint {
     const headers = headersFor(index, tags, gzip);
     if (notModified(c.req.header('if-none-match'), c.req.header('if-modified-since'), tags, feed.lastModified)) {
       deps.onRequest?.('not_modified');
-      // A plain Response with plain headers is written as it is (src/net/hono/server.ts: no Headers object).
       return new Response(null, { status: 304, headers });
     }
     const send = (representation: Representation | undefined): Response | Promise<Response> => {
@@ -123,7 +121,7 @@ export function feedEndpoint(deps: FeedRouteDeps): FeedEndpoint {
       headers['Content-Length'] = String(representation.bytes);
       if (gzip) headers['Content-Encoding'] = 'gzip';
       deps.onRequest?.('ok');
-      return respond(c, headers, opened);
+      return respond(headers, opened);
     };
     // The gzip copy of a large body is made by streaming, so it is waited for.
     return gzip ? feed.gzipped().then(send) : send(feed);
@@ -131,24 +129,14 @@ export function feedEndpoint(deps: FeedRouteDeps): FeedEndpoint {
   return { routes: app, notModified: notModifiedShortcut };
 }
 
-/**
- * A 200 with the body in memory, or sent from its file. Served by node:http (src/net/hono/server.ts) the file is written
- * straight into the Node response (as a web stream, each chunk costs promises and a new buffer, and a
- * 4 MiB feed took twice the CPU of sending it from memory).
- */
-function respond(c: Context, headers: Record<string, string>, opened: BodyToSend | undefined): Response {
+/** A 200 with the body in memory, or streamed from its file (a client that leaves mid-body closes it). */
+function respond(headers: Record<string, string>, opened: BodyToSend | undefined): Response {
   if (!opened) return new Response(null, { status: 200, headers }); // HEAD
   if ('data' in opened) return new Response(opened.data, { status: 200, headers });
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (!outgoing) return new Response(Readable.toWeb(opened.file.stream()) as ReadableStream<Uint8Array>, { status: 200, headers });
-  outgoing.writeHead(200, headers);
-  // A client that leaves mid-body ends the writing; the file is closed either way.
-  opened.file.writeTo(outgoing).catch(() => outgoing.destroy());
-  // For the request log only: the server writes nothing more once the Node response has its headers.
-  return new Response(null, { status: 200 });
+  return new Response(Readable.toWeb(opened.file.stream()) as ReadableStream<Uint8Array>, { status: 200, headers });
 }
 
-export function acceptsGzip(header: string | undefined): boolean {
+function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   return header.split(',').some((part) => {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
@@ -158,7 +146,7 @@ export function acceptsGzip(header: string | undefined): boolean {
   });
 }
 
-export function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, tags: Tags, lastModified: number): boolean {
+function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, tags: Tags, lastModified: number): boolean {
   if (ifNoneMatch !== undefined) {
     if (ifNoneMatch === tags.etag || ifNoneMatch === tags.gzipEtag) return true;
     // Weak comparison, and either representation's tag names the same content.

@@ -1,5 +1,6 @@
 // GET /status (docs/reference/http.md, "The status page"): the status page for people, server-rendered, with no script and nothing
 // loaded from elsewhere. The admin guard is applied to /status in app.ts, before these routes.
+import { ENGLISH, type Voice } from '../core/activity-words.ts';
 import { Hono } from 'hono';
 import type { Clock } from '../core/clock.ts';
 import type { OverallReadiness } from '../core/readiness.ts';
@@ -29,8 +30,16 @@ export interface StatusPageDeps {
   agenda: (now: number) => AgendaDay[];
   /** Pages of their own the header links to (the demo's simulated Google calendar). */
   links?: PageLink[];
-  /** Where the booking service's changes go, as configured: ['Google', 'CalDAV', 'feeds'] (default Google and feeds). */
-  outputs?: readonly string[];
+  /** server.locale and where the booking service's changes go, as configured (default: English, Google and feeds). */
+  voice?: Voice;
+  /** An appointment's search code by its key: problems name appointments as people search for them. */
+  codeOf?: (key: string) => string | null | undefined;
+}
+
+/** A webcal URL on 127.0.0.1 or localhost: no phone can open it, so no QR code is drawn for it. */
+function loopbackUrl(url: string): boolean {
+  const host = new URL(url.replace(/^webcal:/, 'https:')).hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
 }
 
 const REFRESH_SECONDS = 30;
@@ -46,18 +55,18 @@ export const PAGE_HEADERS: Record<string, string> = {
 export function statusPageRoutes(deps: StatusPageDeps): Hono {
   const app = new Hono();
   app.get('/status', async (c) => {
-    const feeds = await Promise.all(deps.feeds.map(async (f) => ({ ...f, qrSvg: await qrSvg(f.webcal) })));
+    const feeds = await Promise.all(deps.feeds.map(async (f) => ({ ...f, qrSvg: loopbackUrl(f.webcal) ? '' : await qrSvg(f.webcal) })));
     const now = deps.clock.now();
     const readiness = deps.readiness();
     const status = redactStatus(deps.status(), deps.secrets);
     const body = renderStatusPage({
       readiness,
-      problems: pageProblems(readiness, status),
+      problems: pageProblems(readiness, status, { m: (deps.voice ?? ENGLISH).m, zone: deps.zone, ...(deps.codeOf ? { codeOf: deps.codeOf } : {}) }),
       status,
       agenda: deps.agenda(now),
       feeds,
       links: deps.links ?? [],
-      ...(deps.outputs ? { outputs: deps.outputs } : {}),
+      ...(deps.voice ? { voice: deps.voice } : {}),
       zone: deps.zone,
       now,
       refreshSeconds: REFRESH_SECONDS,

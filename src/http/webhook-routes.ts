@@ -11,7 +11,7 @@ import { checkNotification } from '../sync/notification.ts';
 import { secretMatcher, secretsMatcher } from '../core/secret-compare.ts';
 import { ClientAbortedError } from './client-aborted.ts';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 const RETRY_AFTER_SECONDS = '5';
 
 export type RejectReason = 'wrong_secret' | 'unauthorized' | 'unsupported_media_type' | 'too_large' | 'not_json' | 'not_a_notification';
@@ -136,7 +136,7 @@ export function webhookRoutes(deps: WebhookDeps): Hono {
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > MAX_BODY_BYTES) return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);
 
-    // Served by node:http (src/net/hono/server.ts) the Node request is at hand; elsewhere (app.request) the web stream.
+    // Served over node:http (src/net/hono-server.ts) the Node request is at hand; elsewhere (app.request) the web stream.
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const raw = incoming && !incoming.readableDidRead ? await readIncoming(incoming, MAX_BODY_BYTES) : await readCapped(c.req.raw.body, MAX_BODY_BYTES);
     if (raw === 'too_large') return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);

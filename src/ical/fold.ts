@@ -26,7 +26,7 @@ export function foldLine(line: string): string {
       }
     }
     if (octets + size > limit) {
-      out += line.slice(start, i) + '\r\n ';
+      out += `${line.slice(start, i)}\r\n `;
       start = i;
       octets = 0;
       limit = LIMIT - 1; // the leading space of a continuation line counts

@@ -31,7 +31,7 @@ export function withoutContactText(text: string, a: Appointment): string {
 const LEADING = /^(?:\s*[\u00b7|,;:\-\u2013\u2014/])+\s*/u;
 const TRAILING = /(?:\s*[\u00b7|,;:\-\u2013\u2014/])+\s*$/u;
 // Brackets with nothing but separators left inside ("Ana (, )").
-const EMPTIED_BRACKETS = /\s*[([<]\s*(?:[,;·|/\-]\s*)*[)\]>]/gu;
+const EMPTIED_BRACKETS = /\s*[([<]\s*(?:[,;·|/-]\s*)*[)\]>]/gu;
 
 /** What removing leaves behind: doubled spaces, dangling separators, empty lines. */
 function tidy(text: string): string {

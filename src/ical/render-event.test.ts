@@ -52,7 +52,8 @@ describe('renderEvent', () => {
     expect(body).toMatch(/\r\nSUMMARY:[^\r\n]*\r\n [^\r\n]/); // the title is folded
     const [event] = checkFeed(body);
     expect(event?.summary).toBe('Maria da Graça Ñandú 👩🏽‍⚕️🦷 Conceição de Assunção Magalhães · Limpeza, avaliação; retorno');
-    expect(event?.description).toContain('Calendar: Consultório Dra. Inês');
+    expect(event?.description).toContain('Professional: Consultório Dra. Inês');
+    expect(event?.description).toContain('Status: Confirmed');
     expect(event?.description).toContain('E-mail: jose.2@example.com');
     expect(event?.description).toContain(`Phone: ${a.person.phone}`);
     expect(event?.description).toContain('Code: SC2X');

@@ -5,7 +5,8 @@
 import { ICalCalendar, ICalEvent, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { isCancelled, isPending, type Appointment } from '../core/appointment.ts';
-import { renderTemplate } from '../core/template.ts';
+import { renderTemplate, serviceNames } from '../core/template.ts';
+import { messagesFor, statusLabel, type Messages } from '../core/i18n/index.ts';
 import { hashOf } from '../core/hash.ts';
 import { foldLines } from './fold.ts';
 import { withoutContactText } from './privacy.ts';
@@ -17,8 +18,10 @@ export interface EventStyle {
   privacy: Privacy;
   /** The feed's title template. */
   title: string;
-  /** A description template; without one the description lists the booking's details. */
-  description?: string;
+  /** A description template; without one the description lists the booking's details in words. */
+  description?: string | null;
+  /** server.locale's catalogue: the default description and {status_label}; English without. */
+  messages?: Messages;
   /** DTSTART/DTEND as local times with TZID in the appointment's zone, instead of UTC. */
   zoned?: boolean;
 }
@@ -32,14 +35,22 @@ export interface RenderInput {
 
 // Bump when the rendered text changes for the same inputs, so stored fragments are rendered again.
 // 2: limited feeds scrub the rendered text (fragments stored by 1 may show an {owner_user} e-mail).
-const RENDER_VERSION = 2;
+// 3: the default description in words (service names, professional, status in the locale), no codes.
+const RENDER_VERSION = 3;
 
 /** Fragments are stored per variant: a hash of everything besides the appointment that shapes them. */
 export function styleVariant(style: EventStyle): string {
-  return hashOf({ v: RENDER_VERSION, privacy: style.privacy, title: style.privacy === 'busy' ? '' : style.title }).slice(0, 16);
+  const busy = style.privacy === 'busy';
+  return hashOf({
+    v: RENDER_VERSION,
+    privacy: style.privacy,
+    title: busy ? '' : style.title,
+    description: busy ? '' : (style.description ?? null),
+    locale: style.messages?.tag ?? 'en',
+  }).slice(0, 16);
 }
 
-export function uidOf(appointmentKey: string): string {
+function uidOf(appointmentKey: string): string {
   return `${appointmentKey}@calbridge`;
 }
 
@@ -48,6 +59,7 @@ const parent = new ICalCalendar();
 
 export function renderEvent(input: RenderInput, style: EventStyle): string {
   const a = style.privacy === 'full' ? input.appointment : withoutContactDetails(input.appointment);
+  const m = style.messages ?? messagesFor('en');
   // After rendering, whatever the template: the text itself must carry no contact detail.
   const shown = (text: string) => (style.privacy === 'limited' ? withoutContactText(clean(text), input.appointment) : clean(text));
   const when = new Date(input.changedAt);
@@ -63,8 +75,8 @@ export function renderEvent(input: RenderInput, style: EventStyle): string {
       end: at(a.end),
       timezone: style.zoned ? a.timezone : null,
       // busy: the times and this title only, nothing taken from the appointment.
-      summary: style.privacy === 'busy' ? 'Busy' : shown(renderTemplate(style.title, a)) || 'Appointment',
-      description: style.privacy === 'busy' ? null : shown(style.description === undefined ? describe(a) : renderTemplate(style.description, a)) || null,
+      summary: style.privacy === 'busy' ? m.event.busy : shown(renderTemplate(style.title, a, m)) || m.event.untitled,
+      description: style.privacy === 'busy' ? null : shown(style.description === undefined || style.description === null ? describe(a, m) : renderTemplate(style.description, a, m)) || null,
       status: statusOf(a.status),
     },
     parent,
@@ -82,17 +94,21 @@ function withoutContactDetails(a: Appointment): Appointment {
   return { ...a, person: { ...a.person, email: null, phone: null, documentNumber: null }, raw: null };
 }
 
-/** Booking details for the description; `withoutContactDetails` has already removed what must not show. */
-function describe(a: Appointment): string {
-  const services = a.services.map((s) => s.name ?? s.serviceKey).join(', ');
+/**
+ * The default description, in the locale: the services by name, the professional (the booking
+ * calendar), the client and their contact details where the feed shows them, the search code, the
+ * status in words.
+ * Never a key or a status code. `withoutContactDetails` has already removed what must not show.
+ */
+function describe(a: Appointment, m: Messages): string {
   const lines: [string, string | null][] = [
-    ['Services', services || null],
-    ['Calendar', a.calendar.name],
-    ['Person', a.person.fullName],
-    ['E-mail', a.person.email],
-    ['Phone', a.person.phone],
-    ['Code', a.searchCode],
-    ['Status', a.status],
+    [m.event.services, serviceNames(a) || null],
+    [m.event.professional, a.calendar.name],
+    [m.event.person, a.person.fullName],
+    [m.event.email, a.person.email],
+    [m.event.phone, a.person.phone],
+    [m.event.code, a.searchCode],
+    [m.event.status, statusLabel(m, a.status)],
   ];
   return lines.flatMap(([label, value]) => (value ? [`${label}: ${value}`] : [])).join('\n');
 }

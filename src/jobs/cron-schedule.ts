@@ -18,7 +18,7 @@ export function parseCronSchedule(text: string): CronSchedule {
   return { expression: text.slice(prefix[0].length).trim(), timezone: prefix[1] };
 }
 
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return zone !== '';

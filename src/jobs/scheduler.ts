@@ -150,6 +150,15 @@ export class Scheduler {
     return run;
   }
 
+  /** Resolves once no job is running, including the runs that wakes during them start next. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const running = [...this.slots.values()].flatMap((s) => (s.running ? [s.running] : []));
+      if (!running.length) return;
+      await Promise.allSettled(running);
+    }
+  }
+
   /** Stops schedules and waits for runs in flight. */
   async stop(): Promise<void> {
     this.stopped = true;

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type Https from 'node:https';
 import { createRequire } from 'node:module';
 
-export interface Answer {
+export interface HttpAnswer {
   status: number;
   /** A response header (lower-case name), its values joined as fetch joins them. */
   header(name: string): string | undefined;
@@ -50,7 +50,7 @@ function tlsTransport(): Transport {
   return tls;
 }
 
-export class RequestTimeoutError extends Error {
+class RequestTimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
@@ -59,12 +59,12 @@ export class RequestTimeoutError extends Error {
  * as it is. A connection that fails rejects with an Error whose `cause` is the system's error (its
  * `code`, e.g. ECONNREFUSED), as fetch() does.
  */
-export function httpRequest(url: URL, o: RequestOptions): Promise<Answer> {
+export function httpRequest(url: URL, o: RequestOptions): Promise<HttpAnswer> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
   const { request, agent } = url.protocol === 'https:' ? tlsTransport() : plain;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (result: Answer | Error) => {
+    const finish = (result: HttpAnswer | Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -77,7 +77,7 @@ export function httpRequest(url: URL, o: RequestOptions): Promise<Answer> {
         const v = res.headers[name];
         return Array.isArray(v) ? v.join(', ') : v;
       };
-      const answer = (text: string | null): Answer => ({ status: res.statusCode ?? 0, header, text });
+      const answer = (text: string | null): HttpAnswer => ({ status: res.statusCode ?? 0, header, text });
       const declared = Number(res.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > o.maxBodyBytes) {
         res.destroy();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer, RequestOptions } from './http-request.ts';
+import type { HttpAnswer, RequestOptions } from './http-request.ts';
 import { Outbound } from './outbound.ts';
 import { OffOriginError } from './origin.ts';
 
 /** A transport answering from a table of URL → [status, location?]; it records every URL asked. */
 function table(answers: Record<string, [number, string?]>) {
   const asked: string[] = [];
-  const transport = async (url: URL, _o: RequestOptions): Promise<Answer> => {
+  const transport = async (url: URL, _o: RequestOptions): Promise<HttpAnswer> => {
     asked.push(url.href);
     const [status, location] = answers[url.href] ?? [404];
     return { status, text: '', header: (n) => (n === 'location' ? location : undefined) };

@@ -2,7 +2,7 @@
 // else (origin.ts). A redirect on that origin is followed up to `maxRedirects` times (none by
 // default: the 3xx is the answer); one to another origin, or from https to http, is an OffOriginError
 // naming the address, and nothing is sent to it. Retries are withRetries (retry.ts) around this.
-import { httpRequest, type Answer, type RequestOptions } from './http-request.ts';
+import { httpRequest, type HttpAnswer, type RequestOptions } from './http-request.ts';
 import { requireOrigin } from './origin.ts';
 
 export interface OutboundOptions {
@@ -16,7 +16,7 @@ export interface OutboundOptions {
   transport?: typeof httpRequest;
 }
 
-export interface OutboundAnswer extends Answer {
+export interface OutboundAnswer extends HttpAnswer {
   /** Where the answer came from, after redirects. */
   url: URL;
 }

@@ -59,7 +59,7 @@ export const reverseSyncSection = z.union([
     restored_booking_wins: count,
     held_by_breaker: count,
     problems: z.array(reverseProblem),
-    /** Push channels, for a target that has them (Google). */
+    /** Push channels, for a target that has them (Google's channels, Microsoft's Graph subscriptions). */
     push: push.optional(),
   }),
   z.strictObject({ enabled: z.literal(false) }),
@@ -68,7 +68,7 @@ export type ReverseSyncSection = z.infer<typeof reverseSyncSection>;
 
 export const targetSection = z.strictObject({
   enabled: z.literal(true),
-  /** The adapter: google, caldav. */
+  /** The adapter: google, caldav, microsoft. */
   kind: z.string(),
   /** The account, `{kind}.{name}`: google.default (its key in `targets`). */
   account: z.string(),
@@ -87,11 +87,16 @@ export const targetSection = z.strictObject({
   rate_limited: count.optional(),
   /** The server's address (CalDAV). */
   url: z.string().optional(),
+  /** The Entra ID tenant and the kind of sign-in (Microsoft). */
+  tenant: z.string().optional(),
+  sign_in: z.enum(['app-only', 'delegated']).optional(),
+  /** Each mailbox's lane: the most requests it had in flight, and until when Graph asked it to wait (Microsoft). */
+  mailboxes: z.array(z.strictObject({ user: z.string(), peak_in_flight: count, paused_until: maybeInstant })).optional(),
   setup_problem: setupProblem.nullable().optional(),
   reverse_sync: reverseSyncSection,
 });
 export type TargetSection = z.infer<typeof targetSection>;
-export type TargetFacts = Pick<TargetSection, 'rate_limited' | 'url' | 'setup_problem'> & { auth_mode?: 'service_account' | 'oauth' };
+export type TargetFacts = Pick<TargetSection, 'rate_limited' | 'url' | 'setup_problem' | 'tenant' | 'sign_in' | 'mailboxes'> & { auth_mode?: 'service_account' | 'oauth' };
 
 // --- the booking side ----------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import { activityWords, backfillWords, BULK_ABOVE, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords } from '../core/activity-words.ts';
+import { activityWords, backfillWords, BULK_ABOVE, ENGLISH, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords, type Voice } from '../core/activity-words.ts';
 import type { AppointmentStore } from './appointment-store.ts';
 import type { RescheduleStore } from './reschedule-store.ts';
 
@@ -75,6 +75,8 @@ export class ActivityStore {
     private readonly reverseActions: Pick<RescheduleStore, 'latest'>,
     /** Configured secrets, masked in what other services said (a reason), as everywhere else. */
     private readonly secrets: readonly string[] = [],
+    /** server.locale, and the configured outputs ("removed from the CalDAV calendar and the feeds"). */
+    private readonly voice: Voice = ENGLISH,
   ) {}
 
   /** Called after each entry is stored (the demo prints them). */
@@ -88,7 +90,7 @@ export class ActivityStore {
     const stored = this.appointments.get(fact.key);
     if (!stored) return undefined;
     const a = stored.appointment;
-    const words = activityWords(fact, { label: a.searchCode ?? a.key, zone: a.timezone, start: a.start, status: a.status, gone: stored.goneAt !== null, goneReason: stored.goneReason });
+    const words = activityWords(fact, { label: a.searchCode ?? a.key, zone: a.timezone, start: a.start, status: a.status, gone: stored.goneAt !== null, goneReason: stored.goneReason }, this.voice);
     if (!words) return undefined;
     if (fact.kind === 'booking' && isOwnEcho(words, this.reverseActions.latest(fact.key))) return undefined;
     if (words.reason !== null) words.reason = this.secrets.reduce((text, secret) => text.split(secret).join('********'), words.reason);
@@ -108,7 +110,7 @@ export class ActivityStore {
       stored: (n) => {
         if (n <= 0) return;
         count += n;
-        const words = importWords(count, window, zone);
+        const words = importWords(count, window, zone, this.voice);
         if (!entry) entry = this.insert(null, null, words, false);
         else this.resummarise(entry, words);
       },
@@ -138,7 +140,7 @@ export class ActivityStore {
           if (own) ones.push(own.id);
           return;
         }
-        const words = backfillWords(count, place);
+        const words = backfillWords(count, place, this.voice);
         if (entry) return this.resummarise(entry, words);
         this.db.transaction(() => {
           for (const id of ones) remove.run(id);

@@ -29,7 +29,7 @@ export interface UpsertResult {
  * The time stamped on a material change: now, but always a later whole second than the previous
  * change, since feeds show LAST-MODIFIED in seconds and phones update an event only when it grows.
  */
-export function nextChangedAt(previous: number, now: number): number {
+function nextChangedAt(previous: number, now: number): number {
   return Math.max(now, Math.floor(previous / 1000) * 1000 + 1000);
 }
 
@@ -175,7 +175,11 @@ export class AppointmentStore {
       this.held = null;
     }
     const told = (c: AppointmentChange): AppointmentChange => (options.imported && !c.before ? { ...c, imported: true } : c);
-    if (held.length) atomicOf(this.db)(() => held.forEach((c) => this.changes.emit(told(c))));
+    if (held.length) {
+      atomicOf(this.db)(() => {
+        for (const c of held) this.changes.emit(told(c));
+      });
+    }
     return result;
   }
 

@@ -64,7 +64,9 @@ export class DeliveryWriter {
       for (const w of batch) w.reject(e);
       return;
     }
-    batch.forEach((w, i) => w.resolve(fresh[i] ? 'stored' : 'duplicate'));
+    batch.forEach((w, i) => {
+      w.resolve(fresh[i] ? 'stored' : 'duplicate');
+    });
     const stored = fresh.filter(Boolean).length;
     if (stored > 0) this.options.onStored?.(stored);
   }

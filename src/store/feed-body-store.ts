@@ -13,7 +13,7 @@ import { createGzip, gzip } from 'node:zlib';
 import { createPrivately } from './private-files.ts';
 import { isMissing, openFile, openIfThere, type BodyToSend } from './feed-body-file.ts';
 
-export type { BodyToSend, OpenFile } from './feed-body-file.ts';
+export type { BodyToSend } from './feed-body-file.ts';
 
 /** One representation of a body: its size, known before it is opened (HEAD opens nothing). */
 export interface Representation {

@@ -72,9 +72,14 @@ export class Leases {
        WHERE leases.expires_at_ms <= ? OR leases.owner = ?`,
     );
     if (take.run(name, this.owner, now + ttlMs, now, null).changes === 1) return true;
-    const holder = this.db.prepare('SELECT owner FROM leases WHERE name = ?').get(name) as { owner: string } | undefined;
-    if (!holder || !holderIsDead(holder.owner)) return false;
-    return take.run(name, this.owner, now + ttlMs, now, holder.owner).changes === 1;
+    const holder = this.holder(name);
+    if (!holder || !holderIsDead(holder)) return false;
+    return take.run(name, this.owner, now + ttlMs, now, holder).changes === 1;
+  }
+
+  /** Who holds the lease (host:pid:id), expired or not; undefined when no one does. */
+  holder(name: string): string | undefined {
+    return (this.db.prepare('SELECT owner FROM leases WHERE name = ?').get(name) as { owner: string } | undefined)?.owner;
   }
 
   release(name: string): void {

@@ -251,16 +251,28 @@ export class LinkStore {
   }
 
   /**
-   * A person's edit the booking service now agrees with (core adoptAfterReschedule): the link takes
-   * its etag and times. Only if the link is still as read at `unchangedSince` (nothing wrote it meanwhile).
+   * A person's edit the booking service now agrees with (core adoptAfterReschedule, adoptsAgreement):
+   * the link takes its etag and times, and with `hash` the hash of what it shows, as if we had
+   * written it (the writer then has nothing to write; an earlier failure or cut-off write of it no
+   * longer matters). Only if the link is still as read at `unchangedSince` (nothing wrote it meanwhile).
    */
-  adoptEdit(key: string, edit: { etag: string; start: number; end: number }, unchangedSince: number): void {
+  adoptEdit(key: string, edit: { etag: string; start: number; end: number; hash?: string }, unchangedSince: number): void {
+    if (edit.hash === undefined) {
+      this.db
+        .prepare(
+          `UPDATE links SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
+           WHERE target = ? AND appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
+        )
+        .run(edit.etag, edit.start, edit.end, this.target, key, unchangedSince);
+      return;
+    }
     this.db
       .prepare(
-        `UPDATE links SET etag = ?, written_start_ms = ?, written_end_ms = ?, next_attempt_ms = 0
+        `UPDATE links SET etag = ?, written_start_ms = ?, written_end_ms = ?, written_hash = ?, attempts = 0, next_attempt_ms = 0,
+           last_error = NULL, failed_hash = NULL, write_started_ms = NULL, deferred_etag = NULL, deferred_since_ms = NULL
          WHERE target = ? AND appointment_key = ? AND present = 1 AND updated_at_ms = ?`,
       )
-      .run(edit.etag, edit.start, edit.end, this.target, key, unchangedSince);
+      .run(edit.etag, edit.start, edit.end, edit.hash, this.target, key, unchangedSince);
   }
 
   counts(): { mirrored: number; failed: number } {

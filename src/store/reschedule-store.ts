@@ -16,6 +16,8 @@ export interface ReverseActionRow {
   newEnd: number;
   fromStart: number | null;
   observedEtag: string | null;
+  /** The hash the link takes when the booking service accepts this move (core adoptOnAcceptance); null: none. */
+  adoptHash: string | null;
   calendarId: string | null;
   eventId: string | null;
   state: ActionState;
@@ -40,6 +42,7 @@ export interface NewAction {
   /** pending for work still to do (reschedule, cancel); done for what is settled at once. */
   state: 'pending' | 'done';
   reason?: string | null;
+  adoptHash?: string | null;
 }
 
 interface Row {
@@ -50,6 +53,7 @@ interface Row {
   new_end_ms: number;
   from_start_ms: number | null;
   observed_etag: string | null;
+  adopt_hash: string | null;
   calendar_id: string | null;
   event_id: string | null;
   state: ActionState;
@@ -70,6 +74,7 @@ const fromRow = (r: Row): ReverseActionRow => ({
   newEnd: r.new_end_ms,
   fromStart: r.from_start_ms,
   observedEtag: r.observed_etag,
+  adoptHash: r.adopt_hash,
   calendarId: r.calendar_id,
   eventId: r.event_id,
   state: r.state,
@@ -114,10 +119,10 @@ export class RescheduleStore {
       const { lastInsertRowid } = this.db
         .prepare(
           `INSERT INTO reschedules (appointment_key, kind, new_start_ms, new_end_ms, from_start_ms, observed_etag, calendar_id, event_id,
-             state, reason, created_at_ms, updated_at_ms, target)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             state, reason, created_at_ms, updated_at_ms, target, adopt_hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target);
+        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target, a.adoptHash ?? null);
       return this.get(Number(lastInsertRowid))!;
     });
   }
@@ -142,9 +147,9 @@ export class RescheduleStore {
   /** The latest decision as the writer weighs it: the state of the event it was made on, and whether it is carried out. */
   latestDecision(appointmentKey: string): ReverseDecision | undefined {
     const row = this.db
-      .prepare('SELECT observed_etag, state FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
-      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state'> | undefined;
-    return row && { etag: row.observed_etag, settled: row.state !== 'pending' };
+      .prepare('SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
+      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms'> | undefined;
+    return row && { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash: row.adopt_hash, decidedAt: row.created_at_ms };
   }
 
   /** Where the latest completed reschedule of this appointment put it. */
@@ -153,6 +158,14 @@ export class RescheduleStore {
       .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
       .get(appointmentKey, this.target) as { new_start_ms: number } | undefined;
     return row?.new_start_ms ?? null;
+  }
+
+  /** Our latest completed reschedule of this appointment: where it put it, and when it settled. */
+  lastReschedule(appointmentKey: string): { to: number; settledAt: number } | null {
+    const row = this.db
+      .prepare(`SELECT new_start_ms, updated_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
+      .get(appointmentKey, this.target) as { new_start_ms: number; updated_at_ms: number } | undefined;
+    return row ? { to: row.new_start_ms, settledAt: row.updated_at_ms } : null;
   }
 
   /** Where the reschedules of this appointment still pending would put it (one may have been sent before a crash). */
@@ -239,11 +252,16 @@ export class RescheduleStore {
       .run(before, limit).changes;
   }
 
-  /** Recent actions that did not go as the person wanted, with the booking service's reason. */
+  /**
+   * Recent actions that went wrong, with the booking service's reason. A move put back because the
+   * slot is taken or the booking service changed the appointment meanwhile is the bridge doing its
+   * job: the activity tells it, it is no problem.
+   */
   recentProblems(limit = 10): ReverseActionRow[] {
     const rows = this.db
       .prepare(
-        `SELECT * FROM reschedules WHERE target = ? AND (state IN ('reverted', 'failed') OR (state = 'pending' AND last_error IS NOT NULL))
+        `SELECT * FROM reschedules WHERE target = ?
+           AND ((state = 'reverted' AND COALESCE(reason, '') NOT IN ('conflict', 'booking-changed')) OR state = 'failed' OR (state = 'pending' AND last_error IS NOT NULL))
          ORDER BY updated_at_ms DESC, id DESC LIMIT ?`,
       )
       .all(this.target, limit) as Row[];

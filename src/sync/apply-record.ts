@@ -11,8 +11,8 @@ import type { AppointmentStore, UpsertOutcome } from '../store/appointment-store
 import type { GoneBreaker, GoneVerdict } from './gone-breaker.ts';
 import { outOfScope } from './scope.ts';
 
-export const OUT_OF_SCOPE = 'out of scope';
-export const NOT_FOUND = 'not found at the booking service';
+const OUT_OF_SCOPE = 'out of scope';
+const NOT_FOUND = 'not found at the booking service';
 
 export type ApplyOutcome =
   | { kind: UpsertOutcome; key: string; revision: number }

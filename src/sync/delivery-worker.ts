@@ -54,7 +54,7 @@ export function retryDelayMs(attempts: number, error: unknown, random: () => num
 
 type KeyOutcome = 'changed' | 'unchanged' | 'gone' | 'held' | 'retry' | 'failed';
 
-interface Answer {
+interface BookingAnswer {
   key: string;
   /** The due rows of this appointment due() saw (besides the ones the store remembers). */
   ids: number[];
@@ -77,12 +77,12 @@ type Result = { ok: true; settled: Settled } | { ok: false; error: unknown };
  * transaction, up to SETTLE_BUDGET_MS of work; the rest waits for the next turn, after the I/O
  * that arrived meanwhile. A commit per answer cost more than the work.
  */
-function answerSettler(deps: DeliveryWorkerDeps): (answer: Answer) => Promise<Settled> {
-  const queue: { answer: Answer; resolve(s: Settled): void; reject(e: unknown): void }[] = [];
+function answerSettler(deps: DeliveryWorkerDeps): (answer: BookingAnswer) => Promise<Settled> {
+  const queue: { answer: BookingAnswer; resolve(s: Settled): void; reject(e: unknown): void }[] = [];
   let scheduled = false;
 
   // Apply and "done" in one transaction: a crash leaves neither, and the appointment is simply re-read.
-  function settleOne({ key, ids, requestedAt, raw, notFound }: Answer): Settled {
+  function settleOne({ key, ids, requestedAt, raw, notFound }: BookingAnswer): Settled {
     let unreadable: string | undefined;
     const r = deps.deliveries.settle(key, requestedAt, deps.clock.now(), (): { value: KeyOutcome; failed?: string } => {
       if (notFound) return { value: applyNotFound(deps, key) };

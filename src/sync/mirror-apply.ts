@@ -11,6 +11,7 @@ import {
   afterCreate,
   afterOverwrite,
   afterRemove,
+  afterSureRead,
   afterUpdate,
   MAX_GENERATION_STEPS,
   onChanged,
@@ -124,7 +125,11 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
 
   async function remove(calendarId: string, eventId: string, generation: number): Promise<void> {
     const etag = links.get(key)?.etag ?? null;
-    if (afterRemove(await target.remove(calendarId, eventId, etag)).kind === 'remove-any-version') await target.remove(calendarId, eventId, null);
+    // Not there as far as we know (a create whose outcome is unknown): read before deleting.
+    const sure = before !== undefined && !before.present;
+    if (!sure || afterSureRead(await target.get(calendarId, eventId)) === 'remove') {
+      if (afterRemove(await target.remove(calendarId, eventId, etag)).kind === 'remove-any-version') await target.remove(calendarId, eventId, null);
+    }
     links.recordWrite(key, { calendarId, eventId, generation, present: false, hash: null, etag: null, start: null, end: null, revision });
   }
 

@@ -9,6 +9,7 @@ import { breakerTrips } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired, type DesiredEvent } from '../core/mirror/desired-event.ts';
 import { contentOf, failedContentOf, retryDueAt } from '../core/mirror/retry-due.ts';
 import { asTargetError, provesAccess, type CalendarTarget, type TargetErrorKind } from '../core/mirror/target.ts';
+import { takesPersonsEdit } from '../core/mirror/write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import type { JobResult, Progress } from '../jobs/job.ts';
 import type { Logger } from '../log.ts';
@@ -149,6 +150,16 @@ export class MirrorWriter<B> {
       // Nothing the target shows changed (or an old failure no longer matters): note it, no call.
       if (notesRevision(row.link, row.revision)) links.recordRevision(row.key, row.revision);
       return null;
+    }
+    if (action.kind === 'update' && desired && row.link) {
+      // A person's move the booking service took: the event shows what we want; taken, not written.
+      const edit = takesPersonsEdit(row.link, this.deps.reverse?.actions.latestDecision(row.key), desired.hash);
+      if (edit) {
+        const { calendarId, eventId, generation } = row.link;
+        links.recordWrite(row.key, { calendarId, eventId, generation, present: true, hash: desired.hash, etag: edit.etag, start: desired.start, end: desired.end, revision: row.revision });
+        this.deps.log.debug({ appointment: row.key }, "calendar event taken as the person left it: it shows the booking service's state");
+        return null;
+      }
     }
     if (failureSuperseded(row.link, action)) links.forgetError(row.key);
     const content = contentOf(desired);

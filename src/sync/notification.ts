@@ -20,7 +20,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** `appointment.created` for every spelling the service is known to send. */
-export function normaliseEvent(event: string): string {
+function normaliseEvent(event: string): string {
   return UPPER_EVENTS[event.toUpperCase()] ?? event.toLowerCase();
 }
 

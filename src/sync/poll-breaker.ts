@@ -2,7 +2,7 @@
 // that misses more than `share` of the stored window, is more likely broken than true. Pure.
 
 /** Up to this many missing appointments never trip the breaker (small calendars change a lot in relative terms). */
-export const BREAKER_FLOOR = 3;
+const BREAKER_FLOOR = 3;
 
 export interface BreakerInput {
   /** Records the listing returned. */

@@ -61,7 +61,7 @@ export interface PollDeps extends ApplyDeps {
 
 const day = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd');
 
-export async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult> {
+async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult> {
   const { clock, poll } = deps;
   const startedAt = clock.now();
   // Whole seconds: the listing's offset-less filter times have no milliseconds.

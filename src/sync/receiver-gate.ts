@@ -102,7 +102,10 @@ export class ReceiverGate {
     if (!next) return;
     const wait = this.nextStepAt - this.now();
     // Looked at again at least every idleMs: a receiver that fell idle meanwhile frees the worker.
-    if (this.busy() && wait > 0) return this.lookIn(Math.max(1, Math.min(wait, this.idleMs)));
+    if (this.busy() && wait > 0) {
+      this.lookIn(Math.max(1, Math.min(wait, this.idleMs)));
+      return;
+    }
     this.waiting.shift();
     next();
     // Its step runs as a microtask before the next immediate, so the next look sees what it spent.

@@ -5,7 +5,7 @@ import type { Appointment } from '../core/appointment.ts';
 import { isCancelled } from '../core/appointment.ts';
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
 import { backoffMs } from '../core/backoff.ts';
-import { adoptAfterReschedule, afterSlotCheck, beforeReschedule, slotConflicts, type FreshState, type OnConflict } from '../core/mirror/reschedule-decide.ts';
+import { adoptAfterReschedule, afterSlotCheck, alreadyPutBack, beforeReschedule, slotConflicts, type FreshState, type OnConflict } from '../core/mirror/reschedule-decide.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError } from '../booking/errors.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -38,7 +38,7 @@ export interface RescheduleDeps {
 /** Wide enough that any appointment overlapping the new slot starts inside it. */
 const SLOT_LOOKBACK_MS = 24 * 3_600_000;
 /** After this many transient failures the move is given up and the Google event put back. */
-export const MAX_ATTEMPTS = 20;
+const MAX_ATTEMPTS = 20;
 const RETRY_BACKOFF = { baseMs: 5_000, maxMs: 10 * 60_000 };
 
 export interface ProcessResult {
@@ -138,7 +138,9 @@ async function cancel(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outc
 function settle(deps: RescheduleDeps, row: ReverseActionRow, o: Outcome): void {
   if (!deps.actions.finish(row.id, o.state, o.reason, o.detail ?? null)) return;
   deps.activity?.record({ kind: 'settled', key: row.appointmentKey, action: row.kind, state: o.state, reason: o.reason, detail: o.detail ?? null, to: row.newStart, ...(o.taken ? { taken: o.taken } : {}) });
-  if (o.put === 'back') deps.links.requestRewrite(row.appointmentKey, row.observedEtag);
+  if (o.put === 'back' && !alreadyPutBack(deps.links.get(row.appointmentKey), { observedEtag: row.observedEtag, decidedAt: row.createdAt })) {
+    deps.links.requestRewrite(row.appointmentKey, row.observedEtag);
+  }
   if (o.put === 'recreate') deps.links.requestRecreate(row.appointmentKey);
   if (o.put) deps.wakeWriter();
   deps.metrics.reschedules.inc({ outcome: o.state, reason: o.reason });

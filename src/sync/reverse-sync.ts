@@ -6,7 +6,9 @@ import type { Appointment } from '../core/appointment.ts';
 import type { Clock } from '../core/clock.ts';
 import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
-import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import { adoptsAgreement, adoptsDeletion, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import { adoptOnAcceptance } from '../core/mirror/reschedule-decide.ts';
+import { outcomeUnknown } from '../core/mirror/write-plan.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
 import type { Logger } from '../log.ts';
 import type { AppointmentStore } from '../store/appointment-store.ts';
@@ -60,7 +62,11 @@ interface Planned {
   /** When it was decided: a write to the link after that makes the decision stale. */
   at: number;
   /** Nothing to do but take the event's state into the link (core adoptsAgreement). */
-  adopt?: { etag: string; start: number; end: number } | null;
+  adopt?: { etag: string; start: number; end: number; hash?: string } | null;
+  /** A reschedule's: the hash the link takes once the booking service accepts it (core adoptOnAcceptance). */
+  adoptHash?: string | null;
+  /** Deleted, and no event wanted there: the link takes the deletion (core adoptsDeletion); the revision it is for. */
+  adoptGone?: number | null;
 }
 
 function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent): Planned | undefined {
@@ -72,7 +78,8 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
   const latest = deps.actions.latest(link.appointmentKey);
   const action = decideReverse({
     event,
-    link: weighedLink(link, event, wanted),
+    link: { ...weighedLink(link, event, wanted), writtenHash: link.writtenHash },
+    ...(wanted ? { wanted } : {}),
     appointment: stored && {
       start: stored.appointment.start,
       end: stored.appointment.end,
@@ -81,9 +88,19 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     handledEtag: latest?.eventId === event.id ? latest.observedEtag : null,
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
     pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
+    lastReschedule: deps.actions.lastReschedule(link.appointmentKey),
+    ...(stored ? { bookingChangedAt: stored.changedAt } : {}),
+    writeUnsure: outcomeUnknown(link),
     onDelete: deps.onDelete,
   });
-  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted?.hash) };
+  let adoptHash: string | null = null;
+  if (action.kind === 'reschedule' && stored) {
+    // The appointment as it will be once the move is taken: what the writer will want then.
+    const afterMove = deps.desire({ ...stored.appointment, start: action.start, end: action.end }, stored.revision, false);
+    adoptHash = adoptOnAcceptance(event, isDesired(afterMove) ? afterMove : undefined);
+  }
+  const adoptGone = stored && adoptsDeletion(action, link) ? stored.revision : null;
+  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted), adoptHash, adoptGone };
 }
 
 /** An event read again: what the target shows now, a missing one being a deletion. */
@@ -100,7 +117,7 @@ function record<B>(deps: ReverseDeps<B>, calendarId: string, p: Planned, wakes: 
   deps.activity?.record({ kind: 'reverse', key: p.key, action, movedTo: p.event.start });
   switch (action.kind) {
     case 'reschedule':
-      deps.actions.record({ ...base, kind: 'reschedule', state: 'pending', newStart: action.start, newEnd: action.end, fromStart: action.fromStart });
+      deps.actions.record({ ...base, kind: 'reschedule', state: 'pending', newStart: action.start, newEnd: action.end, fromStart: action.fromStart, adoptHash: p.adoptHash ?? null });
       deps.metrics.moves.inc();
       wakes.add('reschedules');
       return;
@@ -147,7 +164,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
     if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
-    if (p && (p.action.kind !== 'none' || p.adopt)) planned.push(p);
+    if (p && (p.action.kind !== 'none' || p.adopt || p.adoptGone !== null)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);
@@ -160,6 +177,11 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
       // The writer wrote this event while we decided: skip it, and keep the cursor to see it again.
       if (writtenSince(deps.links.get(p.key), p.at)) {
         overtaken = true;
+        continue;
+      }
+      if (p.adoptGone !== undefined && p.adoptGone !== null) {
+        const link = deps.links.get(p.key);
+        if (link) deps.links.recordWrite(p.key, { calendarId: link.calendarId, eventId: link.eventId, generation: link.generation, present: false, hash: null, etag: null, start: null, end: null, revision: p.adoptGone });
         continue;
       }
       if (p.adopt) {

@@ -4,7 +4,7 @@ import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
 /** As many as the status page shows. */
-export const RECENT_ACTIVITY = 50;
+const RECENT_ACTIVITY = 50;
 
 export function createActivityPart(s: Pick<Services, 'activity'>): Part {
   return {

@@ -1,5 +1,6 @@
 // A CalDAV server as a calendar target: its connection (one pacer for the writer and the reverse
 // sync) and its adapter. Behaviour is the builder's (sync/target/build-target.ts).
+import { messagesOf } from '../config/voice.ts';
 import type { CalDavConfig } from '../config/schema.ts';
 import { resourceKeyOf, type CalendarObject } from '../caldav/caldav-target.ts';
 import { desiredObject, mirrorMapping } from '../caldav/desired-object.ts';
@@ -16,13 +17,14 @@ import { targetPart, type TargetPartOptions } from './target-part.ts';
 export function caldavTarget(s: Services, cfg: CalDavConfig, apply: ApplyDeps, options: TargetPartOptions & { retry?: RetryPolicy } = {}): Part {
   const zone = s.config.booking.timezone;
   const caldav = connectCalDav({ config: cfg, zone, clock: s.clock, metrics: s.metrics, ...(options.retry ? { retry: options.retry } : {}) });
-  const mapping = mirrorMapping(cfg);
+  const messages = messagesOf(s.config);
+  const mapping = mirrorMapping(cfg, messages);
   const calendars = mappedCalendars(mapping);
   const account: TargetAccount = { kind: 'caldav', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: cfg.reverse_sync };
 
   const adapter: TargetAdapter<CalendarObject> = {
     kind: 'caldav',
-    words: caldavWords(calendars),
+    words: caldavWords(calendars, messages),
     target: () => caldav.target,
     desire: (a, revision, gone) => desiredObject(a, revision, gone, mapping, s.appointments.get(a.key)?.changedAt ?? s.clock.now()),
     idOf: resourceKeyOf,

@@ -1,4 +1,5 @@
 // The feeds part: serves /feeds/{token}.ics from the one feed cache and reports each feed in status.
+import { messagesOf } from '../config/voice.ts';
 import { FeedCache, FeedCacheStopped } from '../feeds/feed-cache.ts';
 import { FeedBodyStore } from '../store/feed-body-store.ts';
 import { maskedFeedUrls } from '../feeds/feed-urls.ts';
@@ -16,7 +17,7 @@ export function createFeedsPart(s: Services): Part {
   const path = s.config.database.path;
   // Assembled bodies beside the database, as its -wal and -shm files are: a cache of it (docs/reference/behaviour.md, "Retention").
   const bodies = new FeedBodyStore(path === ':memory:' ? null : `${path}-feeds`);
-  const cache = new FeedCache({ feeds, appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
+  const cache = new FeedCache({ feeds, messages: messagesOf(s.config), appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
   const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));
   const byOutcome = { ok: requests.labels('ok'), not_modified: requests.labels('not_modified'), not_found: requests.labels('not_found') };
   const endpoint = feedEndpoint({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() });

@@ -1,5 +1,6 @@
 // Google as a calendar target: its connection (one auth, one pacer for the writer and the reverse
 // sync), its adapter, and what only Google has: push channels and their notification route.
+import { messagesOf } from '../config/voice.ts';
 import type { GoogleConfig } from '../config/schema.ts';
 import { desiredEvent, type EventBody } from '../core/mirror/desired-event.ts';
 import { AUTH_HELP } from '../google/errors.ts';
@@ -18,6 +19,8 @@ import { targetPart, type TargetPartOptions } from './target-part.ts';
 export function googleTarget(s: Services, cfg: GoogleConfig, apply: ApplyDeps, options: TargetPartOptions & { retry?: RetryPolicy } = {}): Part {
   const google = connectGoogle({ config: cfg, kv: s.kv, clock: s.clock, metrics: s.metrics, ...(options.retry ? { retry: options.retry } : {}) });
   const calendars = mappedCalendars(cfg);
+  const messages = messagesOf(s.config);
+  const mapping = { ...cfg, messages };
   const rs = cfg.reverse_sync;
   const account: TargetAccount = { kind: 'google', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: rs };
   const pushUrl = rs.push_url ?? new URL('google/notifications', s.config.server.public_url.replace(/\/?$/, '/')).toString();
@@ -26,9 +29,9 @@ export function googleTarget(s: Services, cfg: GoogleConfig, apply: ApplyDeps, o
 
   const adapter: TargetAdapter<EventBody> = {
     kind: 'google',
-    words: googleWords(calendars),
+    words: googleWords(calendars, messages),
     target: () => google.target(),
-    desire: (a, revision, gone) => desiredEvent(a, revision, gone, cfg),
+    desire: (a, revision, gone) => desiredEvent(a, revision, gone, mapping),
     lastSuccessAt: () => google.lastSuccessAt(),
     probe: () => (google.connected() ? google.api().list(calendars[0]!, { maxResults: 1 }) : undefined),
     authWarning: AUTH_HELP,

@@ -2,7 +2,7 @@
 // the wiring builds. Each brings its routes, jobs, start and stop hooks and its share of status and
 // readiness, and knows nothing of the others; buildRuntime joins them.
 import type { Hono } from 'hono';
-import type { Shortcut } from '../net/hono/server.ts';
+import type { Shortcut } from '../net/hono-server.ts';
 import type { Job } from '../jobs/job.ts';
 import type { Readiness } from '../core/readiness.ts';
 import type { StatusShare } from '../status/status-document.ts';
@@ -12,7 +12,7 @@ export interface Part {
   name: string;
   /** Its routes, a route factory's sub-app: mounted at the root of the app. */
   routes?: Hono;
-  /** Asked before the app for each request (src/net/hono/server.ts): answers what needs none of the app's work. */
+  /** Asked before the app for each request (src/net/hono-server.ts): answers what needs none of the app's work. */
   shortcut?: Shortcut;
   /** `sync` runs them in the order parts and jobs are listed. */
   jobs?: Job[];

@@ -12,6 +12,7 @@ import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
 import { caldavTarget } from './caldav-target.ts';
+import { microsoftTarget } from './microsoft-target.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
 
@@ -25,6 +26,9 @@ export interface Tuning {
   caldavRetry?: RetryPolicy;
   /** Backoff of an appointment whose CalDAV write failed. */
   caldavItemBackoff?: { baseMs: number; maxMs: number };
+  /** Retries of one Graph request, and the backoff of an appointment whose Outlook write failed. */
+  microsoftRetry?: RetryPolicy;
+  microsoftItemBackoff?: { baseMs: number; maxMs: number };
 }
 
 /** The one path from a booking record to stored state, with the runtime's one deletion breaker. */
@@ -48,12 +52,14 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
   const apply = applyDepsOf(s);
   const g = s.config.google?.enabled ? s.config.google : undefined;
   const c = s.config.caldav?.enabled ? s.config.caldav : undefined;
+  const m = s.config.microsoft?.enabled ? s.config.microsoft : undefined;
   const parts: (Part | undefined)[] = [
     createIngestPart(s, apply),
     createWebhookRegistrationPart(s),
     s.config.feeds.length ? createFeedsPart(s) : undefined,
     g && googleTarget(s, g, apply, { ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}), ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}) }),
     c && caldavTarget(s, c, apply, { ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}), ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}) }),
+    m && microsoftTarget(s, m, apply, { ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}), ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}) }),
     createRetentionPart(s),
     createActivityPart(s),
   ];

@@ -2,6 +2,7 @@
 // Google connection) → scheduler → HTTP app. `serve`, the one-shot commands, the tests and the
 // benchmarks all start calbridge through it; tests swap in fakes through RuntimeOptions.
 // Nothing is opened or read at import time.
+import { messagesOf, voiceOf } from '../config/voice.ts';
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { Config } from '../config/schema.ts';
@@ -19,7 +20,7 @@ import { openDatabase } from '../store/db.ts';
 import { Leases, leaseOwner } from '../store/leases.ts';
 import { WriteCheck } from '../store/write-check.ts';
 import { createApp } from '../http/app.ts';
-import type { Shortcut } from '../net/hono/server.ts';
+import type { Shortcut } from '../net/hono-server.ts';
 import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
 import { agenda } from '../http/status-page/agenda.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
@@ -105,6 +106,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     adminToken: config.server.admin_token,
     statusAuth: config.server.status_auth,
     metricsAuth: config.server.metrics_auth,
+    messages: messagesOf(config),
     secrets,
     status,
     readiness,
@@ -128,7 +130,8 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
             },
             now,
           ),
-        outputs: [...(config.google?.enabled ? ['Google'] : []), ...(config.caldav?.enabled ? ['CalDAV'] : []), ...(config.feeds.length ? ['feeds'] : [])],
+        voice: voiceOf(config),
+        codeOf: (key) => services.appointments.get(key)?.appointment.searchCode,
         links: options.demoPages?.links ?? [],
       }),
     ],

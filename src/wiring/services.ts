@@ -20,6 +20,7 @@ import type { Leases } from '../store/leases.ts';
 import { RejectionStore } from '../store/rejection-store.ts';
 import { RescheduleStore } from '../store/reschedule-store.ts';
 import { ActivityStore } from '../store/activity-store.ts';
+import { voiceOf } from '../config/voice.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 
 /** What buildRuntime hands in; the services add the stores over its database. */
@@ -69,7 +70,7 @@ export function createServices(deps: ServiceDeps): Services {
   // The booking service's echo of a reschedule sent for any target is not news.
   const anyActions = new RescheduleStore(db, clock, '*');
   const latestOfAny = { latest: (key: string) => anyActions.latestOfAny(key) };
-  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config));
+  const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config), voiceOf(deps.config));
   // A bulk import's new appointments are told in one entry, by the poll that stored them.
   appointments.changes.subscribe(({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })));
   return {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readAppointment } from '../../src/core/reader.ts';
@@ -192,12 +192,16 @@ describe('simulator data', () => {
   it('runs the living mode on a timer until stopped', async () => {
     const sim = await simulator({ seed: 5 });
     const seen: string[] = [];
-    sim.startLiving({ intervalMs: 10, onStep: (s) => seen.push(s) });
-    await new Promise((r) => setTimeout(r, 120));
-    sim.stopLiving();
-    const n = seen.length;
-    expect(n).toBeGreaterThan(2);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen.length).toBe(n);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      sim.startLiving({ intervalMs: 10, onStep: (s) => seen.push(s) });
+      vi.advanceTimersByTime(120);
+      sim.stopLiving();
+      expect(seen).toHaveLength(12);
+      vi.advanceTimersByTime(50);
+      expect(seen).toHaveLength(12);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

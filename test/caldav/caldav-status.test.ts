@@ -75,7 +75,11 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(env.status()).toMatchObject({ auth: { ok: false }, mirrored: 0, pending: 1 });
     expect(env.files()).toEqual([]);
     const page = await get(env, '/status');
-    expect(page.text).toContain('CalDAV: the server refused the username and password');
+    expect(page.text).toContain('The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.');
+    expect(page.text).toContain('iCloud and Fastmail need an app-specific password');
+    // Told once: not also as writes that keep failing or a reverse-sync round that failed.
+    expect(page.text).toContain('<h2>1 problem needs attention</h2>');
+    expect(page.text.match(/<li><p class="what">/g)).toHaveLength(1);
     expect(page.text).not.toContain('not-the-app-password');
   });
 

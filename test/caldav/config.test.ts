@@ -11,7 +11,7 @@ import { ConfigError, parseConfig } from '../../src/config/load.ts';
 import type { ConfigProblem } from '../../src/config/problem.ts';
 
 const env = { BOOKING_TOKEN: 'booking-token-0123456789abcdef', WEBHOOK_SECRET: 'webhook-secret-0123456789', FEED_TOKEN: 'feed-token-0123456789abcdef' };
-const base = 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
+const base = 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
 const section = (lines: string) => `${base}caldav:\n${lines.replace(/^/gm, '  ')}\n`;
 const complete = 'url: https://cloud.example.com/remote.php/dav/\nusername: ana\npassword: app-password-1\ncalendars:\n  - {calendar_key: "*", calendar: Clinic}';
 

@@ -16,7 +16,7 @@ import { startFailingProxy, type FailingProxy, type FailingProxyOptions } from '
 import { startRadicale, type Radicale } from './radicale.ts';
 import { PASSWORD, USER } from './setup.ts';
 
-export const CALENDAR = 'Clinic';
+const CALENDAR = 'Clinic';
 const H = 3_600_000;
 
 /** Tomorrow 09:00 in the booking zone, plus `hours`. */

@@ -73,6 +73,18 @@ describe('compose.yaml and the Dockerfile', () => {
     expect(calbridge.environment?.CALBRIDGE_DATABASE_PATH).toBeUndefined(); // the image's own default stands
   });
 
+  it('keeps the database on the volume with config.example.yaml copied as it is, and beside it outside the image', () => {
+    const example = readFileSync('config.example.yaml', 'utf8');
+    // Every variable the example reads, set as a person following the guide would.
+    const vars = Object.fromEntries([...example.matchAll(/\$\{([A-Z_][A-Z0-9_]*)(?::-[^}]*)?\}/g)].map((m) => [m[1]!, `${m[1]!.toLowerCase()}-0123456789abcdef`]));
+    delete vars.CALBRIDGE_DATABASE_PATH;
+    const inImage = parseConfig(example, '/etc/calbridge/config.yaml', { ...vars, ...image.env });
+    expect(inImage.database.path).toBe(image.env.CALBRIDGE_DATABASE_PATH);
+    expect(inImage.database.path.startsWith(`${image.volumes[0]}/`)).toBe(true);
+    const outside = parseConfig(example, join(tmpdir(), 'config.yaml'), vars);
+    expect(outside.database.path).toBe(join(tmpdir(), 'data', 'calbridge.db'));
+  });
+
   it('mounts the config read-only where the image looks for it', () => {
     const config = calbridge.volumes!.map(mount).find((m) => m.target === image.env.CALBRIDGE_CONFIG);
     expect(config, `a mount at ${image.env.CALBRIDGE_CONFIG}`).toMatchObject({ source: './config.yaml', mode: 'ro' });

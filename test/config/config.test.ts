@@ -115,7 +115,7 @@ feeds:
   });
 
   it('says what a value of the wrong kind is, and reads numbers and booleans that came from variables', () => {
-    const text = `${minimal.replace('server:\n', 'server:\n  port: \${PORT:-8081}\n')}  register: \${REGISTER:-false}\npoll:\n  past_days: 7.5\n  filters:\n    tag_keys: one\n`;
+    const text = `${minimal.replace('server:\n', 'server:\n  port: ${PORT:-8081}\n')}  register: \${REGISTER:-false}\npoll:\n  past_days: 7.5\n  filters:\n    tag_keys: one\n`;
     expect(problems(text)).toEqual([
       { path: 'poll.past_days', line: 12, message: 'must be a whole number, not 7.5' },
       { path: 'poll.filters.tag_keys', line: 14, message: 'must be a list, not the text "one"' },
@@ -126,7 +126,7 @@ feeds:
   });
 
   it('a secret written as an unquoted number is not echoed in the config error', () => {
-    const text = minimal.replace('  secret: \${WEBHOOK_SECRET}', '  secret: 1234567890123456789').replace('  token: \${BOOKING_TOKEN}', '  token: 12345678901234567');
+    const text = minimal.replace('  secret: ${WEBHOOK_SECRET}', '  secret: 1234567890123456789').replace('  token: ${BOOKING_TOKEN}', '  token: 12345678901234567');
     let error: unknown;
     try {
       parseConfig(text, '/c.yaml', env);
@@ -140,7 +140,7 @@ feeds:
       { path: 'webhook.secret', line: 8, message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown' },
     ]);
     for (const digits of ['1234567890123456', '12345678901234567', '1234567890123456800', '12345678901234568']) expect(message).not.toContain(digits);
-    expect(problems(minimal.replace('  token: \${BOOKING_TOKEN}', '  token: \${BOOKING_TOKEN}\n  timezone: 12345678'))[0]?.message).toBe(
+    expect(problems(minimal.replace('  token: ${BOOKING_TOKEN}', '  token: ${BOOKING_TOKEN}\n  timezone: 12345678'))[0]?.message).toBe(
       'must be text, not 12345678 (put it in quotes)', // values that are not secrets are still shown
     );
   });

@@ -161,7 +161,9 @@ describe('the pass and keys outside ASCII', () => {
     keys.push(...Array.from({ length: 300 }, (_, i) => `z-${String(i).padStart(4, '0')}`));
     const first = await serving(path);
     feedCounts(first);
-    first.services.appointments.batch(() => keys.forEach((key, n) => first.services.appointments.upsert(appointment(n, { key }))));
+    first.services.appointments.batch(() => {
+      for (const [n, key] of keys.entries()) first.services.appointments.upsert(appointment(n, { key }));
+    });
     expect(feedCounts(first)).toEqual({ Clinic: keys.length, Everything: keys.length });
     await first.close();
 

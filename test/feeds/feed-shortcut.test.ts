@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'n
 import { afterEach, describe, expect, it } from 'vitest';
 import { appointment } from './appointments.ts';
 import { feedHarness, TOKEN, type FeedHarness } from './feed-harness.ts';
-import { listen, portOf } from '../../src/net/hono/server.ts';
+import { listen, portOf } from '../../src/net/hono-server.ts';
 
 let h: FeedHarness;
 let server: Server | undefined;
@@ -93,6 +93,8 @@ describe('the feed 304 answered before the app', () => {
       const byApp = { status: app.status, headers: answerHeaders(app.headers), body: Buffer.from(await app.arrayBuffer()).toString('latin1') };
       const counted = (await notModifiedCount()) - before;
       const bySocket = await socketGet(port, path, headers, method);
+      // The server frames a body it has whole with its length where the app named none.
+      if (!('content-length' in byApp.headers)) delete bySocket.headers['content-length'];
       expect(bySocket, label).toEqual(byApp);
       expect((await notModifiedCount()) - before - counted, label).toBe(counted);
     }

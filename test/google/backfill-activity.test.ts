@@ -14,9 +14,13 @@ afterEach(async () => {
 type Entry = { appointment: string | null; kind: string; direction: string; summary: string };
 /** The status document's recent activity (what /api/status gives), newest first. */
 const recent = (e: GoogleEnv) => (e.runtime.status().activity as { recent: Entry[] }).recent;
-/** Every stored entry of a kind, not only the 50 shown. */
+/** Every stored entry of a kind (the store keeps the latest 1,000), not only the 50 shown; oldest first. */
 const stored = (e: GoogleEnv, kind: string) =>
-  (e.ctx.db.prepare('SELECT summary FROM activity WHERE kind = ? ORDER BY id').all(kind) as { summary: string }[]).map((r) => r.summary);
+  e.ctx.activity
+    .recent(1_000)
+    .filter((r) => r.kind === kind)
+    .reverse()
+    .map((r) => r.summary);
 
 /** Writer passes until it has caught up (a pass that leaves nothing for at once). */
 async function writeAll(e: GoogleEnv): Promise<void> {

@@ -43,8 +43,14 @@ describe('Google as a calendar target', () => {
     expect(await target.put('primary', ID, body(10), { kind: 'absent' })).toEqual({ kind: 'exists' });
     expect(await target.get('primary', ID)).toEqual({
       kind: 'found',
-      event: { id: ID, etag: etagOf(first), deleted: false, start: Date.parse('2026-06-15T13:00:00Z'), end: Date.parse('2026-06-15T14:00:00Z'), ourHash: 'h1' },
+      event: { id: ID, etag: etagOf(first), deleted: false, start: Date.parse('2026-06-15T13:00:00Z'), end: Date.parse('2026-06-15T14:00:00Z'), ourHash: 'h1', title: 'Ana', description: '', status: 'confirmed' },
     });
+  });
+
+  it('an event a person made repeat has no single time to reschedule to (put back, as on CalDAV); what it shows is read', async () => {
+    await target.put('primary', ID, body(10), { kind: 'absent' });
+    fake.state.userEdit('primary', ID, { recurrence: ['RRULE:FREQ=WEEKLY'], summary: 'Ana (weekly)' });
+    expect(await target.get('primary', ID)).toMatchObject({ kind: 'found', event: { start: null, end: null, title: 'Ana (weekly)', status: 'confirmed' } });
   });
 
   it('an update on a stale etag answers changed; on the current etag it writes', async () => {

@@ -14,7 +14,7 @@ import { testConfig, unreachableBooking } from '../helpers/context.ts';
 
 export const WEBHOOK_SECRET = 'webhook-secret-in-the-path-0123';
 export const FEED_TOKEN = 'feed-token-in-the-path-0123456';
-export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
+const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 
 export interface LogLine {
   level: string;

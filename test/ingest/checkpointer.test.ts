@@ -1,6 +1,6 @@
 // In serve, WAL checkpoints run in a worker thread: commits stop paying for them, yet the WAL is
 // still copied into the database file, and SQLite's own checkpointing returns at stop.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { FLOOD_DELIVERIES, startCheckpointer, startCheckpointerWhenBusy } from '../../src/store/checkpointer.ts';
@@ -13,6 +13,7 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await t?.close();
   t = undefined;
 });
@@ -84,6 +85,7 @@ describe('background checkpointer', () => {
 
   it('in serve, starts only when webhooks flood in: not for an idle daemon, nor for other heavy writes', async () => {
     t = createTestContext();
+    vi.useFakeTimers({ toFake: ['performance'] }); // the flood window's clock
     const db = t.ctx.db;
     const checkpointer = startCheckpointerWhenBusy(db, { log: silentLogger() })!;
     const store = new DeliveryStore(db);
@@ -92,7 +94,7 @@ describe('background checkpointer', () => {
     // A large WAL from a writer that is not the receiver (say, a first import), a few webhooks now and then: no worker thread.
     for (let b = 0; b < 40; b++) store.insertMany(batch(b));
     checkpointer.stored(FLOOD_DELIVERIES / 2);
-    await new Promise((r) => setTimeout(r, 2100));
+    vi.advanceTimersByTime(2100);
     checkpointer.stored(FLOOD_DELIVERIES / 2);
     expect(autocheckpoint()).toBe(1000); // SQLite still checkpoints by itself
     // The receiver stores a flood's worth within two seconds: the thread takes over at once.

@@ -97,7 +97,7 @@ describe('deletion breaker by rate', () => {
     h = await ingestHarness({ config: { poll: { max_gone_per_hour: 1 } } });
     const keys = Array.from({ length: 10 }, (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY }).appointment_key);
     await h.poll.run();
-    let last;
+    let last: Awaited<ReturnType<typeof h.poll.run>> | undefined;
     for (const k of keys.slice(0, 5)) {
       h.sim.remove(k); // one a pass: 1 gone, then 4 held, 4 missing from the listing at the end
       last = await h.poll.run();

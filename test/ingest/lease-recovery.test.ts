@@ -13,8 +13,11 @@ afterEach(async () => {
   t = live = undefined;
 });
 
-function holdLease(tc: TestContext, owner: string): void {
-  tc.ctx.db.prepare('INSERT INTO leases (name, owner, expires_at_ms) VALUES (?, ?, ?)').run('job:poll', owner, tc.clock.now() + 30 * 60_000);
+/** The poll's lease, taken by `owner` for its 30 minutes. */
+function holdLease(tc: TestContext, owner: string): Leases {
+  const holder = new Leases(tc.ctx.db, tc.clock, owner);
+  expect(holder.acquire('job:poll', 30 * 60_000)).toBe(true);
+  return holder;
 }
 
 describe('job leases after a crash', () => {
@@ -24,16 +27,17 @@ describe('job leases after a crash', () => {
     holdLease(t, leaseOwner('abcd1234', dead));
     const leases = new Leases(t.ctx.db, t.clock, leaseOwner('mine'));
     expect(leases.acquire('job:poll', 60_000)).toBe(true);
-    expect((t.ctx.db.prepare('SELECT owner FROM leases').get() as { owner: string }).owner).toBe(leases.owner);
+    expect(leases.holder('job:poll')).toBe(leases.owner);
   });
 
   it('a live holder keeps it, and so does a holder on another host', () => {
     t = createTestContext();
     live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)']);
-    holdLease(t, leaseOwner('abcd1234', live.pid));
+    const liveHolder = holdLease(t, leaseOwner('abcd1234', live.pid));
     const leases = new Leases(t.ctx.db, t.clock, leaseOwner('mine'));
     expect(leases.acquire('job:poll', 60_000)).toBe(false);
-    t.ctx.db.prepare('UPDATE leases SET owner = ?').run('some-other-host:999999:abcd1234');
+    liveHolder.release('job:poll');
+    holdLease(t, 'some-other-host:999999:abcd1234');
     expect(leases.acquire('job:poll', 60_000)).toBe(false);
   });
 });

@@ -27,9 +27,7 @@ async function importing(count = COUNT): Promise<{ harness: Harness; keys: strin
   return { harness, keys };
 }
 
-type RowState = { appointment_key: string; revision: number; seen_at_ms: number; changed_at_ms: number; data: string };
-const rows = (x: Harness) =>
-  x.t.ctx.db.prepare('SELECT appointment_key, revision, seen_at_ms, changed_at_ms, data FROM appointments ORDER BY appointment_key').all() as RowState[];
+const rows = (x: Harness) => x.t.ctx.appointments.listAll({ includeGone: true });
 
 const rendered = async (x: Harness) => (await x.t.ctx.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get())?.values[0]?.value ?? 0;
 
@@ -71,12 +69,12 @@ describe('first import by the poll', () => {
     h.sim.reschedule(moved, Date.parse(newStart) + 2 * 3_600_000);
     const third = await h.poll.run();
     expect(third.summary).toMatch(new RegExp(`: 0 new, 1 changed, 0 gone, ${COUNT - 1} unchanged`));
-    const after = new Map(rows(h).map((r) => [r.appointment_key, r]));
-    expect(JSON.parse(after.get(quiet)!.data).raw.person.nickname).toBe('Ceição');
+    const after = new Map(rows(h).map((r) => [r.appointment.key, r]));
+    expect((after.get(quiet)!.appointment.raw as { person: { nickname: string } }).person.nickname).toBe('Ceição');
     expect(after.get(quiet)!.revision).toBe(1);
     expect(after.get(moved)!.revision).toBe(2);
-    expect(before.filter((r) => r.appointment_key !== quiet && r.appointment_key !== moved)).toEqual(
-      [...after.values()].filter((r) => r.appointment_key !== quiet && r.appointment_key !== moved),
+    expect(before.filter((r) => r.appointment.key !== quiet && r.appointment.key !== moved)).toEqual(
+      [...after.values()].filter((r) => r.appointment.key !== quiet && r.appointment.key !== moved),
     );
     expect(await rendered(h)).toBe(renderedBefore); // nothing rendered until a feed is asked for
     await h.app.request(`/feeds/${FEED_TOKEN}.ics`);
@@ -115,7 +113,7 @@ describe('first import by the poll', () => {
 type Entry = { appointment: string | null; kind: string; direction: string; summary: string };
 /** The status document's recent activity (/api/status, the status page's list), newest first. */
 const activity = (x: Harness) => (x.t.runtime.status().activity as { recent: Entry[] }).recent;
-const activityRows = (x: Harness) => (x.t.ctx.db.prepare('SELECT COUNT(*) AS n FROM activity').get() as { n: number }).n;
+const activityRows = (x: Harness) => x.t.ctx.activity.recent(1_000).length; // the store keeps the latest 1,000
 
 describe('the activity of a first import', () => {
   it('tells a first import in one entry, not one a booking; a later new booking, polled or announced, in its own', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { createTestContext, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 
 let t: TestContext | undefined;
@@ -38,7 +38,7 @@ describe('webhook receiver over a socket', () => {
       for (let i = 0; i < 24; i++) req.write(chunk);
     });
     expect(status).toBe(413);
-    expect((t!.ctx.db.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(0);
+    expect(t!.ctx.deliveries.counts()).toMatchObject({ pending: 0, failed: 0, done: 0 });
   });
 
   it('stores the same delivery posted 50 times concurrently once', async () => {
@@ -51,6 +51,6 @@ describe('webhook receiver over a socket', () => {
     );
     expect(answers.every(([s]) => s === 200)).toBe(true);
     expect(answers.filter(([, o]) => o === 'stored')).toHaveLength(1);
-    expect((t!.ctx.db.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(1);
+    expect(t!.ctx.deliveries.counts()).toMatchObject({ pending: 1, failed: 0, done: 0 });
   });
 });

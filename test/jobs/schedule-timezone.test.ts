@@ -8,7 +8,7 @@ import { Scheduler } from '../../src/jobs/scheduler.ts';
 import { silentLogger } from '../../src/log.ts';
 import { createMetrics } from '../../src/metrics.ts';
 import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
-import { ConfigError, parseConfig } from '../../src/config/load.ts';
+import { type ConfigError, parseConfig } from '../../src/config/load.ts';
 
 let t: TestContext | undefined;
 let scheduler: Scheduler | undefined;

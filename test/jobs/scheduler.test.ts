@@ -38,6 +38,31 @@ describe('scheduler', () => {
     expect(runs).toBe(3);
     await scheduler.stop();
   });
+
+  it('idle() waits for the run in flight and for the one a wake during it queued', async () => {
+    t = createTestContext();
+    const scheduler = new Scheduler(t.ctx.leases, silentLogger(), createMetrics({ processMetrics: false }));
+    const ends: (() => void)[] = [];
+    scheduler.add({
+      name: 'reschedules',
+      schedule: { everyMs: 3_600_000 },
+      run: () => new Promise<JobResult>((r) => ends.push(() => r({ status: 'success' }))),
+    });
+    await scheduler.idle(); // nothing running: at once
+    scheduler.wake('reschedules');
+    scheduler.wake('reschedules'); // during the first run: one more right after it
+    let idle = false;
+    const idled = scheduler.idle().then(() => (idle = true));
+    await new Promise((r) => setImmediate(r));
+    ends[0]!();
+    await new Promise((r) => setImmediate(r));
+    expect(ends).toHaveLength(2); // the queued run has started
+    expect(idle).toBe(false);
+    ends[1]!();
+    await idled;
+    expect(ends).toHaveLength(2);
+    await scheduler.stop();
+  });
 });
 
 describe('one log line per job run', () => {

@@ -84,7 +84,7 @@ export class BookingMove extends Change {
 
 const STATUSES = ['PENDING', 'CONFIRMED', 'ATTENDED', 'NO_SHOW'] as const;
 
-export class BookingStatus extends Change {
+class BookingStatus extends Change {
   constructor(pick: number, private readonly status: number) {
     super(pick);
   }
@@ -102,7 +102,7 @@ export class BookingStatus extends Change {
   }
 }
 
-export class BookingCancel extends Change {
+class BookingCancel extends Change {
   plan(): string {
     return 'cancel an appointment';
   }
@@ -117,7 +117,7 @@ export class BookingCancel extends Change {
   }
 }
 
-export class BookingReactivate extends Change {
+class BookingReactivate extends Change {
   plan(): string {
     return 're-activate a cancelled appointment';
   }
@@ -132,7 +132,7 @@ export class BookingReactivate extends Change {
   }
 }
 
-export class BookingRename extends Change {
+class BookingRename extends Change {
   plan(): string {
     return 'rename the person of an appointment';
   }
@@ -147,7 +147,7 @@ export class BookingRename extends Change {
   }
 }
 
-export class BookingRetag extends Change {
+class BookingRetag extends Change {
   plan(): string {
     return 'move an appointment into or out of poll.filters';
   }
@@ -166,7 +166,7 @@ export class BookingRetag extends Change {
   }
 }
 
-export class BookingRemove extends Change {
+class BookingRemove extends Change {
   plan(): string {
     return 'remove an appointment outright (404 from now on)';
   }

@@ -8,7 +8,7 @@ import { JOBS, type JobName } from './daemon.ts';
 import { SLOTS, type Model } from './model.ts';
 import { BookingMove } from './booking-steps.ts';
 
-export class Deliver extends Step {
+class Deliver extends Step {
   constructor(
     private readonly count: number,
     private readonly order: 'oldest-first' | 'newest-first' | 'lose',
@@ -32,7 +32,7 @@ export class Deliver extends Step {
   }
 }
 
-export class Redeliver extends Step {
+class Redeliver extends Step {
   constructor(private readonly pick: number) {
     super();
   }
@@ -48,7 +48,7 @@ export class Redeliver extends Step {
   }
 }
 
-export class RunJob extends Step {
+class RunJob extends Step {
   constructor(private readonly job: JobName) {
     super();
   }
@@ -61,7 +61,7 @@ export class RunJob extends Step {
   }
 }
 
-export class RunWoken extends Step {
+class RunWoken extends Step {
   plan(): string {
     return 'run the woken jobs together';
   }
@@ -72,7 +72,7 @@ export class RunWoken extends Step {
   }
 }
 
-export class Wait extends Step {
+class Wait extends Step {
   constructor(private readonly seconds: number) {
     super();
   }
@@ -90,7 +90,7 @@ export class Wait extends Step {
  * The reverse sync's listing is answered, but slowly: meanwhile the waiting webhooks arrive, are
  * read and written to Google, so what the listing shows is older than our latest write.
  */
-export class OvertakenRound extends Step {
+class OvertakenRound extends Step {
   /**
    * `full`: Google forgot the sync token first, so the round lists every event (a long, slow
    * listing). `move`: meanwhile the booking service moves an appointment (its webhook among those
@@ -124,7 +124,7 @@ export class OvertakenRound extends Step {
   }
 }
 
-export class Crash extends Step {
+class Crash extends Step {
   constructor(private readonly point: CrashPoint) {
     super();
   }

@@ -5,7 +5,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo, Socket } from 'node:net';
 import type { BookingApi } from '../../src/booking/port.ts';
 
-export class ProcessKilled extends Error {
+class ProcessKilled extends Error {
   override name = 'ProcessKilled';
   constructor() {
     super('the daemon was killed');

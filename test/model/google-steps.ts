@@ -16,7 +16,7 @@ function withEvent(m: Model, w: World, pick: number) {
   return a && live ? { a, ...live } : undefined;
 }
 
-export class PersonMove extends Step {
+class PersonMove extends Step {
   constructor(
     private readonly pick: number,
     private readonly slot: number,
@@ -59,7 +59,7 @@ export class PersonMove extends Step {
   }
 }
 
-export class PersonDelete extends Step {
+class PersonDelete extends Step {
   constructor(private readonly pick: number) {
     super();
   }
@@ -75,7 +75,7 @@ export class PersonDelete extends Step {
   }
 }
 
-export class LoseSyncTokens extends Step {
+class LoseSyncTokens extends Step {
   plan(): string {
     return 'Google forgets every sync token';
   }
@@ -85,7 +85,7 @@ export class LoseSyncTokens extends Step {
   }
 }
 
-export class Faults extends Step {
+class Faults extends Step {
   constructor(
     private readonly side: 'google' | 'booking',
     private readonly on: boolean,

@@ -31,7 +31,7 @@ export const PLANTS: Plant[] = [
     name: 'drop the 409 adoption',
     why: 'a create that meets our own event (its answer lost, a crash) adopts it instead of writing it again',
     file: 'src/core/mirror/write-decide.ts',
-    find: "  if (showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
+    find: "  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
     replace: '  const movedOurs',
   },
   {
@@ -54,7 +54,7 @@ const REPO = resolve(import.meta.dirname, '../..');
 const COPIED = ['src', 'test', 'bench', 'bin', 'package.json', 'tsconfig.json'];
 
 /** A copy of the project with `plant` applied, and node_modules linked; remove it with rmSync. */
-export function plantedCopy(plant: Plant): string {
+function plantedCopy(plant: Plant): string {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-plant-'));
   for (const entry of COPIED) cpSync(join(REPO, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');

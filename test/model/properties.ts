@@ -21,7 +21,7 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
   }
   for (const a of m.appointments) {
     const b = w.sim.get(a.key);
-    const inScope = b !== undefined && b.tag_keys.includes('mirror');
+    const inScope = b?.tag_keys.includes('mirror') === true;
     const mirrored = inScope && !isCancelled(b.status);
     const live = w.liveEvents(a.key);
     const where = b ? `${a.code} (${b.status}, ${clockTime(b.start)}${inScope ? '' : ', out of scope'})` : `${a.code} (removed)`;
@@ -96,7 +96,7 @@ export function personMoves(m: Model, w: World): string[] {
     const moves = m.moves.filter((x) => x.key === a.key);
     const last = moves.at(-1);
     const deletedAfter = last !== undefined && m.deletions.some((d) => d.key === a.key && d.step > last.step);
-    if (last && last.fromCurrent && last.mirrored && !last.contested && !last.backToOurs && a.changedAt < last.step && !deletedAfter) {
+    if (last?.fromCurrent && last.mirrored && !last.contested && !last.backToOurs && a.changedAt < last.step && !deletedAfter) {
       if (b.start !== last.to) problems.push(`${a.code}: moved by a person to a free ${clockTime(last.to)} (step ${last.step}), and the booking service holds ${clockTime(b.start)}`);
     } else if (b.start !== a.start && !moves.some((x) => x.to === b.start)) {
       problems.push(`${a.code}: the booking service holds ${clockTime(b.start)}, which neither the booking side (${clockTime(a.start)}) nor a person's move gave it`);

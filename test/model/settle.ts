@@ -1,6 +1,8 @@
 // The end of a history: the faults stop and the daemon is left to finish, as it would on its own
-// schedule, until it knows of nothing left to do. Then 20 seconds of its schedule, counted at both
-// services, must change nothing anywhere.
+// schedule, until it knows of nothing left to do. Agreement is the first moment, watched after every
+// job, at which everything a person can see agrees; from then on, through the rest of the settling
+// and 20 seconds of schedule after it, nothing may be written anywhere: any write after agreement is
+// one no person needed.
 import type { World } from './world.ts';
 import type { JobName } from './daemon.ts';
 
@@ -10,20 +12,43 @@ const STEPS_MS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600].map((s) => s *
 const MAX_CYCLES = 30;
 const CYCLE: JobName[] = ['deliveries', 'google-writer', 'google-reverse-sync', 'google-reschedules', 'google-writer'];
 
-export interface Settled {
-  cycles: number;
+/** Where the calls log of each service stood at a moment (what was sent before it), and when. */
+export interface Mark {
+  google: number;
+  booking: number;
+  at: number;
 }
 
-/** Runs the daemon until a whole pass of its jobs finds nothing to do; throws when it never does. */
-export async function settle(w: World): Promise<Settled> {
+export interface Settled {
+  cycles: number;
+  /** The first moment `agrees` held (watched after every job); null when it never did while settling. */
+  agreedAt: Mark | null;
+}
+
+export const mark = (w: World): Mark => ({ google: w.fake.log.length, booking: w.sim.requests.length, at: w.clock.now() });
+
+/**
+ * Runs the daemon until a whole pass of its jobs finds nothing to do; throws when it never does.
+ * `agrees` (everything a person sees agrees) is asked after every job until it first holds.
+ */
+export async function settle(w: World, agrees?: () => Promise<boolean>): Promise<Settled> {
+  let agreedAt: Mark | null = null;
+  const watch = async () => {
+    if (agreedAt === null && agrees && (await agrees())) agreedAt = mark(w);
+  };
   w.setFaults({ google: false, booking: false });
+  await watch();
   // The scheduled poll comes: it finds what lost webhooks never announced.
   await w.passTime(POLL_EVERY_MS);
   await w.life.run('poll');
+  await watch();
   let lastPoll = w.clock.now();
   // The booking service's retries bring whatever was neither delivered nor lost, newest first, so
   // that older news arrives last: a notification is a hint, never the state.
-  for (const i of w.undelivered().reverse()) await w.deliver(i);
+  for (const i of w.undelivered().reverse()) {
+    await w.deliver(i);
+    await watch();
+  }
 
   let last = '';
   for (let cycle = 1; cycle <= MAX_CYCLES; cycle++) {
@@ -32,23 +57,26 @@ export async function settle(w: World): Promise<Settled> {
     if (w.clock.now() - lastPoll >= POLL_EVERY_MS) {
       await w.life.run('poll');
       lastPoll = w.clock.now();
+      await watch();
     }
-    for (const job of CYCLE) await w.life.run(job);
+    for (const job of CYCLE) {
+      await w.life.run(job);
+      await watch();
+    }
     await w.life.drainWakes();
+    await watch();
     const after = w.writeCalls();
     const pending = w.life.pending();
     last = `pending ${JSON.stringify(pending)}, ${after.google - before.google} Google and ${after.booking - before.booking} booking writes in the last pass`;
     if (after.google === before.google && after.booking === before.booking && pending.deliveries + pending.google + pending.reschedules === 0) {
-      return { cycles: cycle };
+      return { cycles: cycle, agreedAt };
     }
   }
   throw new Error(`the daemon did not settle in ${MAX_CYCLES} passes (${last})`);
 }
 
-/** 20 seconds of the daemon's schedule (deliveries every 2 s, writer every 5 s, ...); the calls that changed something. */
-export async function quietPeriod(w: World): Promise<string[]> {
-  const googleFrom = w.fake.log.length;
-  const bookingFrom = w.sim.requests.length;
+/** 20 seconds of the daemon's schedule (deliveries every 2 s, writer every 5 s, ...). */
+export async function quietPeriod(w: World): Promise<void> {
   for (let second = 1; second <= 20; second++) {
     await w.passTime(1000);
     if (second % 2 === 0) await w.life.run('deliveries');
@@ -58,8 +86,12 @@ export async function quietPeriod(w: World): Promise<string[]> {
     if (second % 10 === 0) await w.life.run('google-reschedules');
     if (second === 10) await w.life.run('poll');
   }
-  const google = w.fake.log.slice(googleFrom).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
-  const booking = w.sim.requests.slice(bookingFrom).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
+}
+
+/** Every call since `from` that changed something at Google or the booking service, in words. */
+export function writesSince(w: World, from: Mark): string[] {
+  const google = w.fake.log.slice(from.google).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
+  const booking = w.sim.requests.slice(from.booking).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
   return [
     ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),
     ...booking.map((r) => `booking service ${r.method} ${r.path}`),

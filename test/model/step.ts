@@ -30,7 +30,7 @@ export abstract class Step implements fc.AsyncCommand<Model, World> {
 }
 
 /** A person's move is contested once another appointment of its booking calendar holds its new slot. */
-export function markContested(m: Model, w: World): void {
+function markContested(m: Model, w: World): void {
   for (const move of m.moves) {
     if (move.contested) continue;
     const a = m.byKey(move.key);

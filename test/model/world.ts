@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import ICAL from 'ical.js';
 import type { Config } from '../../src/config/schema.ts';
 import { startSimulator, type Simulator, type SimAppointment } from '../../src/booking/simulator/index.ts';

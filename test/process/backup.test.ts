@@ -25,7 +25,7 @@ function setup(port = 0): { dir: string; config: string; database: string } {
   writeFileSync(
     config,
     [
-      'server: {host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '"}',
+      `server: {host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}"}`,
       'database: {path: db/calbridge.db}',
       'booking: {base_url: "http://127.0.0.1:9", token: booking-token-0123456789abcdef}',
       `webhook: {secret: ${SECRET}, register: false}`,

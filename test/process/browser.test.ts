@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { Part } from '../../src/wiring/part.ts';
 import type { TestContext } from '../helpers/context.ts';
@@ -159,7 +159,10 @@ describe('CalDAV set up wrongly, in a browser', () => {
 
   it('a wrong password: the refusal and where app passwords are made, first, and the password nowhere', async () => {
     const { page, problems } = await pageWith({ password: WRONG });
-    expect(await problems.first().locator('.what').textContent()).toMatch(/^CalDAV: the server refused the username and password; check caldav\.username and the password: iCloud and Fastmail need an app-specific password/);
+    expect(await problems.first().locator('.what').textContent()).toBe('The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.');
+    expect(await problems.first().locator('.todo').textContent()).toMatch(/^Check caldav\.username and caldav\.password: iCloud and Fastmail need an app-specific password/);
+    // Told once: "3 problems" with the same sentence twice was a wrong password, before.
+    expect((await problems.locator('.what').allTextContents()).filter((t) => /CalDAV/.test(t))).toHaveLength(1);
     expect(await page.content()).not.toContain(WRONG);
   });
 

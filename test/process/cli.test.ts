@@ -14,6 +14,7 @@ const env = {
   BOOKING_TOKEN: 'booking-token-0123456789abcdef',
   WEBHOOK_SECRET: 'webhook-secret-0123456789',
   FEED_TOKEN: 'feed-token-0123456789abcdef',
+  ADMIN_TOKEN: 'admin-token-0123456789abcdef',
 };
 
 function captured(): CommandIo & { stdout: string[]; stderr: string[] } {
@@ -68,7 +69,7 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
     const before = captured();
     expect(await runCli(['--config', file, 'check-config'], before)).toBe(0);
     expect(before.stdout).toEqual([`${file}: valid.`]);
@@ -92,7 +93,7 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    const base = 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
+    const base = 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
     writeFileSync(file, `${base}google: {credentials: {service_account_file: sa.json}, calendars: [{calendar_key: "*", calendar_id: c_1@group.calendar.google.com}]}\n`);
     const missing = captured();
     expect(await runCli(['check-config', '--config', file], missing)).toBe(0);
@@ -111,7 +112,7 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789, events: [appointment.created, appointment.cancelled]}\n');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789, events: [appointment.created, appointment.cancelled]}\n');
     const io = captured();
     expect(await runCli(['check-config', '--config', file], io)).toBe(0);
     expect(io.stderr).toEqual([expect.stringMatching(/^warning: webhook\.events\[1\]: "appointment\.cancelled" is not an event the booking service is known to send/)]);
@@ -121,7 +122,7 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com"}\ndatabase: {path: typo/cb.db}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\ndatabase: {path: typo/cb.db}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
     const io = captured();
     expect(await runCli(['status', '--config', file], io)).toBe(1);
     expect(io.stderr).toEqual([`calbridge status: there is no database at ${join(dir, 'typo', 'cb.db')} yet; run serve or sync first, or check database.path.`]);

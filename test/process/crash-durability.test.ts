@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { AppointmentStore } from '../../src/store/appointment-store.ts';
+import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { startTestSimulator } from '../helpers/simulator.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -42,7 +45,7 @@ describe('crash durability', () => {
     writeFileSync(
       config,
       [
-        'server: { host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '" }',
+        `server: { host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}" }`,
         'database: { path: db/calbridge.db }',
         `booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: America/Sao_Paulo }`,
         `webhook: { secret: ${SECRET}, register: false }`,
@@ -74,7 +77,7 @@ describe('crash durability', () => {
     const dbPath = join(dir, 'db', 'calbridge.db');
     const peek = new Database(dbPath, { readonly: true });
     const stored = peek.prepare('SELECT appointment_key FROM deliveries').all() as { appointment_key: string }[];
-    const pendingAtKill = (peek.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending'").get() as { n: number }).n;
+    const pendingAtKill = new DeliveryStore(peek).counts().pending;
     peek.close();
     const storedKeys = new Set(stored.map((r) => r.appointment_key));
     expect([...acknowledged].filter((k) => !storedKeys.has(k))).toEqual([]);
@@ -85,7 +88,7 @@ describe('crash durability', () => {
     let missing = [...acknowledged];
     await waitFor('every acknowledged delivery applied after the restart', () => {
       const db = new Database(dbPath, { readonly: true });
-      const applied = new Set((db.prepare('SELECT appointment_key FROM appointments WHERE gone_at_ms IS NULL').all() as { appointment_key: string }[]).map((r) => r.appointment_key));
+      const applied = new Set(new AppointmentStore(db, systemClock).listAll().map((s) => s.appointment.key));
       db.close();
       missing = missing.filter((k) => !applied.has(k));
       return missing.length === 0;

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { startTestSimulator } from '../helpers/simulator.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -27,7 +29,7 @@ function storedRows(path: string): { appointment_key: string; revision: number }
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    return db.prepare('SELECT appointment_key, revision FROM appointments').all() as { appointment_key: string; revision: number }[];
+    return new AppointmentStore(db, systemClock).listAll({ includeGone: true }).map((s) => ({ appointment_key: s.appointment.key, revision: s.revision }));
   } catch {
     return []; // not created yet
   } finally {
@@ -46,7 +48,7 @@ describe('first import killed half way', () => {
     writeFileSync(
       config,
       [
-        'server: { host: 127.0.0.1, port: ' + port + ', public_url: "http://127.0.0.1:' + port + '" }',
+        `server: { host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}" }`,
         'database: { path: db/calbridge.db }',
         `booking: { base_url: "${sim.url}", token: "${sim.token}", timezone: America/Sao_Paulo, page_size: 100 }`,
         'webhook: { secret: import-kill-secret-0123456789, register: false }',

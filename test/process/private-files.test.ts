@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { systemClock } from '../../src/core/clock.ts';
 import { openDatabase } from '../../src/store/db.ts';
+import { KvStore } from '../../src/store/kv-store.ts';
 import { worldReadableWarning } from '../../src/store/private-files.ts';
 import { startDaemon } from '../../src/main.ts';
 import { testConfig, unreachableBooking } from '../helpers/context.ts';
@@ -73,7 +75,12 @@ poll: { schedule: "0 0 1 1 *" }
     chmodSync(path, 0o644);
 
     const lines: string[] = [];
-    const log = pino({ level: 'warn' }, new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }));
+    const log = pino({ level: 'warn' }, new Writable({
+        write: (chunk: Buffer, _e, done) => {
+          lines.push(chunk.toString());
+          done();
+        },
+      }));
     const daemon = await startDaemon(testConfig({ database: { path } }), { log, port: 0, booking: unreachableBooking, processMetrics: false });
     await daemon.stop();
 
@@ -88,7 +95,7 @@ poll: { schedule: "0 0 1 1 *" }
     const dir = tempDir();
     const path = join(dir, 'calbridge.db');
     const db = openDatabase(path);
-    db.prepare("INSERT INTO kv (key, value, updated_at_ms) VALUES ('k', '1', 0)").run();
+    new KvStore(db, systemClock).set('k', 1); // a write, so the WAL exists
     expect(worldReadableWarning(path)).toBeUndefined();
     chmodSync(`${path}-wal`, 0o644);
     expect(worldReadableWarning(path)).toMatch(/calbridge\.db-wal 0644/);

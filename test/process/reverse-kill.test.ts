@@ -13,7 +13,9 @@ import { startTestSimulator } from '../helpers/simulator.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { CLIENT } from '../google/google-env.ts';
 import { CAL, googleStart, slot } from '../reverse/harness.ts';
+import { systemClock } from '../../src/core/clock.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
+import { RescheduleStore } from '../../src/store/reschedule-store.ts';
 import { DateTime } from 'luxon';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -100,9 +102,11 @@ google:
   await first.exited;
   expect(patches(sim)).toBe(0);
   const db = new Database(join(dir, 'calbridge.db'), { readonly: true });
-  const pending = db.prepare(`SELECT state, new_start_ms FROM reschedules WHERE appointment_key = ?`).all(a.appointment_key);
+  const actions = new RescheduleStore(db, systemClock);
+  const [latest, pending] = [actions.latest(a.appointment_key), actions.pendingTargets(a.appointment_key)];
   db.close();
-  expect(pending).toEqual([{ state: 'pending', new_start_ms: slot(2) }]);
+  expect(latest).toMatchObject({ state: 'pending', newStart: slot(2) });
+  expect(pending).toEqual([slot(2)]);
 
   proxy.holding = false;
   const second = serve(configFile);

@@ -4,7 +4,7 @@
 // real Scheduler, through the same builder.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { listen as listenHono } from '../../src/net/hono/server.ts';
+import { listen as listenHono } from '../../src/net/hono-server.ts';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';
@@ -19,8 +19,8 @@ import type { StatusDocument } from '../../src/status/status-document.ts';
 import { CLIENT, googleSection } from '../google/google-env.ts';
 
 export const CAL = 'primary';
-export const PUBLIC_URL = 'https://calbridge.test';
-export const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
+const PUBLIC_URL = 'https://calbridge.test';
+const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
 const H = 3_600_000;
 
 export interface ReverseEnv {

@@ -58,7 +58,7 @@ describe('push notifications', () => {
     expect((await notify(env, { 'X-Goog-Channel-ID': channel.id, 'X-Goog-Channel-Token': 'guessed-token' })).status).toBe(404);
     expect((await notify(env, { 'X-Goog-Channel-ID': 'not-a-channel', 'X-Goog-Channel-Token': channel.token! })).status).toBe(404);
     expect((await notify(env, {})).status).toBe(404);
-    await new Promise((r) => setTimeout(r, 300));
+    await env.scheduler.idle(); // a run a notification woke has ended
     expect(env.fake.counts().list).toBe(lists);
     expect(env.reschedulePatches()).toBe(0);
     // The real one does wake it.

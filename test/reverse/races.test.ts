@@ -49,7 +49,7 @@ it('`sync` (wakes, then runNow) sends one PATCH per move, with moves in two cale
   move('second', b.appointment_key, slot(4));
   await e.run('google-reverse-sync');
   await e.run('google-reschedules');
-  await new Promise((r) => setTimeout(r, 500));
+  await e.scheduler.idle(); // a reschedules run woken by the reverse sync would have sent its PATCH by now
   expect(e.reschedulePatches(a.appointment_key)).toBe(1);
   expect(e.reschedulePatches(b.appointment_key)).toBe(1);
 });

@@ -85,10 +85,11 @@ describe('GET /status', () => {
     const problems = [...body.matchAll(/<p class="what">(.*?)<\/p>/g)].map((m) => m[1]);
     expect(problems).toEqual([
       'calbridge cannot take traffic: the database was migrated by a newer calbridge.',
-      'Webhooks seem silent: the last two polls found 4 changes that no webhook announced; check <code>calbridge webhooks list</code>.',
+      'Webhooks seem silent: the last two polls found 4 changes that no webhook announced.',
       'The booking API has not answered successfully yet.',
     ]);
-    expect(body).toContain('<p class="todo">The details are below.</p>');
+    expect(body).toContain('<p class="todo">Check booking.base_url and booking.token, and that the booking service is up.</p>');
+    expect(body).toContain('<p class="todo">Check <code>calbridge webhooks list</code> and the booking service’s webhook settings.</p>');
   });
 
   it('shows the database problem /readyz would give', async () => {
@@ -117,7 +118,7 @@ describe('GET /status', () => {
     expect(errors).toContain('Google › Failed');
     expect(errors).toContain('Google › Failures');
     expect(errors).toContain('quota exceeded for calendar primary');
-    expect(body).toContain('<td class="error"><span class="text">quota exceeded for calendar primary</span></td>');
+    expect(body).toContain('<td data-label="Last error" class="error"><span class="text">quota exceeded for calendar primary</span></td>');
     // The schema says next_attempt_at is an instant: shown relative to now.
     expect(body).toContain('<time datetime="2026-06-15T12:05:00.000Z"');
   });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -30,7 +30,9 @@ describe('leases', () => {
     expect(a.acquire('job:poll', 1000)).toBe(true);
     expect(a.acquire('job:poll', 1000)).toBe(false); // no re-entry: a second run of the same job waits
     expect(b.acquire('job:poll', 1000)).toBe(false); // same live process, other owner: still held
+    expect(a.holder('job:poll')).toBe(a.owner);
     a.release('job:poll');
+    expect(a.holder('job:poll')).toBeUndefined();
     expect(b.acquire('job:poll', 1000)).toBe(true);
     clock.advance(1001);
     expect(a.acquire('job:poll', 1000)).toBe(true);
@@ -41,9 +43,11 @@ describe('leases', () => {
     const a = new Leases(db, clock, leaseOwner('a'));
     const b = new Leases(db, clock, leaseOwner('b'));
     let bGotIt: boolean | undefined;
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    cleanups.push(() => vi.useRealTimers());
     await a.with('job:google-writer', 3000, async () => {
       clock.advance(2500);
-      await new Promise((r) => setTimeout(r, 1100)); // one renewal (every max(1 s, ttl/3))
+      vi.advanceTimersByTime(1000); // one renewal (every max(1 s, ttl/3))
       clock.advance(2500); // 5 s after taking a 3 s lease
       bGotIt = b.acquire('job:google-writer', 3000);
     });

@@ -1,9 +1,10 @@
 // A faithful simulator of the booking service's API (src/booking/README.md): the demo's data source and the test double
 // for everything that talks to the booking API. Listens on 127.0.0.1; see README.md for options.
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { listen } from '../../net/hono/server.ts';
 import type { Clock } from '../../core/clock.ts';
 import { FaultPlan, type Faults, type ScriptedFailure } from './faults.ts';
 import { toWire, type RecordShape, type SimAppointment, type SimAppointmentInput, type WireRecord } from './model.ts';
@@ -131,7 +132,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     rescheduleRefusal: () => refusal,
   });
 
-  const server = await listen(app.fetch, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' }, () => {
+      s.off('error', reject);
+      resolve(s as Server);
+    });
+    s.once('error', reject);
+  });
   const port = (server.address() as AddressInfo).port;
   origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   if (seed.count > 0) seedAppointments(store, random, calendars, seed.count);

@@ -62,7 +62,7 @@ export function toMs(v: number | string | undefined, zone: string): number | und
   return dt.toMillis();
 }
 
-export function iso(ms: number, zone: string): string {
+function iso(ms: number, zone: string): string {
   return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
 }
 

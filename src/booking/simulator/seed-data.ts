@@ -24,7 +24,7 @@ export function calendarsFor(random: Random): CalendarDef[] {
   ];
 }
 
-export const TAGS = ['d1a2b3c4-0000-4000-a000-00000000000a', 'd1a2b3c4-0000-4000-a000-00000000000b'];
+const TAGS = ['d1a2b3c4-0000-4000-a000-00000000000a', 'd1a2b3c4-0000-4000-a000-00000000000b'];
 
 function person(random: Random): SimAppointment['person'] {
   const first = pick(random, FIRST);
@@ -35,7 +35,7 @@ function person(random: Random): SimAppointment['person'] {
 }
 
 /** One plausible booking: a day within [-pastDays, +futureDays], on a half hour between 8:00 and 17:30. */
-export function plausibleBooking(random: Random, calendars: CalendarDef[], now: number, zone: string, days: { past: number; future: number }): SimAppointmentInput {
+function plausibleBooking(random: Random, calendars: CalendarDef[], now: number, zone: string, days: { past: number; future: number }): SimAppointmentInput {
   const cal = pick(random, calendars);
   const service = pick(random, cal.services);
   const day = Math.floor(random() * (days.past + days.future + 1)) - days.past;

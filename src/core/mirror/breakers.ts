@@ -2,7 +2,7 @@
 // service answering empty, a lost sync token) than real work, so it stops and says so.
 
 /** The writer: a pass that would delete more than `share` of the mirrored events stops (small numbers never trip it). */
-export const BREAKER_MIN_DELETES = 10;
+const BREAKER_MIN_DELETES = 10;
 
 export function breakerTrips(deletes: number, mirrored: number, share: number): boolean {
   return deletes >= BREAKER_MIN_DELETES && deletes > share * mirrored;

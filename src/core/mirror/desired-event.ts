@@ -4,6 +4,8 @@ import { DateTime } from 'luxon';
 import { isPending, type Appointment } from '../appointment.ts';
 import { renderTemplate } from '../template.ts';
 import { hashOf } from '../hash.ts';
+import type { Messages } from '../i18n/index.ts';
+import type { Looks } from './shown.ts';
 
 /** Which booking calendar goes to which target calendar, which statuses are shown, and the templates. */
 export interface MirrorMapping {
@@ -11,6 +13,8 @@ export interface MirrorMapping {
   statuses: readonly string[];
   title: string;
   description: string;
+  /** server.locale's catalogue, for the words templates bring ({status_label}); English without. */
+  messages?: Messages;
 }
 
 export interface EventTime {
@@ -39,6 +43,8 @@ export interface DesiredEvent<B = EventBody> {
   hash: string;
   start: number;
   end: number;
+  /** What the event shows besides its times (shown.ts compares it with what a target holds). */
+  looks: Looks;
 }
 
 export type NoEventReason = 'gone' | 'cancelled' | 'status' | 'no_calendar';
@@ -47,10 +53,10 @@ export type Desired<B = EventBody> = DesiredEvent<B> | { none: NoEventReason };
 
 /** Private property names: Google drops keys longer than 44 characters. */
 export const PROP_KEY = 'appointment_key';
-export const PROP_REVISION = 'calbridge_revision';
+const PROP_REVISION = 'calbridge_revision';
 export const PROP_HASH = 'calbridge_hash';
 
-export function calendarFor(a: Appointment, mapping: MirrorMapping): string | undefined {
+function calendarFor(a: Appointment, mapping: MirrorMapping): string | undefined {
   return mapping.calendars.find((r) => r.calendar_key === '*' || r.calendar_key === a.calendar.calendarKey)?.calendar_id;
 }
 
@@ -63,8 +69,8 @@ export function desiredEvent(a: Appointment, revision: number, gone: boolean, ma
   const calendarId = calendarFor(a, mapping);
   if (calendarId === undefined) return { none: 'no_calendar' };
   const shown = {
-    summary: renderTemplate(mapping.title, a),
-    description: renderTemplate(mapping.description, a),
+    summary: renderTemplate(mapping.title, a, mapping.messages),
+    description: renderTemplate(mapping.description, a, mapping.messages),
     status: isPending(a.status) ? ('tentative' as const) : ('confirmed' as const),
     start: { dateTime: rfc3339(a.start, a.timezone), timeZone: a.timezone },
     end: { dateTime: rfc3339(a.end, a.timezone), timeZone: a.timezone },
@@ -75,6 +81,7 @@ export function desiredEvent(a: Appointment, revision: number, gone: boolean, ma
     hash,
     start: a.start,
     end: a.end,
+    looks: { title: shown.summary, description: shown.description, status: shown.status },
     body: { ...shown, privateProperties: { [PROP_KEY]: a.key, [PROP_REVISION]: String(revision), [PROP_HASH]: hash } },
   };
 }

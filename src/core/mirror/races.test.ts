@@ -2,17 +2,20 @@
 // the decision the mirror core must make. Each row is a race that once lost a person's move, wrote
 // an event twice, or made one side wait on the other forever; removing its rule fails its row.
 import { describe, expect, it } from 'vitest';
-import { adoptAfterReschedule, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
+import { adoptAfterReschedule, adoptOnAcceptance, alreadyPutBack, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
 import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
-import { afterOverwrite, afterRemove, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, type ExistingFacts, type ReadFacts } from './write-decide.ts';
+import { afterOverwrite, afterRemove, afterSureRead, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
 
 const H = 3_600_000;
 const NOW = Date.UTC(2026, 5, 20, 12, 0);
 const T0 = Date.UTC(2026, 5, 21, 13, 0); // the booking's start, as we last wrote it
 const T1 = T0 + 2 * H; // where a person moved it
-const OURS = { hash: 'hash-now', start: T0, end: T0 + H }; // what the writer wants now
+const LOOKS = { title: 'Haircut: Ann', description: 'Booked online', status: 'confirmed' };
+const OURS = { hash: 'hash-now', start: T0, end: T0 + H, looks: LOOKS }; // what the writer wants now
+/** How an event shows LOOKS, as a target reports it. */
+const SHOWN = { title: LOOKS.title, description: LOOKS.description, status: LOOKS.status };
 
 const event = (over: Partial<TargetEvent> = {}): TargetEvent => ({ id: 'evt1', etag: '"person-1"', deleted: false, start: T1, end: T1 + H, ourHash: 'hash-before', ...over });
 const found = (over: Partial<TargetEvent> = {}): GetResult => ({ kind: 'found', event: event(over) });
@@ -35,7 +38,7 @@ describe('the writer meets a 412 on its update (someone changed the event since 
     ["a person's deletion is left to the reverse sync", { read: tombstone }, leave('"deleted-1"')],
     ['with on_delete: ignore, a deletion is written over (our write revives it)', { read: tombstone, reverse: { moves: true, deletions: false } }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
     ["with the reverse sync off, a person's move is written over", { reverse: null }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['a title a person edited (start untouched) is written over: only moves and deletions are the reverse sync\'s', { read: found({ start: T0, end: T0 + H }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    ['a title a person edited (start untouched) is written over: only moves and deletions are the reverse sync\'s', { read: found({ start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
     ['grace period: a state met 59 s ago is still left', { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS + 1_000 } } }, leave('"person-1"', NOW - GRACE_MS + 1_000)],
     ["grace period: after a minute the booking service's state is written, whatever the reverse sync does", { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS } } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
     ['grace period: a newer edit of the person starts its own', { link: { writtenStart: T0, deferral: { etag: '"person-0"', since: NOW - 10 * GRACE_MS } } }, leave('"person-1"')],
@@ -47,6 +50,9 @@ describe('the writer meets a 412 on its update (someone changed the event since 
     ['a deletion a target shows as a missing event (no tombstones) is left to the reverse sync', { read: { kind: 'missing' } }, leave(null)],
     ['a missing event the reverse sync does not take is created again', { read: { kind: 'missing' }, reverse: null }, { kind: 'create' }],
     ['a missing event is never "decided": a settled decision on another deletion does not match it', { read: { kind: 'missing' }, decision: { etag: null, settled: true } }, leave(null)],
+    ["a PUT on a stale etag met a person's move the booking service took: the read shows what we want (our older hash), adopted, no second PUT", { read: found({ etag: '"person-1"', start: T0, end: T0 + H, ourHash: 'hash-before', ...SHOWN }), link: { writtenStart: T0 - H, deferral: null } }, { kind: 'adopt', etag: '"person-1"' }],
+    ['...even with the app\'s own line ends in the description', { read: found({ etag: '"person-1"', start: T0, end: T0 + H, ...SHOWN, description: `${LOOKS.description}\r\n` }) }, { kind: 'adopt', etag: '"person-1"' }],
+    ['...nor when the length differs: written over', { read: found({ start: T0, end: T0 + 2 * H, ...SHOWN }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
   ])('%s', (_race, over, expected) => {
     expect(onChanged(facts(over))).toEqual(expected);
   });
@@ -72,6 +78,8 @@ describe('a create meets an event under our derived id (a 409)', () => {
     ['a tombstone under our id is written over, which revives it', { read: tombstone, failedBefore: true }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
     ['an event without our hash under our id is written over', { read: found({ ourHash: null, start: T0, end: T0 + H }), failedBefore: true }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
     ['the event vanished between the 409 and the read: tried again on the next pass', { read: { kind: 'missing' } }, { kind: 'fail', error: 'not_found', message: expect.any(String) }],
+    ['our event (an older hash of ours) that already shows what we want is adopted, not written again', { read: found({ etag: '"ours-old"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN }) }, { kind: 'adopt', etag: '"ours-old"' }],
+    ["someone's event that merely looks like ours (no hash of ours) is written over", { read: found({ ourHash: null, start: T0, end: T0 + H, ...SHOWN }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
   ])('%s', (_race, over, expected) => {
     expect(onExisting({ ...base, ...over })).toEqual(expected);
   });
@@ -136,6 +144,8 @@ describe('the reverse sync decides on a change it listed', () => {
     onDelete: 'cancel',
   };
   const input = (over: Partial<DecideInput> & { ev?: Partial<TargetEvent> }): DecideInput => ({ ...base, ...over, event: { ...base.event, ...over.ev } });
+  /** The writer's last write is of what it wants now: a difference is someone's edit. */
+  const holds: Partial<DecideInput> = { link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: OURS.hash }, wanted: OURS };
 
   it.each<[string, Partial<DecideInput> & { ev?: Partial<TargetEvent> }, unknown]>([
     ['our own echo after a round (the state of our last write) is not news', { ev: { etag: '"ours"' } }, { kind: 'none', reason: 'echo' }],
@@ -145,7 +155,17 @@ describe('the reverse sync decides on a change it listed', () => {
     ['the booking start where our own reschedule put it is not a booking-side change: a second move is a move', { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
     ["killed after our reschedule went through and before its answer came: the booking start it set is not a booking-side change, a person's next move is a move", { appointment: { start: T1, end: T1 + H, mirrored: true }, pendingRescheduleTo: [T1], ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
     ['the booking service moved it too since our write: it wins, the event is put back', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } }, { kind: 'restore', reason: 'booking-changed' }],
+    ['deleted by a person after the booking service cancelled it: the calendar already shows no event, the link takes the deletion (no DELETE answered 410)', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0, end: T0 + H, mirrored: false } }, { kind: 'none', reason: 'gone-too' }],
     ['deleted by a person while the booking service moved it: put back, not cancelled', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } }, { kind: 'recreate', reason: 'booking-changed' }],
+    ["only the end changed (a person dragged the bottom edge): the booking service cannot take a length, so it is put back", { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds }, { kind: 'restore', reason: 'length' }],
+    ['only the title changed: put back', { ev: { start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }, ...holds }, { kind: 'restore', reason: 'title' }],
+    ['only the status changed: put back', { ev: { start: T0, end: T0 + H, ...SHOWN, status: 'tentative' }, ...holds }, { kind: 'restore', reason: 'status' }],
+    ['made to repeat (the target reports no single time): put back', { ev: { start: null, end: null, ...SHOWN }, ...holds }, { kind: 'restore', reason: 'not-a-time' }],
+    ['an app saved it again unchanged: nothing to send or put back', { ev: { start: T0, end: T0 + H, ...SHOWN }, ...holds }, { kind: 'none', reason: 'agrees' }],
+    ["the end differs while the writer's own write is still to come (the booking service changed): no put-back of ours, its write does it", { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds, link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: 'hash-before' } }, { kind: 'none', reason: 'agrees' }],
+    ["the move we carried, listed again under another version before the booking service's answer reached the store, is not a second reschedule", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW - 1_000 }, { kind: 'none', reason: 'moved-already' }],
+    ["...but once the booking service moved it since and we wrote that, a person's new move to that slot is a move", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: false }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    ["the booking service moved it since our reschedule and our write of that was lost: the event at the rescheduled time is ours, not a second move; the booking wins", { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true }, { kind: 'restore', reason: 'booking-changed' }],
   ])('%s', (_race, over, expected) => {
     expect(decideReverse(input(over))).toEqual(expected);
   });
@@ -172,18 +192,37 @@ describe('the reverse sync decides on a change it listed', () => {
     const both = { ...event({ start: T1, end: T1 + H }), source: 'change' as const };
     const agrees = decideReverse({ ...base, event: both, appointment: { start: T1, end: T1 + H, mirrored: true } });
     expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
-    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both, OURS.hash);
+    const adopted = adoptsAgreement(agrees, { writtenStart: T0 }, both, OURS);
     expect(adopted).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
     const next = { ...event({ etag: '"person-2"', start: T1 + H, end: T1 + 2 * H }), source: 'change' as const };
     const link = { present: true, etag: adopted!.etag, writtenStart: adopted!.start };
     expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({ kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 });
-    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both, OURS.hash), 'the link already holds that time: nothing to take').toBeNull();
-    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both, OURS.hash), 'our own echo: nothing to take').toBeNull();
-    expect(adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS.hash), 'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)').toBeNull();
+    expect(adoptsAgreement(agrees, { writtenStart: T1 }, both, OURS), 'the link already holds that time: nothing to take').toBeNull();
+    expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both, OURS), 'our own echo: nothing to take').toBeNull();
+    expect(adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS), 'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)').toBeNull();
+  });
+
+  it('an event that agrees and shows all the writer wants is adopted whole: the link takes its etag and our hash, the writer writes nothing', () => {
+    const resaved = { ...event({ etag: '"app-2"', start: T0, end: T0 + H, ourHash: 'hash-before', ...SHOWN }), source: 'change' as const };
+    const agrees = decideReverse({ ...base, ...holds, event: resaved });
+    expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
+    expect(adoptsAgreement(agrees, { writtenStart: T0 - H, etag: '"ours"', writtenHash: 'hash-before' }, resaved, OURS)).toEqual({ etag: '"app-2"', start: T0, end: T0 + H, hash: OURS.hash });
+    expect(adoptsAgreement(agrees, { writtenStart: T0, etag: '"app-2"', writtenHash: OURS.hash }, resaved, OURS), 'the link holds it already').toBeNull();
+    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: OURS.hash, etag: '"app-2"', attempts: 0, writeInFlight: false }), 'once adopted: nothing to write').toEqual({ kind: 'none' });
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {
     expect(decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } })).toEqual({ kind: 'recheck' });
+  });
+});
+
+describe('a delete to be sure (a create whose outcome is unknown, no event wanted now)', () => {
+  it.each<[string, GetResult, string]>([
+    ['the create never landed (nothing there): nothing is written, not even a DELETE answered 410', { kind: 'missing' }, 'nothing-there'],
+    ['only a tombstone there: nothing written', tombstone, 'nothing-there'],
+    ['it landed: deleted', found({ ourHash: OURS.hash }), 'remove'],
+  ])('%s', (_race, read, expected) => {
+    expect(afterSureRead(read)).toBe(expected);
   });
 });
 
@@ -213,6 +252,38 @@ describe("carrying a person's move to the booking service", () => {
     ['not when our event is gone', { present: false, writtenStart: T0, updatedAt: NOW - 1 }, null],
   ])('%s', (_race, link, expected) => {
     expect(adoptAfterReschedule(link, move)).toEqual(expected);
+  });
+
+  describe('after a move the booking service accepted, the link takes the event as it is: no PUT of the times it shows', () => {
+    const after = { hash: 'hash-after', start: T1, end: T1 + H, looks: LOOKS };
+    const moved = event({ start: T1, end: T1 + H, ...SHOWN });
+    it('recorded with the move: the hash the writer will want, when the event shows all of it', () => {
+      expect(adoptOnAcceptance(moved, after)).toBe('hash-after');
+      expect(adoptOnAcceptance({ ...moved, end: T1 + 2 * H }, after), 'the length changed too: it is put back by the write').toBeNull();
+      expect(adoptOnAcceptance({ ...moved, title: 'Ann (VIP)' }, after), 'the title changed too: put back by the write').toBeNull();
+    });
+
+    const decision = { etag: '"person-1"', settled: true, adoptHash: 'hash-after', decidedAt: NOW };
+    it.each<[string, Parameters<typeof takesPersonsEdit>[0], Parameters<typeof takesPersonsEdit>[1], string, unknown]>([
+      ['the stored appointment now wants what the edit shows: the writer takes it, nothing written', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-after', { etag: '"person-1"' }],
+      ['...also while the reschedule is still being settled (the webhook of the accepted move came first)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, settled: false }, 'hash-after', { etag: '"person-1"' }],
+      ['...and once the link took the edit on acceptance', { present: true, etag: '"person-1"', updatedAt: NOW + 9 }, decision, 'hash-after', { etag: '"person-1"' }],
+      ['not when the booking service holds something else (refused, or changed since)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-other', null],
+      ['not when we wrote the event since the move (it no longer shows the edit)', { present: true, etag: '"ours-2"', updatedAt: NOW + 1 }, decision, 'hash-after', null],
+      ['not when the edit showed more than a move (a length, a title): the write puts that back', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, adoptHash: null }, 'hash-after', null],
+    ])('%s', (_race, link, d, desiredHash, expected) => {
+      expect(takesPersonsEdit(link, d, desiredHash)).toEqual(expected);
+    });
+  });
+
+  it.each<[string, Parameters<typeof alreadyPutBack>[0], boolean]>([
+    ["a move put back after the writer already wrote the booking's state over it (its grace ran out): not asked again, no PUT on the person's stale etag", { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, true],
+    ['the writer has not written since the move was decided on: put back', { present: true, etag: '"ours-1"', writtenHash: 'h', updatedAt: NOW - 5, attempts: 0, writeInFlight: false }, false],
+    ['its write since is unconfirmed (failed, or cut off): put back', { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 1, writeInFlight: false }, false],
+    ["the link holds the person's edit itself: put back", { present: true, etag: '"person-1"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
+    ['a put-back is already asked for (no hash): asked again, harmless', { present: true, etag: '"ours-2"', writtenHash: null, updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
+  ])('%s', (_race, link, expected) => {
+    expect(alreadyPutBack(link, { observedEtag: '"person-1"', decidedAt: NOW })).toBe(expected);
   });
 
   it.each([

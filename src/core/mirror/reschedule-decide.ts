@@ -1,6 +1,9 @@
 // Carrying a person's move to the booking service: what to do with the appointment as re-read just
 // before the PATCH, the slot check, and what the link may take from the person's edit afterwards.
 import type { LinkState } from './link.ts';
+import { showsWhatWeWant, type WantedFacts } from './ours.ts';
+import { outcomeUnknown, type Unsure } from './write-plan.ts';
+import type { TargetEvent } from './target.ts';
 
 export type OnConflict = 'revert' | 'allow';
 
@@ -57,6 +60,17 @@ export interface AcceptedMove {
 }
 
 /**
+ * When a person's move is recorded: the hash the writer will want once the booking service takes
+ * it, if the event as the person left it shows all of that (`afterMove`: the desired event of the
+ * appointment at the new times). The writer then takes the edit as it is (write-decide.ts,
+ * takesPersonsEdit) instead of writing the times it shows; a change the booking service cannot
+ * take (the length, a title) is put back by the writer's write instead.
+ */
+export function adoptOnAcceptance(event: TargetEvent, afterMove: WantedFacts | undefined): string | null {
+  return afterMove !== undefined && showsWhatWeWant(event, afterMove) ? afterMove.hash : null;
+}
+
+/**
  * After a reschedule the booking agrees with what the person left in the target: that edit (its
  * etag, its times) is what the event holds, so the writer's coming update needs no 412 round trip,
  * and a second move is compared with the times the event really shows. Only when nothing touched
@@ -69,4 +83,19 @@ export function adoptAfterReschedule(
   if (move.etag === null || move.fromStart === null || !link?.present) return null;
   if (link.writtenStart !== move.fromStart || link.updatedAt > move.decidedAt) return null;
   return { etag: move.etag, start: move.start, end: move.end };
+}
+
+/**
+ * A move that did not go through (a taken slot, a refusal, the booking service moved it first) is
+ * put back, unless the writer already did: a write of ours, confirmed and recorded after the move
+ * was decided on, replaced the person's edit (a conditional write cannot land on a version it did
+ * not see). Asking again would send the same write on the stale etag of the person's edit, for a
+ * 412 and nothing else.
+ */
+export function alreadyPutBack(
+  link: (Pick<LinkState, 'present' | 'etag' | 'writtenHash' | 'updatedAt'> & Unsure) | undefined,
+  move: { observedEtag: string | null; decidedAt: number },
+): boolean {
+  if (!link?.present || outcomeUnknown(link) || link.writtenHash === null || link.etag === null) return false;
+  return link.etag !== move.observedEtag && link.updatedAt > move.decidedAt;
 }

@@ -64,7 +64,7 @@ describe('decideReverse: a deleted event', () => {
     ['on_delete cancel', { event: deleted, onDelete: 'cancel' }, { kind: 'cancel' }],
     ['on_delete ignore', { event: deleted, onDelete: 'ignore' }, { kind: 'ignore' }],
     ['our own delete (appointment cancelled) is not news', { event: deleted, link: { present: false }, onDelete: 'cancel' }, { kind: 'none', reason: 'not-mirrored' }],
-    ['the writer is removing it anyway', { event: deleted, appointment: { mirrored: false }, onDelete: 'cancel' }, { kind: 'none', reason: 'not-mirrored' }],
+    ['the writer would remove it anyway: the link takes the deletion instead', { event: deleted, appointment: { mirrored: false }, onDelete: 'cancel' }, { kind: 'none', reason: 'gone-too' }],
     ['booking moved it meanwhile: booking wins, put back', { event: deleted, appointment: { start: T0 + H }, onDelete: 'cancel' }, { kind: 'recreate', reason: 'booking-changed' }],
     ['only missing from a full re-list: read it again first', { event: { ...deleted, source: 'missing' }, onDelete: 'cancel' }, { kind: 'recheck' }],
     ['a deletion already acted on', { event: deleted, handledEtag: '"person"', onDelete: 'cancel' }, { kind: 'none', reason: 'handled' }],

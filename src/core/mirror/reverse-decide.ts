@@ -3,7 +3,8 @@
 // observed event in, one action out. No I/O here.
 import type { LinkState } from './link.ts';
 import { outcomeUnknown, type Unsure } from './write-plan.ts';
-import { isEcho } from './ours.ts';
+import { isEcho, showsWhatWeWant, type WantedFacts } from './ours.ts';
+import { unreturnable, type Unreturnable } from './shown.ts';
 import type { TargetEvent } from './target.ts';
 
 export type OnDelete = 'recreate' | 'cancel' | 'ignore';
@@ -24,25 +25,36 @@ export interface AppointmentState {
 
 export interface DecideInput {
   event: ObservedEvent;
-  link: Pick<LinkState, 'present' | 'etag' | 'writtenStart'> | undefined;
+  link: Pick<LinkState, 'present' | 'etag' | 'writtenStart'> & Partial<Pick<LinkState, 'writtenHash'>> | undefined;
   appointment: AppointmentState | undefined;
+  /** What the writer wants the event to show now (undefined: nothing, or not known). */
+  wanted?: WantedFacts;
   /** The etag of the last observation we already acted on for this appointment. */
   handledEtag?: string | null;
   /** Where our last completed reschedule put the appointment: its start is then our doing, not news. */
   lastRescheduledTo?: number | null;
   /** Where reschedules recorded and not yet settled would put it: one may have been sent, its answer lost to a crash. */
   pendingRescheduleTo?: readonly number[];
+  /** Our latest completed reschedule of it: where to, and when it settled. */
+  lastReschedule?: { to: number; settledAt: number } | null;
+  /** When the stored appointment last changed (its booking-service record, as we hold it). */
+  bookingChangedAt?: number;
+  /** A write of ours since the last recorded one failed or was cut off: the target may show it unseen. */
+  writeUnsure?: boolean;
   onDelete: OnDelete;
 }
 
-export type NoneReason = 'not-mirrored' | 'echo' | 'handled' | 'agrees' | 'other-edit';
+export type NoneReason = 'not-mirrored' | 'echo' | 'handled' | 'agrees' | 'other-edit' | 'moved-already' | 'gone-too';
+
+/** Why an event is put back: the booking service moved it meanwhile, or the person changed what it cannot take. */
+export type RestoreReason = 'booking-changed' | Unreturnable;
 
 export type ReverseAction =
   | { kind: 'none'; reason: NoneReason }
   /** A person moved the event: reschedule at the booking service (after the slot check). */
   | { kind: 'reschedule'; start: number; end: number; fromStart: number }
   /** Put the event back to what the booking service says. */
-  | { kind: 'restore'; reason: 'booking-changed' | 'not-a-time' }
+  | { kind: 'restore'; reason: RestoreReason }
   | { kind: 'recreate'; reason: 'policy' | 'booking-changed' }
   | { kind: 'cancel' }
   | { kind: 'ignore' }
@@ -57,12 +69,39 @@ function bookingMoved(link: Pick<LinkState, 'writtenStart'>, a: AppointmentState
   return a.start !== link.writtenStart && a.start !== input.lastRescheduledTo && !(input.pendingRescheduleTo ?? []).includes(a.start);
 }
 
+/**
+ * What a person changed that the booking service cannot take (the length, a title, a description,
+ * the status), to be put back to the booking's. Only while the writer holds what it wants (its last
+ * write is of the wanted hash): otherwise its coming write puts the event back anyway, and the
+ * difference may be the booking service's own change, not the person's.
+ */
+function cannotFlowBack(link: { writtenHash?: string | null }, event: TargetEvent, wanted: WantedFacts | undefined): Unreturnable | null {
+  if (!wanted || link.writtenHash !== wanted.hash) return null;
+  return unreturnable(event, wanted)[0] ?? null;
+}
+
+/**
+ * The event stands where our latest reschedule put it: that is the move we carried (or our own
+ * write of it, its answer lost), not a new one to reschedule and settle a second time. `same`: the
+ * booking service's answer has not reached the stored appointment yet. `overtaken`: the booking
+ * service moved it since, and the event may be our own unrecorded write of the old time; the
+ * booking wins. A person's new move there after a recorded write of ours is a move (null).
+ */
+function ourMove(input: DecideInput, start: number): 'same' | 'overtaken' | null {
+  const last = input.lastReschedule;
+  if (last === undefined || last === null || last.to !== start || input.bookingChangedAt === undefined) return null;
+  if (input.bookingChangedAt <= last.settledAt) return 'same';
+  return input.writeUnsure === true ? 'overtaken' : null;
+}
+
 export function decideReverse(input: DecideInput): ReverseAction {
   const { event, link, appointment: a } = input;
-  if (!link || !link.present) return none('not-mirrored');
+  if (!link?.present) return none('not-mirrored');
   if (isEcho(event, link)) return none('echo');
   if (event.etag !== null && event.etag === input.handledEtag) return none('handled');
-  if (!a || !a.mirrored) return none('not-mirrored');
+  // Deleted here while the booking service wants no event here either: the calendar already shows
+  // what the writer would make it show; the link takes the deletion (adoptsDeletion), nothing is deleted.
+  if (!a?.mirrored) return none(a && event.deleted && event.source === 'change' ? 'gone-too' : 'not-mirrored');
 
   if (event.deleted) {
     if (event.source === 'missing') return { kind: 'recheck' };
@@ -72,29 +111,41 @@ export function decideReverse(input: DecideInput): ReverseAction {
   }
 
   if (event.start === null) return { kind: 'restore', reason: 'not-a-time' };
-  if (event.start === a.start) return none('agrees');
-  if (event.start === link.writtenStart) return none('other-edit');
-  if (bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
+  if (event.start === a.start || event.start === link.writtenStart) {
+    // The start is not news. Only the start flows back: anything else a person changed is put back.
+    const kept = cannotFlowBack(link, event, input.wanted);
+    if (kept) return { kind: 'restore', reason: kept };
+    return none(event.start === a.start ? 'agrees' : 'other-edit');
+  }
+  const ours = ourMove(input, event.start);
+  if (ours === 'same') return none('moved-already');
+  if (ours === 'overtaken' || bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
 
 /**
- * A person moved the event to where the booking service has it too (both moved it alike, or one
- * followed the other): nothing to send, but the link takes the event's state, so that a later move
- * of it is weighed against the time it shows rather than our older write (which would make it look
- * like a booking-side change, and set the person's move back). Not an event that carries the hash
- * the writer wants: that is our own write whose answer was lost, which the writer adopts whole.
+ * The event agrees with the booking service, in a state the link does not hold: nothing to send,
+ * and the link takes the event as it is. When it shows everything the writer wants (our own write
+ * whose answer was lost, a person's move to where the booking service has it too, an app that
+ * saved it again unchanged), with our hash as well, so the writer has nothing left to write.
+ * Otherwise only its state and times, so that a later move of it is weighed against the time it
+ * shows rather than our older write (which would make it look like a booking-side change, and set
+ * the person's move back), and the writer's coming write needs no 412 round trip.
  */
 export function adoptsAgreement(
   action: ReverseAction,
-  link: Pick<LinkState, 'writtenStart'> | undefined,
+  link: Pick<LinkState, 'writtenStart'> & Partial<Pick<LinkState, 'etag' | 'writtenHash'>> | undefined,
   event: TargetEvent,
-  wantedHash: string | undefined,
-): { etag: string; start: number; end: number } | null {
-  if (action.kind !== 'none' || action.reason !== 'agrees' || !link || event.ourHash === wantedHash) return null;
-  if (event.etag === null || event.start === null || event.end === null || event.start === link.writtenStart) return null;
-  return { etag: event.etag, start: event.start, end: event.end };
+  wanted: WantedFacts | undefined,
+): { etag: string; start: number; end: number; hash?: string } | null {
+  if (action.kind !== 'none' || action.reason !== 'agrees' || !link) return null;
+  if (event.etag === null || event.start === null || event.end === null) return null;
+  const times = { etag: event.etag, start: event.start, end: event.end };
+  if (wanted && showsWhatWeWant(event, wanted)) return link.writtenHash === wanted.hash && link.etag === event.etag ? null : { ...times, hash: wanted.hash };
+  // Our hash at other times: our write landed unseen and was moved; the writer's read settles it.
+  if (event.start === link.writtenStart || (wanted !== undefined && event.ourHash === wanted.hash)) return null;
+  return times;
 }
 
 type WeighedLink = Pick<LinkState, 'present' | 'etag' | 'writtenStart'>;
@@ -131,4 +182,9 @@ export function readAgain(action: ReverseAction, link: Pick<LinkState, 'updatedA
 /** The cursor moves on only when every change of the batch was acted on (none held, none overtaken). */
 export function advancesCursor(round: { held: boolean; overtaken: boolean }): boolean {
   return !round.held && !round.overtaken;
+}
+
+/** The event is deleted and no event is wanted there: the link takes the deletion, so the writer deletes nothing (a DELETE answered 410). */
+export function adoptsDeletion(action: ReverseAction, link: Pick<LinkState, 'present'> | undefined): boolean {
+  return action.kind === 'none' && action.reason === 'gone-too' && link?.present === true;
 }

@@ -17,6 +17,10 @@ export interface TargetEvent {
   end: number | null;
   /** The content hash our write stored in the event (a private property); null if none. */
   ourHash: string | null;
+  /** What a calendar app shows as its title, description and status (confirmed, tentative); undefined when the target did not say. */
+  title?: string | null;
+  description?: string | null;
+  status?: string | null;
 }
 
 /**

@@ -3,7 +3,7 @@
 // write, when a deleted id needs a new generation. Pure: the answer and stored state in, one
 // decision out; sync/mirror-apply.ts carries it out.
 import type { Deferral, LinkState } from './link.ts';
-import { showsOurWrite, type WantedFacts } from './ours.ts';
+import { showsOurWrite, showsWhatWeWant, type WantedFacts } from './ours.ts';
 import type { GetResult, PutResult, RemoveResult, TargetErrorKind } from './target.ts';
 
 /** How soon the writer looks again at an event it left to the reverse sync (which it wakes at once). */
@@ -73,6 +73,27 @@ export interface ReverseDecision {
   etag: string | null;
   /** Decided and sent: a reschedule still waiting to be sent would land after we set the move back. */
   settled: boolean;
+  /** A reschedule's: the hash the writer wants once it is taken, when the person's edit shows all of it (reschedule-decide.ts, adoptOnAcceptance). */
+  adoptHash?: string | null;
+  /** When it was decided. */
+  decidedAt?: number;
+}
+
+/**
+ * A person's move the booking service took (or is taking): the appointment as stored now wants
+ * exactly what the person's edit shows (the hash recorded with the move). The link takes that edit
+ * as it is, etag and all, and nothing is written: no PUT of the times the event already shows.
+ * Only while the link still holds that edit, or nothing was written since the move was decided on
+ * (a later write of ours means the event no longer shows the person's edit).
+ */
+export function takesPersonsEdit(
+  link: Pick<LinkState, 'present' | 'etag' | 'updatedAt'> | undefined,
+  decision: ReverseDecision | undefined,
+  desiredHash: string,
+): { etag: string } | null {
+  if (!link?.present || !decision?.adoptHash || decision.etag === null || decision.adoptHash !== desiredHash) return null;
+  const untouched = link.etag === decision.etag || (decision.decidedAt !== undefined && link.updatedAt <= decision.decidedAt);
+  return untouched ? { etag: decision.etag } : null;
 }
 
 /** What the writer weighs before writing over a person's change: the reverse sync's part in it. */
@@ -92,7 +113,7 @@ export interface ReadFacts extends DeferralFacts {
 type Leave = { kind: 'leave'; deferral: Deferral; lookAgainAt: number };
 
 /** The reverse sync has decided on this very state of the event and carried it out. */
-export function settledOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
+function settledOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
   return decision !== undefined && etag !== null && decision.etag === etag && decision.settled;
 }
 
@@ -130,14 +151,15 @@ export interface ExistingFacts extends ReadFacts {
 export function onExisting(f: ExistingFacts): OnExisting {
   if (f.read.kind === 'missing') return fail('not_found', 'create: the existing event vanished while we read it; written on the next pass');
   const event = f.read.event;
-  if (showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  // Someone's event that happens to look like ours is not adopted: it must carry our hash (of any write).
+  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };
   const movedOurs = f.failedBefore && !event.deleted && event.ourHash === f.wanted.hash;
   const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f) : null;
   return left ?? { kind: 'overwrite', etag: event.etag, tombstone: event.deleted };
 }
 
 export type OnChanged =
-  /** Our own write whose answer was lost: adopted as on a 409, never taken for a person's move. */
+  /** It shows what we want (our own write whose answer was lost, a move the booking service took): adopted, never written again. */
   | { kind: 'adopt'; etag: string | null }
   /** A person's move or deletion: the reverse sync decides; store the deferral, look again later. */
   | Leave
@@ -149,11 +171,14 @@ export type OnChanged =
 /**
  * A 412 on our update: someone changed the event since our write. A new start or a deletion is a
  * person's move, the reverse sync's to send to the booking service (or to undo), within the
- * deferral rules above. Any other edit (a title) is written over.
+ * deferral rules above. An event that already shows what we want is adopted. Any other edit (a
+ * title) is written over.
  */
 export function onChanged(f: ReadFacts): OnChanged {
   const event = f.read.kind === 'found' ? f.read.event : null;
-  if (event && showsOurWrite(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
+  // It already shows what we want (our write whose answer was lost, or a person's move the booking
+  // service took): adopted, nothing written again.
+  if (event && showsWhatWeWant(event, f.wanted)) return { kind: 'adopt', etag: event.etag };
   const deleted = event === null || event.deleted;
   const moved = !deleted && f.link.writtenStart !== null && event.start !== f.link.writtenStart;
   const personal = (deleted && f.reverse?.deletions === true) || (moved && f.reverse?.moves === true);
@@ -162,6 +187,15 @@ export function onChanged(f: ReadFacts): OnChanged {
   if (left) return left;
   if (event === null) return { kind: 'create' };
   return { kind: 'overwrite', etag, tombstone: event.deleted };
+}
+
+/**
+ * A delete to be sure (a create whose outcome is unknown, for an appointment that wants no event
+ * now) is read first: a missing or deleted event means the create never landed, and nothing is
+ * written. Only an event that is there is deleted: no write whose result the calendar already shows.
+ */
+export function afterSureRead(read: GetResult): 'remove' | 'nothing-there' {
+  return read.kind === 'found' && !read.event.deleted ? 'remove' : 'nothing-there';
 }
 
 /** Removing the event of an appointment that should have none: the booking service's cancellation wins over any edit. */

@@ -38,7 +38,7 @@ export function planWrite(key: string, desired: { calendarId: string; hash: stri
   }
   const generation = link?.generation ?? 0;
   const eventId = idOf(key, generation);
-  if (!link || !link.present) return { kind: 'insert', calendarId: desired.calendarId, eventId, generation };
+  if (!link?.present) return { kind: 'insert', calendarId: desired.calendarId, eventId, generation };
   if (link.calendarId !== desired.calendarId) {
     return { kind: 'move', from: { calendarId: link.calendarId, eventId: link.eventId }, calendarId: desired.calendarId, eventId, generation };
   }

@@ -23,8 +23,8 @@ export interface ChannelDeps {
   renewBeforeMs?: number;
 }
 
-export const CHANNEL_TTL_MS = 7 * 86_400_000;
-export const RENEW_BEFORE_MS = 86_400_000;
+const CHANNEL_TTL_MS = 7 * 86_400_000;
+const RENEW_BEFORE_MS = 86_400_000;
 
 export interface ChannelRun {
   opened: number;

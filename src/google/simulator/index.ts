@@ -253,7 +253,11 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
       const promise = new Promise<LoggedRequest>((r) => (arrived = r));
       const h: PendingHold = { match, arrived, released: false };
       holds.push(h);
-      return { arrived: promise, release: () => ((h.released = true), h.held?.()) };
+      const release = () => {
+        h.released = true;
+        h.held?.();
+      };
+      return { arrived: promise, release };
     },
     tokens: oauth.tokens,
     expireAccessTokens: () => oauth.expireAccessTokens(),

@@ -31,7 +31,7 @@ export class Channels {
     if (typeof body.id !== 'string' || body.id.length > 64 || body.type !== 'web_hook' || typeof body.address !== 'string') {
       throw new CalendarApiError(400, 'invalid', 'Invalid channel: id (<= 64 chars), type web_hook and address are required.');
     }
-    if (!body.address.startsWith('https://')) throw new CalendarApiError(400, 'push.webhookUrlNotHttps', 'WebHook callback must be HTTPS: ' + body.address);
+    if (!body.address.startsWith('https://')) throw new CalendarApiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${body.address}`);
     const expiration = typeof body.expiration === 'string' || typeof body.expiration === 'number' ? Number(body.expiration) : Date.now() + 7 * 86_400_000;
     const channel: Channel = {
       id: body.id,

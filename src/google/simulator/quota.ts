@@ -13,7 +13,10 @@ export class RollingQuota {
   /** Whether a call at `now` is within the quota (and counts it if so). */
   admit(now: number): boolean {
     while (this.head < this.admitted.length && (this.admitted[this.head] as number) <= now - WINDOW_MS) this.head++;
-    if (this.head > 4096) this.admitted.splice(0, this.head), (this.head = 0);
+    if (this.head > 4096) {
+      this.admitted.splice(0, this.head);
+      this.head = 0;
+    }
     if (this.admitted.length - this.head >= this.perMinute) return false;
     this.admitted.push(now);
     return true;

@@ -3,7 +3,7 @@
 import { DateTime } from 'luxon';
 import type { Config } from '../../config/schema.ts';
 import { isCancelled } from '../../core/appointment.ts';
-import { statusWords } from '../../core/activity-words.ts';
+import { messagesFor, statusLabel, type Messages } from '../../core/i18n/index.ts';
 import type { AppointmentStore, StoredAppointment } from '../../store/appointment-store.ts';
 import type { LinkStore } from '../../store/link-store.ts';
 import { placeInFeed } from '../../feeds/feed-filter.ts';
@@ -44,28 +44,29 @@ export interface AgendaDeps {
 const MAX_ROWS = 150;
 
 /** What a calendar target (Google, CalDAV) shows: the time calbridge last wrote there. */
-function inCalendar(s: StoredAppointment, links: LinkStore, zone: string): Shown {
+function inCalendar(s: StoredAppointment, links: LinkStore, zone: string, m: Messages): Shown {
   const a = s.appointment;
   const link = links.get(a.key);
   const hhmm = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
   if (link?.present && link.writtenStart !== null) {
-    return link.writtenStart === a.start ? { state: 'ok', text: hhmm(link.writtenStart) } : { state: 'differs', text: `at ${hhmm(link.writtenStart)}` };
+    return link.writtenStart === a.start ? { state: 'ok', text: hhmm(link.writtenStart) } : { state: 'differs', text: m.page.shown.at(hhmm(link.writtenStart)) };
   }
-  if (isCancelled(a.status)) return { state: 'none', text: 'not shown' };
-  if (link?.lastError) return { state: 'failed', text: 'not written, retrying' };
-  return { state: 'waiting', text: 'not there' };
+  if (isCancelled(a.status)) return { state: 'none', text: m.page.shown.none };
+  if (link?.lastError) return { state: 'failed', text: m.page.shown.failed };
+  return { state: 'waiting', text: m.page.shown.waiting };
 }
 
-function inFeed(s: StoredAppointment, feed: Config['feeds'][number]): Shown {
+function inFeed(s: StoredAppointment, feed: Config['feeds'][number], m: Messages): Shown {
   const row = rowOf(s);
   const place = placeInFeed(row.facts, row.gone, feed);
-  if (place === 'show') return { state: 'ok', text: feed.privacy === 'busy' ? 'as busy' : 'shown' };
-  if (place === 'cancelled') return { state: 'none', text: 'as cancelled' };
-  return { state: 'none', text: 'not shown' };
+  if (place === 'show') return { state: 'ok', text: feed.privacy === 'busy' ? m.page.shown.busy : m.page.shown.ok };
+  if (place === 'cancelled') return { state: 'none', text: m.page.shown.cancelled };
+  return { state: 'none', text: m.page.shown.none };
 }
 
 export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
   const zone = deps.config.booking.timezone;
+  const m = messagesFor(deps.config.server.locale);
   const today = DateTime.fromMillis(now, { zone }).startOf('day');
   const targets = [...(deps.links ? ['Google'] : []), ...(deps.caldavLinks ? ['CalDAV'] : []), ...deps.config.feeds.map((f) => f.name)];
   return [0, 1].map((offset) => {
@@ -76,19 +77,20 @@ export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
       const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
       return {
         time: `${t(a.start)}–${t(a.end)}`,
-        label: a.searchCode ?? a.key,
+        // The code people search for; an appointment without one is named by its time alone.
+        label: a.searchCode ?? '',
         name: a.person.fullName,
         calendar: a.calendar.name,
-        status: statusWords(a.status),
+        status: statusLabel(m, a.status),
         cancelled: isCancelled(a.status),
         shown: [
-          ...(deps.links ? [inCalendar(s, deps.links, zone)] : []),
-          ...(deps.caldavLinks ? [inCalendar(s, deps.caldavLinks, zone)] : []),
-          ...deps.config.feeds.map((f) => inFeed(s, f)),
+          ...(deps.links ? [inCalendar(s, deps.links, zone, m)] : []),
+          ...(deps.caldavLinks ? [inCalendar(s, deps.caldavLinks, zone, m)] : []),
+          ...deps.config.feeds.map((f) => inFeed(s, f, m)),
         ],
       };
     });
-    const title = `${offset === 0 ? 'Today' : 'Tomorrow'}, ${day.setLocale('en').toFormat('cccc d LLLL')}`;
+    const title = `${offset === 0 ? m.page.today : m.page.tomorrow}, ${day.setLocale(m.tag).toFormat('cccc d LLLL')}`;
     return { title, targets, rows, more: Math.max(0, stored.length - MAX_ROWS) };
   });
 }

@@ -1,7 +1,11 @@
-// "Is all well?" for people: each problem in a sentence, with what to do. Built from readiness (the
-// parts' own sentences, as data) and from what the status document knows better (Google's refusal
-// of our credentials, writes that keep failing). A move put back or a refusal is activity, not a problem.
+// "Is all well?" for people: each problem once, in a sentence in the locale, with what to do. Built
+// from readiness (the parts' own sentences as data, the common ones told in the locale) and from what
+// the typed status document knows better (Google's refusal of our credentials, a CalDAV setup mistake,
+// writes that keep failing). A move put back or a refusal is activity, not a problem. Appointments are
+// named by their search code.
+import { DateTime } from 'luxon';
 import type { OverallReadiness, Warning } from '../../core/readiness.ts';
+import { messagesFor, type Messages } from '../../core/i18n/index.ts';
 import type { StatusDocument, TargetSection } from '../../status/status-document.ts';
 
 export interface PageProblem {
@@ -13,78 +17,135 @@ export interface PageProblem {
   detail?: string;
 }
 
+/** How problems name things: the locale, the time zone, and an appointment's search code by its key. */
+export interface ProblemWords {
+  m: Messages;
+  zone: string;
+  /** The search code of an appointment (AG00012); null when it has none. */
+  codeOf?: (key: string) => string | null | undefined;
+}
+
+const ENGLISH: ProblemWords = { m: messagesFor('en'), zone: 'UTC' };
+
 /** "the booking API has not answered" → "The booking API has not answered." */
 function sentence(text: string): string {
   const capital = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
-const some = (n: number) => (n === 1 ? '1 appointment' : `${n} appointments`);
+type Failures = TargetSection['failures'];
+
+/** The codes of the first few appointments in `failures` ("AG00012, AG00013"), never their keys. */
+function codes(failures: Failures, w: ProblemWords): string {
+  if (!w.codeOf) return '';
+  const found = failures.map((f) => w.codeOf?.(f.appointment_key)).filter((c): c is string => typeof c === 'string' && c !== '');
+  const unique = [...new Set(found)];
+  return unique.length > 3 ? `${unique.slice(0, 3).join(', ')}, …` : unique.join(', ');
+}
+
+/** What another service said, with any appointment key in it replaced by the appointment's code. */
+function said(text: string, failures: Failures, w: ProblemWords): string {
+  if (!w.codeOf) return text;
+  let out = text;
+  for (const f of failures) {
+    if (f.appointment_key === '') continue;
+    out = out.split(f.appointment_key).join(w.codeOf(f.appointment_key) ?? '…');
+  }
+  return out;
+}
 
 /** Google refusing calbridge's credentials: nothing reaches Google until it is fixed. */
-function googleAuthProblem(t: TargetSection): PageProblem | undefined {
+function googleAuthProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined {
   if (t.kind !== 'google' || t.auth.ok) return undefined;
-  return {
-    text: 'Google refused calbridge’s credentials, so no change reaches Google Calendar.',
-    todo:
-      'Run `calbridge google auth` on the server to sign in again (an OAuth app left in “Testing” loses its sign-in after 7 days: publish it “In production”), ' +
-      'or check the service account key and the calendar’s sharing.',
-    ...(t.auth.error !== null ? { detail: `Google said: ${t.auth.error}` } : {}),
-  };
+  const p = w.m.problems;
+  return { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) };
 }
 
 /** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
-function setupProblem(t: TargetSection): PageProblem | undefined {
+function setupProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined {
   const setup = t.setup_problem;
   if (!setup) return undefined;
+  const p = w.m.problems;
   const detail = { detail: setup.message.charAt(0).toUpperCase() + setup.message.slice(1) };
-  if (setup.kind === 'not_caldav') {
-    return {
-      text: 'caldav.url does not lead to a CalDAV server, so no appointment reaches the CalDAV calendar.',
-      todo: 'Set caldav.url to the server’s DAV root (docs/caldav-setup.md gives it for iCloud, Nextcloud and Fastmail) and restart calbridge.',
-      ...detail,
-    };
-  }
-  return {
-    text: `The CalDAV account has no calendar “${setup.calendar}”, so no appointment reaches it.`,
-    todo: 'Set that entry of caldav.calendars to one of the calendars listed below (its name as the apps show it, or its URL) and restart calbridge.',
-    ...detail,
-  };
+  if (setup.kind === 'not_caldav') return { text: p.notCaldav, todo: p.notCaldavTodo, ...detail };
+  return { text: p.noCalendar(setup.calendar), todo: p.noCalendarTodo, ...detail };
 }
 
-/** Writes that keep failing (a refusal of our password is a readiness warning). */
-function failingWrites(t: TargetSection): PageProblem | undefined {
+/** The CalDAV server refusing our password: the writer knows while it runs; another process (`status`) reads it in the failures. */
+function caldavRefused(t: TargetSection, notes: readonly Warning[]): boolean {
+  if (t.kind !== 'caldav') return false;
+  const warned = notes.some((n) => n.cause?.account === t.account && n.cause.kind === 'auth');
+  return warned || !t.auth.ok || t.failures.some((f) => /refused the username and password/.test(f.last_error));
+}
+
+/** Writes that keep failing (a refusal of our password is told on its own). */
+function failingWrites(t: TargetSection, w: ProblemWords): PageProblem | undefined {
   if (t.failed === 0) return undefined;
-  const said = t.failures[0]?.last_error;
+  const p = w.m.problems;
+  const first = t.failures[0]?.last_error;
   if (t.kind === 'google') {
-    return {
-      text: `${some(t.failed)} could not be written to Google; calbridge keeps retrying by itself.`,
-      todo: 'If the number does not go down, read Google’s answer and check that the calendar is shared with calbridge’s account with “Make changes to events”.',
-      ...(said !== undefined ? { detail: `Google said: ${said}` } : {}),
-    };
+    return { text: p.googleFailed(t.failed, codes(t.failures, w)), todo: p.googleFailedTodo, ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}) };
   }
-  return {
-    text: `${some(t.failed)} could not be written to the CalDAV calendar; calbridge keeps retrying by itself.`,
-    todo: 'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
-    ...(said !== undefined ? { detail: `The CalDAV server said: ${said}` } : {}),
-  };
+  if (t.kind === 'caldav') {
+    return { text: p.caldavFailed(t.failed, codes(t.failures, w)), todo: p.caldavFailedTodo, ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}) };
+  }
+  return undefined;
 }
 
-/** Every problem, the most serious first: not ready, then Google refusing us, then warnings. */
-export function pageProblems(readiness: OverallReadiness, status: StatusDocument): PageProblem[] {
+/** A readiness warning in the locale where it is one of the common ones; else the part's own sentence. */
+function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => string | undefined): PageProblem {
+  const p = w.m.problems;
+  const t = w.m.warnings;
+  const { text } = note;
+  const cause = note.cause;
+  const kind = cause && kindOf(cause.account);
+  const places: Record<string, string> = { Google: w.m.activity.places.google, CalDAV: w.m.activity.places.caldav };
+  let m: RegExpExecArray | null;
+  if (cause?.kind === 'auth' && kind === 'caldav') return { text: p.caldavAuth, todo: p.caldavAuthTodo };
+  if (/^the booking API has not answered successfully yet/.test(text)) return { text: t.bookingSilentYet, todo: t.bookingTodo };
+  if ((m = /^the booking API has not answered successfully since (\S+)/.exec(text))) {
+    const since = DateTime.fromISO(m[1] ?? '', { zone: w.zone });
+    return { text: t.bookingSilentSince(since.isValid ? since.setLocale(w.m.tag).toFormat('ccc d LLL HH:mm') : (m[1] ?? '')), todo: t.bookingTodo };
+  }
+  if (cause?.kind === 'quiet' && (m = /for over (\d+) minutes/.exec(text))) {
+    if (kind === 'google') return { text: t.googleSilent(Number(m[1])), todo: t.silentTodo };
+    if (kind === 'caldav') return { text: t.caldavSilent(Number(m[1])), todo: t.silentTodo };
+  }
+  if ((m = /^webhooks seem silent: the last two polls found (\d+) changes/.exec(text))) return { text: t.webhooksSilent(Number(m[1])), todo: t.webhooksTodo };
+  if ((m = /^(\d+) webhook deliveries failed/.exec(text))) return { text: t.deliveriesFailed(Number(m[1])), todo: t.detailsTodo };
+  if ((m = /^(Google|CalDAV) reverse sync: (\d+) moves could not be sent/.exec(text))) return { text: t.movesFailed(Number(m[2]), places[m[1]!]!), todo: t.detailsTodo };
+  if ((m = /^(Google|CalDAV) reverse sync: the last round failed/.exec(text))) return { text: t.reverseFailed(places[m[1]!]!), todo: t.detailsTodo };
+  if (/no Google push channel is open/.test(text)) return { text: t.noPush };
+  return { text: sentence(text), ...(note.see ? { todo: p.detailsBelow } : {}) };
+}
+
+/** The same problem told twice (two parts saying one thing) is shown once. */
+function once(problems: PageProblem[]): PageProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => !seen.has(p.text) && (seen.add(p.text), true));
+}
+
+/** Every problem, once, the most serious first: not ready, then a credentials refusal, then warnings. */
+export function pageProblems(readiness: OverallReadiness, status: StatusDocument, words: ProblemWords = ENGLISH): PageProblem[] {
+  const p = words.m.problems;
   const targets = Object.values(status.targets);
-  const reasons = readiness.reasons.map((r) => ({
-    text: `calbridge cannot take traffic: ${sentence(r).replace(/^./, (c) => c.toLowerCase())}`,
-    todo: 'Webhooks and feeds are refused until this is fixed; the log says more.',
-  }));
-  const auth = targets.flatMap((t) => googleAuthProblem(t) ?? []);
-  const setups = targets.flatMap((t) => setupProblem(t) ?? []);
-  // A cause told above in its own words is not told again by the warnings it causes: the writer's
-  // warning about refused credentials; a setup mistake's own warning, the failing rounds and the silence.
-  const toldAbove = (w: Warning) =>
-    w.cause !== undefined &&
-    targets.some((t) => t.account === w.cause!.account && ((w.cause!.kind === 'auth' && googleAuthProblem(t)) || (w.cause!.kind !== 'auth' && setupProblem(t))));
-  const warnings = readiness.notes.filter((w) => !toldAbove(w)).map((w) => ({ text: sentence(w.text), ...(w.see ? { todo: 'The details are below.' } : {}) }));
-  const failures = targets.flatMap((t) => (googleAuthProblem(t) || setupProblem(t) ? [] : (failingWrites(t) ?? [])));
-  return setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...warnings, ...failures];
+  const kindOf = (account: string) => status.targets[account]?.kind;
+  const reasons = readiness.reasons.map((r) => ({ text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())), todo: p.notReadyTodo }));
+  const auth = targets.flatMap((t) => googleAuthProblem(t, words) ?? []);
+  const setups = targets.flatMap((t) => setupProblem(t, words) ?? []);
+  const refused = targets.filter((t) => caldavRefused(t, readiness.notes));
+  // A cause told in its own words is not told again by the warnings it causes: Google's refusal of
+  // our credentials; a setup mistake or a refused CalDAV password, with the failing rounds and the
+  // silence they cause (the refusal's own warning is the sentence that tells it).
+  const explained = (t: TargetSection) => setupProblem(t, words) !== undefined || refused.includes(t);
+  const toldAbove = (n: Warning) => {
+    const t = n.cause && status.targets[n.cause.account];
+    if (!t || !n.cause) return false;
+    if (n.cause.kind === 'auth') return googleAuthProblem(t, words) !== undefined || setupProblem(t, words) !== undefined;
+    return explained(t);
+  };
+  const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, kindOf));
+  const told = refused.length && !warnings.some((w) => w.text === p.caldavAuth) && !setups.length ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }] : [];
+  const failures = targets.flatMap((t) => (googleAuthProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));
+  return once(setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...told, ...warnings, ...failures]);
 }

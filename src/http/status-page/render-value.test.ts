@@ -50,7 +50,8 @@ describe('renderValue', () => {
   it('shows an array of objects as a table with every key as a column', () => {
     const out = renderValue('deliveries', [{ key: 'a1', status: 'done' }, { key: 'a2', failed: 2 }], at).value;
     expect(out).toContain('<th>Key</th><th>Status</th><th>Failed</th>');
-    expect(out).toContain('<td class="error"><span class="text">2</span></td>');
+    // Each cell labelled with its column: on a phone the row becomes a card (style.ts).
+    expect(out).toContain('<td data-label="Failed" class="error"><span class="text">2</span></td>');
   });
 
   it('shows a time the schema calls an instant relative to now, keeping the exact time at hand', () => {

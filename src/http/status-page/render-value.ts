@@ -63,7 +63,8 @@ function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number,
   return html`<div class="scroll"><table>
 <thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
 <tbody>${shown.map(
-    (row) => html`<tr>${columns.map((c) => html`<td${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1, fieldSchema(schema, row, c))}</td>`)}</tr>`,
+    // data-label: on a phone each row becomes a card with its cells labelled (style.ts), so no column is cut off.
+    (row) => html`<tr>${columns.map((c) => html`<td data-label="${humanise(c)}"${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1, fieldSchema(schema, row, c))}</td>`)}</tr>`,
   )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">&hellip; and ${rows.length - MAX_ROWS} more</p>` : ''}`;
 }
 

@@ -34,7 +34,7 @@ export interface TargetAccount {
 /** google.default, caldav.ana. */
 export const accountId = (a: Pick<TargetAccount, 'kind' | 'name'>): string => `${a.kind}.${a.name}`;
 
-export type TargetJobName = Exclude<JobName, 'poll' | 'deliveries' | 'google-channels' | 'retention'>;
+export type TargetJobName = Exclude<JobName, 'poll' | 'deliveries' | 'google-channels' | 'microsoft-subscriptions' | 'retention'>;
 
 /** Its jobs' names: `google-writer` for the default account, `google.ana-writer` for another. */
 export function targetJobs(a: Pick<TargetAccount, 'kind' | 'name'>): { writer: TargetJobName; reverse: TargetJobName; reschedules: TargetJobName } {
