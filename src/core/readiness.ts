@@ -30,7 +30,7 @@ export interface OverallReadiness {
 }
 
 /** A warning as one public sentence. */
-export const sentenceOf = (w: Warning): string => (w.see ? `${w.text} (details in status: ${w.see})` : w.text);
+const sentenceOf = (w: Warning): string => (w.see ? `${w.text} (details in status: ${w.see})` : w.text);
 
 /** Every share together: ready when no share gives a reason. */
 export function overallReadiness(shares: readonly Readiness[]): OverallReadiness {

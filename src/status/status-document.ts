@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** An instant, ISO 8601 in UTC: `2026-06-15T13:00:00.000Z`. */
-export const instant = z.iso.datetime().describe('An instant, ISO 8601 in UTC');
+const instant = z.iso.datetime().describe('An instant, ISO 8601 in UTC');
 const maybeInstant = instant.nullable();
 const count = z.number().int().nonnegative();
 
@@ -96,7 +96,9 @@ export const targetSection = z.strictObject({
   reverse_sync: reverseSyncSection,
 });
 export type TargetSection = z.infer<typeof targetSection>;
-export type TargetFacts = Pick<TargetSection, 'rate_limited' | 'url' | 'setup_problem' | 'tenant' | 'sign_in' | 'mailboxes'> & { auth_mode?: 'service_account' | 'oauth' };
+export type TargetFacts = Pick<TargetSection, 'rate_limited' | 'url' | 'setup_problem' | 'tenant' | 'sign_in' | 'mailboxes'> & {
+  auth_mode?: 'service_account' | 'oauth';
+};
 
 // --- the booking side ----------------------------------------------------------------------------
 
@@ -125,7 +127,15 @@ export const ingestSection = z.strictObject({
     failed: count,
     applied: count,
     oldest_pending_at: maybeInstant,
-    last_errors: z.array(z.strictObject({ appointment_key: z.string().nullable(), state: z.string(), attempts: count, error: z.string().nullable(), at: maybeInstant })),
+    last_errors: z.array(
+      z.strictObject({
+        appointment_key: z.string().nullable(),
+        state: z.string(),
+        attempts: count,
+        error: z.string().nullable(),
+        at: maybeInstant,
+      }),
+    ),
   }),
   webhook_rejections: z.strictObject({
     by_reason: z.record(z.string(), count),
@@ -150,7 +160,7 @@ export const ingestSection = z.strictObject({
 });
 export type IngestSection = z.infer<typeof ingestSection>;
 
-export const webhookRegistrationSection = z.strictObject({
+const webhookRegistrationSection = z.strictObject({
   register: z.boolean(),
   state: z.enum(['disabled', 'pending', 'registered', 'skipped', 'failed']),
   action: z.string().optional(),
@@ -159,9 +169,8 @@ export const webhookRegistrationSection = z.strictObject({
   error: z.string().optional(),
   at: instant.optional(),
 });
-export type WebhookRegistrationSection = z.infer<typeof webhookRegistrationSection>;
 
-export const feedsSection = z.strictObject({
+const feedsSection = z.strictObject({
   feeds: z.array(
     z.strictObject({
       name: z.string(),
@@ -173,7 +182,6 @@ export const feedsSection = z.strictObject({
     }),
   ),
 });
-export type FeedsSection = z.infer<typeof feedsSection>;
 
 export const retentionSection = z.strictObject({
   kept_days: z.strictObject({ processed_deliveries: z.number(), webhook_announcements: z.number(), settled_reverse_actions: z.number() }),

@@ -44,13 +44,13 @@ describe('scheduler', () => {
     const scheduler = new Scheduler(t.ctx.leases, silentLogger(), createMetrics({ processMetrics: false }));
     const ends: (() => void)[] = [];
     scheduler.add({
-      name: 'reschedules',
+      name: 'google-reschedules',
       schedule: { everyMs: 3_600_000 },
       run: () => new Promise<JobResult>((r) => ends.push(() => r({ status: 'success' }))),
     });
     await scheduler.idle(); // nothing running: at once
-    scheduler.wake('reschedules');
-    scheduler.wake('reschedules'); // during the first run: one more right after it
+    scheduler.wake('google-reschedules');
+    scheduler.wake('google-reschedules'); // during the first run: one more right after it
     let idle = false;
     const idled = scheduler.idle().then(() => (idle = true));
     await new Promise((r) => setImmediate(r));

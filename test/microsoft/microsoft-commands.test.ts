@@ -44,7 +44,13 @@ it('sync --dry-run lists the Outlook events it would write and writes none; sync
   expect(graph.mailbox().events.size).toBe(3);
 
   const status = await cli('status', '--json', '--config', file);
-  const doc = JSON.parse(status.out) as { microsoft?: Record<string, unknown> };
-  expect(doc.microsoft).toMatchObject({ enabled: true, signIn: 'app-only', calendars: [`${MAILBOX}/Calendar`], auth: { ok: true } });
+  const doc = JSON.parse(status.out) as { targets: Record<string, unknown> };
+  expect(doc.targets['microsoft.default']).toMatchObject({
+    enabled: true,
+    kind: 'microsoft',
+    sign_in: 'app-only',
+    calendars: [`${MAILBOX}/Calendar`],
+    auth: { ok: true },
+  });
   expect(status.out).not.toContain(CLIENT_SECRET);
 });

@@ -16,7 +16,9 @@ afterEach(async () => {
 const H = 3_600_000;
 /** Every call that changes this appointment's event in Google since log position `from` (a 412 included). */
 const writesOf = (e: ReverseEnv, key: string, from: number) =>
-  e.fake.log.slice(from).filter((r) => ['update', 'patch', 'insert', 'delete'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key));
+  e.fake.log
+    .slice(from)
+    .filter((r) => ['update', 'patch', 'insert', 'delete'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key));
 const googleEnd = (e: ReverseEnv, key: string) => Date.parse(e.eventOf(key)?.end?.dateTime ?? '');
 const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: TEST_ZONE }).toISO()!, timeZone: TEST_ZONE });
 
@@ -25,8 +27,8 @@ async function quietRounds(e: ReverseEnv, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     await e.run('deliveries');
     await e.run('google-writer');
-    await e.run('reverse-sync');
-    await e.run('reschedules');
+    await e.run('google-reverse-sync');
+    await e.run('google-reschedules');
   }
 }
 
@@ -35,20 +37,25 @@ it("after a person's move the booking service accepted, the event is taken as it
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
 
   const logFrom = e.fake.log.length;
   e.moveInGoogle(key, slot(3));
-  await e.run('reverse-sync');
-  await e.run('reschedules');
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
   await e.settle(2);
   await quietRounds(e, 3);
 
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
   expect(googleStart(e.eventOf(key))).toBe(slot(3));
-  expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`), 'the event already shows the new time: nothing written to it').toEqual([]);
-  const settled = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.summary.includes('rescheduled at the booking service'));
+  expect(
+    writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`),
+    'the event already shows the new time: nothing written to it',
+  ).toEqual([]);
+  const settled = e.t.ctx.activity
+    .recent(50)
+    .filter((a) => a.appointmentKey === key && a.summary.includes('rescheduled at the booking service'));
   expect(settled, 'the move is told once').toHaveLength(1);
 });
 
@@ -57,12 +64,12 @@ it('a person who changes only the end: put back to the booked length, once, told
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   const bookedEnd = googleEnd(e, key);
 
   e.fake.state.userEdit(CAL, eventIdFor(key), { end: at(bookedEnd + H) }); // dragged the bottom edge an hour down
   const logFrom = e.fake.log.length;
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   await e.run('google-writer');
   await quietRounds(e, 4);
 
@@ -70,7 +77,10 @@ it('a person who changes only the end: put back to the booked length, once, told
   expect(googleEnd(e, key), 'the booked length again').toBe(bookedEnd);
   expect(e.sim.get(key)?.start, 'nothing sent to the booking service').toBe(slot(0));
   expect(e.reschedulePatches(key)).toBe(0);
-  expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`), 'one write puts it back, nothing after').toEqual(['update 200']);
+  expect(
+    writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`),
+    'one write puts it back, nothing after',
+  ).toEqual(['update 200']);
   const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction === 'reverted');
   expect(told.map((a) => a.summary)).toEqual(['made longer or shorter in Google → put back to its booked length']);
 });
@@ -80,7 +90,7 @@ it('a person who renames the event: the title is put back once; then quiet', asy
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
-  await e.run('reverse-sync');
+  await e.run('google-reverse-sync');
   const title = e.eventOf(key)?.summary;
 
   e.fake.state.userEdit(CAL, eventIdFor(key), { summary: 'Call back first!' });
@@ -89,5 +99,10 @@ it('a person who renames the event: the title is put back once; then quiet', asy
 
   expect(e.eventOf(key)?.summary).toBe(title);
   expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`)).toEqual(['update 200']);
-  expect(e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction === 'reverted').map((a) => a.summary)).toEqual(['renamed in Google → title put back']);
+  expect(
+    e.t.ctx.activity
+      .recent(50)
+      .filter((a) => a.appointmentKey === key && a.direction === 'reverted')
+      .map((a) => a.summary),
+  ).toEqual(['renamed in Google → title put back']);
 });

@@ -22,7 +22,13 @@ export const googleSimulatorTarget: TargetFixture<EventBody> = {
     const fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1', calendars: visible });
     const auth = oauthClient(testGoogleConfig(fake));
     auth.setCredentials({ refresh_token: 'refresh-1' });
-    const api = createCalendarAdapter({ auth, apiRoot: fake.rootUrl, pacer: new Pacer(100_000, systemClock), clock: systemClock, policy: { retries: 0, baseMs: 1, maxMs: 1 } });
+    const api = createCalendarAdapter({
+      auth,
+      apiRoot: fake.rootUrl,
+      pacer: new Pacer(100_000, systemClock),
+      clock: systemClock,
+      policy: { retries: 0, baseMs: 1, maxMs: 1 },
+    });
     let calendars = 0;
     return {
       target: createGoogleTarget(api),

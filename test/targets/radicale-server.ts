@@ -25,7 +25,12 @@ export const radicaleTarget: TargetFixture<CalendarObject> = {
         return name;
       },
       id: (n) => `k${n}`,
-      body: (key, start, end, hash) => renderCalendarObject({ appointment: testAppointment({ key, start, end }), revision: 1, changedAt: T0 - 86_400_000 }, TEMPLATES, hash),
+      body: (key, start, end, hash) =>
+        renderCalendarObject(
+          { appointment: testAppointment({ key, start, end }), revision: 1, changedAt: T0 - 86_400_000 },
+          TEMPLATES,
+          hash,
+        ),
       async personMoves(cal, id, start, end) {
         const current = await app.get(objectUrl(cal, id));
         await app.save(objectUrl(cal, id), movedObject(current.body, start, end), current.etag!);

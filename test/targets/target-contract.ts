@@ -51,7 +51,7 @@ function found(r: GetResult): TargetEvent {
   return r.event;
 }
 
-export const CASES: ContractCase[] = [
+const CASES: ContractCase[] = [
   {
     name: 'a create is made only where no event has the id: a second one answers exists',
     async run(t) {
@@ -80,7 +80,9 @@ export const CASES: ContractCase[] = [
       const second = written(await t.target.put(cal, t.id(1), t.body('k1', T0 + H, T0 + 2 * H, 'h2'), { kind: 'etag', etag: now }));
       expect(found(await t.target.get(cal, t.id(1)))).toMatchObject({ start: T0 + H, ourHash: 'h2' });
       await t.personMoves(cal, t.id(1), T0 + 3 * H, T0 + 4 * H);
-      expect(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h3'), { kind: 'etag', etag: second ?? now })).toEqual({ kind: 'changed' });
+      expect(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h3'), { kind: 'etag', etag: second ?? now })).toEqual({
+        kind: 'changed',
+      });
       expect(found(await t.target.get(cal, t.id(1)))).toMatchObject({ start: T0 + 3 * H, end: T0 + 4 * H });
     },
   },

@@ -45,7 +45,8 @@ export class ToyCalendar implements CalendarTarget<ToyBody> {
   async put(cal: string, id: string, body: ToyBody, condition: Parameters<CalendarTarget<ToyBody>['put']>[3]) {
     const now = this.calendar(cal).get(id);
     if (condition.kind === 'absent' && now) return { kind: 'exists' as const };
-    if (condition.kind === 'etag' && String(now?.version) !== condition.etag) return now ? { kind: 'changed' as const } : { kind: 'missing' as const };
+    if (condition.kind === 'etag' && String(now?.version) !== condition.etag)
+      return now ? { kind: 'changed' as const } : { kind: 'missing' as const };
     return { kind: 'written' as const, etag: String(this.write(cal, id, body)) };
   }
 
@@ -66,7 +67,12 @@ export class ToyCalendar implements CalendarTarget<ToyBody> {
     const c = this.calendar(cal);
     const end = String(this.journal.length);
     if (cursor === null) return { mode: 'full', events: [...c].map(([id, s]) => this.event(id, s)), cursor: end };
-    const ids = new Set(this.journal.slice(Number(cursor)).filter(([at]) => at === cal).map(([, id]) => id));
+    const ids = new Set(
+      this.journal
+        .slice(Number(cursor))
+        .filter(([at]) => at === cal)
+        .map(([, id]) => id),
+    );
     return { mode: 'incremental', events: [...ids].map((id) => this.event(id, c.get(id))), cursor: end };
   }
 }

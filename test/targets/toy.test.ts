@@ -25,9 +25,26 @@ afterEach(async () => {
 function toyAdapter(toy: ToyCalendar): TargetAdapter<ToyBody> {
   return {
     kind: 'toy',
-    words: { name: 'Toy', server: 'the toy calendar', item: 'toy event', place: 'the toy calendar', reverseMetricsPrefix: 'toy_', reverseMetricsName: 'the toy calendar' },
+    words: {
+      name: 'Toy',
+      server: 'the toy calendar',
+      item: 'toy event',
+      place: 'the toy calendar',
+      reverseMetricsPrefix: 'toy_',
+      reverseMetricsName: 'the toy calendar',
+    },
     target: () => toy,
-    desire: (a, _revision, gone) => (gone ? { none: 'gone' } : { calendarId: 'clinic', body: { key: a.key, start: a.start, end: a.end, hash: `${a.start}-${a.end}` }, hash: `${a.start}-${a.end}`, start: a.start, end: a.end }),
+    desire: (a, _revision, gone) =>
+      gone
+        ? { none: 'gone' }
+        : {
+            calendarId: 'clinic',
+            body: { key: a.key, start: a.start, end: a.end, hash: `${a.start}-${a.end}` },
+            hash: `${a.start}-${a.end}`,
+            start: a.start,
+            end: a.end,
+            looks: { title: a.key, description: '', status: 'confirmed' },
+          },
     idOf: (key) => `e-${key}`,
     lastSuccessAt: () => null,
     probe: () => undefined,
@@ -64,10 +81,17 @@ it('is built by the one builder: writes, reads a person’s move back, and repor
   await job('toy-reverse-sync').run(); // the first round lists everything
   toy.write('clinic', 'e-apt-1', { key: 'apt-1', start: a.start + H, end: a.end + H, hash: `${a.start}-${a.end}` });
   expect((await job('toy-reverse-sync').run()).summary).toMatch(/1 moves found/);
-  expect(t.ctx.targetStores('toy.default').actions.due()).toMatchObject([{ appointmentKey: 'apt-1', kind: 'reschedule', newStart: a.start + H }]);
+  expect(t.ctx.targetStores('toy.default').actions.due()).toMatchObject([
+    { appointmentKey: 'apt-1', kind: 'reschedule', newStart: a.start + H },
+  ]);
 
   const section = part.status!().targets!['toy.default']!;
-  expect(targetSection.parse(section)).toMatchObject({ kind: 'toy', account: 'toy.default', mirrored: 1, reverse_sync: { enabled: true, moves_detected: 1 } });
+  expect(targetSection.parse(section)).toMatchObject({
+    kind: 'toy',
+    account: 'toy.default',
+    mirrored: 1,
+    reverse_sync: { enabled: true, moves_detected: 1 },
+  });
   expect(statusDocument.safeParse({ version: '1', now: new Date().toISOString(), targets: { 'toy.default': section } }).success).toBe(true);
   expect(part.readiness!().warnings).toEqual([]);
 });

@@ -2,16 +2,50 @@
 import { describe, expect, it } from 'vitest';
 import { pageProblems } from './problems.ts';
 import { messagesFor } from '../../core/i18n/index.ts';
+import type { OverallReadiness, Warning } from '../../core/readiness.ts';
+import type { StatusDocument, TargetSection } from '../../status/status-document.ts';
 
 const KEY = '7d0b3c1e-0000-4000-a000-000000000001';
-const ready = { ready: true, reasons: [], warnings: [] };
-const failing = {
-  google: { enabled: true, failed: 1, failures: [{ appointmentKey: KEY, lastError: `event for ${KEY}: 403 forbidden` }] },
-};
+const NOW = '2026-06-15T12:00:00.000Z';
+
+function target(kind: string, o: Partial<TargetSection> = {}): TargetSection {
+  return {
+    enabled: true,
+    kind,
+    account: `${kind}.default`,
+    calendars: ['primary'],
+    auth: { ok: true, error: null },
+    mirrored: 0,
+    pending: 0,
+    failed: 0,
+    failures: [],
+    last_pass_at: null,
+    last_success_at: null,
+    last_error: null,
+    breaker: null,
+    requests_per_minute: 600,
+    reverse_sync: { enabled: false },
+    ...o,
+  };
+}
+const doc = (...targets: TargetSection[]): StatusDocument => ({
+  version: 'test',
+  now: NOW,
+  targets: Object.fromEntries(targets.map((t) => [t.account, t])),
+});
+const readiness = (notes: Warning[] = []): OverallReadiness => ({ ready: true, reasons: [], warnings: notes.map((n) => n.text), notes });
+const failure = (lastError: string) => ({
+  appointment_key: KEY,
+  event_id: 'ev1',
+  attempts: 3,
+  next_attempt_at: NOW,
+  last_error: lastError,
+});
 
 describe('pageProblems', () => {
   it('names an appointment that cannot be written by its search code, never its key', () => {
-    const [p, ...rest] = pageProblems(ready, failing, { m: messagesFor('en'), zone: 'America/Sao_Paulo', codeOf: () => 'AG00012' });
+    const failing = doc(target('google', { failed: 1, failures: [failure(`event for ${KEY}: 403 forbidden`)] }));
+    const [p, ...rest] = pageProblems(readiness(), failing, { m: messagesFor('en'), zone: 'America/Sao_Paulo', codeOf: () => 'AG00012' });
     expect(rest).toEqual([]);
     expect(p?.text).toBe('1 appointment (AG00012) could not be written to Google; calbridge keeps retrying by itself.');
     expect(p?.detail).toBe('Google said: event for AG00012: 403 forbidden');
@@ -19,19 +53,34 @@ describe('pageProblems', () => {
   });
 
   it('tells a problem two parts report alike once', () => {
-    const twice = { ready: true, reasons: [], warnings: ['the booking API has not answered successfully yet (details in status: booking_api)', 'the booking API has not answered successfully yet'] };
-    expect(pageProblems(twice, {}, { m: messagesFor('pt-BR'), zone: 'America/Sao_Paulo' })).toEqual([
-      { text: 'A API do sistema de agendamento ainda não respondeu com sucesso.', todo: 'Confira booking.base_url e booking.token, e se o sistema de agendamento está no ar.' },
+    const twice = readiness([
+      { text: 'the booking API has not answered successfully yet', see: 'ingest.booking_api' },
+      { text: 'the booking API has not answered successfully yet' },
+    ]);
+    expect(pageProblems(twice, doc(), { m: messagesFor('pt-BR'), zone: 'America/Sao_Paulo' })).toEqual([
+      {
+        text: 'A API do sistema de agendamento ainda não respondeu com sucesso.',
+        todo: 'Confira booking.base_url e booking.token, e se o sistema de agendamento está no ar.',
+      },
     ]);
   });
 
   it('tells a refused CalDAV password once, not also as failing writes and a failed round', () => {
-    const warnings = [
-      'CalDAV: the server refused the username and password; check caldav.username and the password',
-      'CalDAV reverse sync: the last round failed for at least one calendar (details in status: caldav.reverse_sync)',
+    const notes: Warning[] = [
+      {
+        text: 'CalDAV: the server refused the username and password; check caldav.username and the password',
+        cause: { account: 'caldav.default', kind: 'auth' },
+      },
+      {
+        text: 'CalDAV reverse sync: the last round failed for at least one calendar',
+        see: 'targets.caldav.default.reverse_sync',
+        cause: { account: 'caldav.default', kind: 'round_failed' },
+      },
     ];
-    const status = { caldav: { enabled: true, failed: 3, failures: [{ appointmentKey: KEY, lastError: '401' }] } };
-    const problems = pageProblems({ ready: true, reasons: [], warnings }, status, { m: messagesFor('en'), zone: 'UTC' });
-    expect(problems.map((p) => p.text)).toEqual(['The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.']);
+    const status = doc(target('caldav', { failed: 3, failures: [failure('401')] }));
+    const problems = pageProblems(readiness(notes), status, { m: messagesFor('en'), zone: 'UTC' });
+    expect(problems.map((p) => p.text)).toEqual([
+      'The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.',
+    ]);
   });
 });
