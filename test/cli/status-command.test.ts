@@ -51,7 +51,7 @@ describe('calbridge status', () => {
     expect(lines.length).toBeLessThan(20);
     expect(status.out).not.toMatch(/CONFIRMED|appointment_key|[0-9a-f]{8}-[0-9a-f]{4}-/);
     const json = JSON.parse((await cli('status', '--json', '--config', file)).out) as Record<string, unknown>;
-    expect(json).toHaveProperty('caldav');
+    expect(json).toHaveProperty(['targets', 'caldav.default', 'kind'], 'caldav');
   });
 
   it('tells a wrong CalDAV password once, as one problem with its fix, in Portuguese with server.locale: pt-BR', async () => {
