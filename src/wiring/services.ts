@@ -34,7 +34,7 @@ export interface ServiceDeps {
   booking: BookingApi;
   /** Runs a job now (or right after its current run). */
   wake: Wake;
-  /** Set in a dry run: calendar targets hold their writes back here (see wiring/held-target.ts). */
+  /** Set in a dry run: calendar targets hold their writes back here (see wiring/target-part.ts). */
   held?: HeldWrites;
   /** The scheduler's leases: built before the scheduler, which the wake reaches. */
   leases: Leases;
