@@ -73,8 +73,7 @@ export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Clie
 
 function readKey(file: string): ServiceAccountKey {
   const read = readServiceAccountKey(file);
-  if (!read.ok)
-    throw new GoogleError('auth', `the service account key (google.credentials.service_account_file) cannot be used: ${read.problem}`);
+  if (!read.ok) throw new GoogleError('auth', `the service account key (google.credentials.service_account_file) cannot be used: ${read.problem}`);
   return read.key;
 }
 
@@ -166,3 +165,4 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
   });
   return { client, mode: 'oauth' };
 }
+

@@ -93,17 +93,11 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
   const status = (): StatusDocument =>
-    assembleStatus(
-      { version: packageVersion(), now: new Date(clock.now()).toISOString() },
-      parts.flatMap((p) => (p.status ? [p.status()] : [])),
-    );
+    assembleStatus({ version: packageVersion(), now: new Date(clock.now()).toISOString() }, parts.flatMap((p) => (p.status ? [p.status()] : [])));
   const writable = new WriteCheck(db);
   const readiness = (): OverallReadiness => {
     const problem = writable.problem();
-    return overallReadiness([
-      { reasons: problem ? [problem] : [], warnings: [] },
-      ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : [])),
-    ]);
+    return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);
   };
   const secrets = configuredSecrets(config);
   const app = createApp({
@@ -144,8 +138,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   });
 
   const shortcuts = parts.flatMap((p) => (p.shortcut ? [p.shortcut] : []));
-  const shortcut: Shortcut | undefined =
-    shortcuts.length === 0 ? undefined : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
+  const shortcut: Shortcut | undefined = shortcuts.length === 0 ? undefined : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
 
   let closed = false;
   return {

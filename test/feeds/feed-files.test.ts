@@ -189,3 +189,4 @@ describe('stored bodies on disk', () => {
     expect(again.equals(body)).toBe(true);
   });
 });
+

@@ -68,11 +68,7 @@ export async function settle(w: World, agrees?: () => Promise<boolean>): Promise
     const after = w.writeCalls();
     const pending = w.life.pending();
     last = `pending ${JSON.stringify(pending)}, ${after.google - before.google} Google and ${after.booking - before.booking} booking writes in the last pass`;
-    if (
-      after.google === before.google &&
-      after.booking === before.booking &&
-      pending.deliveries + pending.google + pending.reschedules === 0
-    ) {
+    if (after.google === before.google && after.booking === before.booking && pending.deliveries + pending.google + pending.reschedules === 0) {
       return { cycles: cycle, agreedAt };
     }
   }

@@ -1,8 +1,7 @@
 // Português do Brasil. Typed `Messages`: a key en.ts has and this file lacks fails the type check.
 import type { Messages } from './en.ts';
 
-const andList = (items: readonly string[]): string =>
-  items.length > 1 ? `${items.slice(0, -1).join(', ')} e ${items.at(-1) ?? ''}` : (items[0] ?? '');
+const andList = (items: readonly string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(', ')} e ${items.at(-1) ?? ''}` : (items[0] ?? ''));
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
 const units = { s: 's', min: 'min', h: 'h', d: 'd' } as const;
 
@@ -44,8 +43,7 @@ export const ptBR: Messages = {
   outputs: { google: 'Google', caldav: 'CalDAV', feeds: 'feeds' },
   activity: {
     and: andList,
-    removedFrom: (targets) =>
-      `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', feeds: 'dos feeds' })[t]))}`,
+    removedFrom: (targets) => `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', feeds: 'dos feeds' })[t]))}`,
     leftScope: (removed) => `saiu do escopo espelhado (poll.filters) → ${removed}`,
     goneAtBooking: (removed) => `não está mais no sistema de agendamento → ${removed}`,
     seenCancelled: (at) => `visto já cancelado, ${at}`,
@@ -55,8 +53,7 @@ export const ptBR: Messages = {
     movedAtBooking: (at, was) => `remarcado no sistema de agendamento para ${at} (era ${was})`,
     statusChanged: (status, was) => `agora ${status} no sistema de agendamento (era ${was})`,
     detailsChanged: 'detalhes alterados no sistema de agendamento',
-    imported: (count, from, to) =>
-      `${plural(count, 'agendamento novo importado', 'agendamentos novos importados')} do sistema de agendamento numa consulta, entre ${from} e ${to}`,
+    imported: (count, from, to) => `${plural(count, 'agendamento novo importado', 'agendamentos novos importados')} do sistema de agendamento numa consulta, entre ${from} e ${to}`,
     backfill: (count, place) => `${plural(count, 'agendamento adicionado', 'agendamentos adicionados')} a ${place}`,
     googlePlace: (list) => `Google Agenda${list}`,
     caldavPlace: (many, list) => `${many ? 'os calendários' : 'o calendário'} CalDAV${list}`,
@@ -72,20 +69,13 @@ export const ptBR: Messages = {
     wins: 'vale o sistema de agendamento',
     needsTime: 'um agendamento precisa de horário',
     putBack: {
-      'not-a-time': (place) => ({
-        text: `virou dia inteiro ou repetido ${place} → desfeito`,
-        why: 'um agendamento é uma reserva num só horário',
-      }),
-      length: (place) => ({
-        text: `duração alterada ${place} → voltou à duração agendada`,
-        why: 'o sistema de agendamento aceita um novo início, não uma nova duração',
-      }),
+      'not-a-time': (place) => ({ text: `virou dia inteiro ou repetido ${place} → desfeito`, why: 'um agendamento é uma reserva num só horário' }),
+      length: (place) => ({ text: `duração alterada ${place} → voltou à duração agendada`, why: 'o sistema de agendamento aceita um novo início, não uma nova duração' }),
       title: (place) => ({ text: `título alterado ${place} → título restaurado`, why: 'o título vem do agendamento; altere-o lá' }),
       description: (place) => ({ text: `descrição alterada ${place} → restaurada`, why: 'a descrição vem do agendamento; altere-a lá' }),
       status: (place) => ({ text: `situação alterada ${place} → restaurada`, why: 'a situação vem do agendamento; altere-a lá' }),
     },
-    movedMeanwhile: (place, to) =>
-      `movido ${place}${to ? ` para ${to}` : ''}, mas o sistema de agendamento o remarcou nesse meio tempo → desfeito`,
+    movedMeanwhile: (place, to) => `movido ${place}${to ? ` para ${to}` : ''}, mas o sistema de agendamento o remarcou nesse meio tempo → desfeito`,
     deletedChangedMeanwhile: (place) => `apagado ${place}, mas o sistema de agendamento o alterou nesse meio tempo → recriado`,
     deletedRecreated: (place) => `apagado ${place} → recriado`,
     stillBooked: 'continua agendado no sistema de agendamento; on_delete: recreate',
@@ -100,8 +90,7 @@ export const ptBR: Messages = {
     deletedNotTaken: (place) => `apagado ${place} → o sistema de agendamento não aceitou o cancelamento → recriado`,
     movedAlreadyThere: (place, to) => `movido ${place} para ${to}; o sistema de agendamento já tinha esse horário`,
     movedRescheduled: (place, to) => `movido ${place} para ${to} → remarcado no sistema de agendamento`,
-    movedDropped: (place, to, cancelled) =>
-      `movido ${place} para ${to}, mas está ${cancelled ? 'cancelado' : 'removido'} no sistema de agendamento → nada enviado`,
+    movedDropped: (place, to, cancelled) => `movido ${place} para ${to}, mas está ${cancelled ? 'cancelado' : 'removido'} no sistema de agendamento → nada enviado`,
     movedOnto: (taken, to) => `movido para o horário de ${andList(taken)} (${to}) → desfeito`,
     movedTaken: (place, to) => `movido ${place} para ${to}, um horário ocupado → desfeito`,
     slotTaken: 'o horário está ocupado no sistema de agendamento; on_conflict: revert',
@@ -131,8 +120,7 @@ export const ptBR: Messages = {
     activity: 'Atividade recente',
     nothingYet: 'Nada aconteceu ainda.',
     agenda: 'Hoje e amanhã',
-    agendaLead: (where) =>
-      `Cada agendamento como está no sistema de agendamento, e como ${andList(where)} o ${where.length > 1 ? 'mostram' : 'mostra'} agora.`,
+    agendaLead: (where) => `Cada agendamento como está no sistema de agendamento, e como ${andList(where)} o ${where.length > 1 ? 'mostram' : 'mostra'} agora.`,
     eachFeed: 'cada feed',
     today: 'Hoje',
     tomorrow: 'Amanhã',
@@ -140,15 +128,7 @@ export const ptBR: Messages = {
     more: (n) => `… e mais ${n}`,
     time: 'Horário',
     appointment: 'Agendamento',
-    shown: {
-      ok: 'mostrado',
-      busy: 'como ocupado',
-      cancelled: 'como cancelado',
-      none: 'não mostrado',
-      at: (t) => `às ${t}`,
-      failed: 'não gravado, tentando de novo',
-      waiting: 'ainda não está lá',
-    },
+    shown: { ok: 'mostrado', busy: 'como ocupado', cancelled: 'como cancelado', none: 'não mostrado', at: (t) => `às ${t}`, failed: 'não gravado, tentando de novo', waiting: 'ainda não está lá' },
     subscribe: 'Assinar um feed',
     noFeeds: 'Nenhum feed configurado.',
     feedsTitle: 'Feeds',
@@ -171,23 +151,17 @@ export const ptBR: Messages = {
     googleAuthTodo:
       'Rode `calbridge google auth` no servidor para entrar de novo (um app OAuth deixado em “Teste” perde o acesso após 7 dias: publique-o “Em produção”), ou confira a chave da conta de serviço e o compartilhamento da agenda.',
     googleSaid: (text) => `O Google disse: ${text}`,
-    googleFailed: (n, codes) =>
-      `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no Google; o calbridge continua tentando sozinho.`,
-    googleFailedTodo:
-      'Se o número não baixar, leia a resposta do Google e confira se a agenda está compartilhada com a conta do calbridge com “Fazer alterações nos eventos”.',
+    googleFailed: (n, codes) => `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no Google; o calbridge continua tentando sozinho.`,
+    googleFailedTodo: 'Se o número não baixar, leia a resposta do Google e confira se a agenda está compartilhada com a conta do calbridge com “Fazer alterações nos eventos”.',
     notCaldav: 'caldav.url não leva a um servidor CalDAV, então nenhum agendamento chega ao calendário CalDAV.',
-    notCaldavTodo:
-      'Ponha em caldav.url a raiz DAV do servidor (docs/caldav-setup.md a dá para iCloud, Nextcloud e Fastmail) e reinicie o calbridge.',
+    notCaldavTodo: 'Ponha em caldav.url a raiz DAV do servidor (docs/caldav-setup.md a dá para iCloud, Nextcloud e Fastmail) e reinicie o calbridge.',
     noCalendar: (name) => `A conta CalDAV não tem o calendário “${name}”, então nenhum agendamento chega a ele.`,
-    noCalendarTodo:
-      'Ponha nessa entrada de caldav.calendars um dos calendários listados abaixo (o nome como os apps o mostram, ou a URL) e reinicie o calbridge.',
-    caldavFailed: (n, codes) =>
-      `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no calendário CalDAV; o calbridge continua tentando sozinho.`,
+    noCalendarTodo: 'Ponha nessa entrada de caldav.calendars um dos calendários listados abaixo (o nome como os apps o mostram, ou a URL) e reinicie o calbridge.',
+    caldavFailed: (n, codes) => `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no calendário CalDAV; o calbridge continua tentando sozinho.`,
     caldavFailedTodo: 'Se o número não baixar, leia a resposta do servidor e confira se a conta pode alterar eventos nesse calendário.',
     caldavSaid: (text) => `O servidor CalDAV disse: ${text}`,
     caldavAuth: 'O servidor CalDAV recusou o usuário ou a senha, então nenhum agendamento chega ao calendário CalDAV.',
-    caldavAuthTodo:
-      'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
+    caldavAuthTodo: 'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
   },
   warnings: {
     bookingSilentYet: 'A API do sistema de agendamento ainda não respondeu com sucesso.',
@@ -199,16 +173,14 @@ export const ptBR: Messages = {
     webhooksSilent: (n) => `Os webhooks parecem mudos: as duas últimas consultas acharam ${n} mudanças que nenhum webhook avisou.`,
     webhooksTodo: 'Confira `calbridge webhooks list` e a configuração de webhooks do sistema de agendamento.',
     deliveriesFailed: (n) => `${plural(n, 'entrega de webhook falhou', 'entregas de webhook falharam')}.`,
-    movesFailed: (n, place) =>
-      `${plural(n, 'mudança feita', 'mudanças feitas')} ${place} não ${n === 1 ? 'pôde' : 'puderam'} ser enviada${n === 1 ? '' : 's'} ao sistema de agendamento.`,
+    movesFailed: (n, place) => `${plural(n, 'mudança feita', 'mudanças feitas')} ${place} não ${n === 1 ? 'pôde' : 'puderam'} ser enviada${n === 1 ? '' : 's'} ao sistema de agendamento.`,
     reverseFailed: (place) => `As mudanças feitas ${place} não puderam ser lidas na última rodada.`,
     noPush: 'Nenhum canal de push do Google está aberto: mudanças feitas no Google voltam só no horário programado.',
     detailsTodo: 'Os detalhes estão abaixo.',
   },
   unauthorized: {
     title: 'calbridge: entrar',
-    noToken:
-      'Esta página ainda não abre para ninguém: server.admin_token não está definido. Defina-o (16 caracteres ou mais), reinicie o calbridge e abra esta página de novo com ele como senha; ou rode `calbridge status` no servidor.',
+    noToken: 'Esta página ainda não abre para ninguém: server.admin_token não está definido. Defina-o (16 caracteres ou mais), reinicie o calbridge e abra esta página de novo com ele como senha; ou rode `calbridge status` no servidor.',
     needToken: 'Esta página pede o token de administração: abra-a de novo e dê server.admin_token como senha (qualquer nome de usuário).',
   },
   statusCommand: {
@@ -222,8 +194,7 @@ export const ptBR: Messages = {
     detailsJson: 'os detalhes estão em calbridge status --json.',
   },
   demo: {
-    intro: (count, seconds) =>
-      `demonstração do calbridge: um sistema de agendamento simulado com ${count} agendamentos que mudam o tempo todo (a cada ${seconds} s).`,
+    intro: (count, seconds) => `demonstração do calbridge: um sistema de agendamento simulado com ${count} agendamentos que mudam o tempo todo (a cada ${seconds} s).`,
     open: 'Abra:',
     statusPage: 'situação',
     google: 'Google',
