@@ -15,7 +15,8 @@ export type JobName =
   | 'microsoft-reverse-sync'
   | 'microsoft-reschedules'
   | 'microsoft-subscriptions'
-  | 'retention';
+  | 'retention'
+  | 'alerts';
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
 export type Wake = (job: JobName) => void;

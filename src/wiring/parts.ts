@@ -32,6 +32,8 @@ export interface Tuning {
   /** Retries of one Graph request, and the backoff of an appointment whose Outlook write failed. */
   microsoftRetry?: RetryPolicy;
   microsoftItemBackoff?: { baseMs: number; maxMs: number };
+  /** Retries of one ntfy or webhook alert request. */
+  alertRetry?: RetryPolicy;
 }
 
 export function createParts(s: Services, tuning: Tuning = {}): Part[] {
