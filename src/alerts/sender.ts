@@ -32,7 +32,11 @@ export function alertTitle(m: Pick<OutgoingAlert, 'event' | 'key'>): string {
 
 /** A failure in a few words that hold no address or account: its code (ECONNREFUSED, EAUTH), else its kind. */
 export function failureCode(e: unknown): string {
-  const code = e && typeof e === 'object' && 'code' in e ? (e as { code: unknown }).code : undefined;
-  if (typeof code === 'string' && /^[A-Z_0-9]{2,40}$/.test(code)) return code;
+  // The transport wraps the system's error in `cause` (net/http-request.ts).
+  for (let x: unknown = e, depth = 0; x && typeof x === 'object' && depth < 3; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = 'code' in x ? (x as { code: unknown }).code : undefined;
+    if (typeof code === 'string' && /^[A-Z_0-9]{2,40}$/.test(code)) return code;
+  }
+  if (e instanceof Error && e.name === 'TimeoutError') return 'no answer in time';
   return e instanceof Error ? e.name : 'unknown failure';
 }
