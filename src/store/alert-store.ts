@@ -1,4 +1,4 @@
-// Alerts (migration 018): each problem key's state between ticks and restarts, and the latest
+// Alerts (migration 020): each problem key's state between ticks and restarts, and the latest
 // messages sent, for the status page and /api/status.
 import type { Db } from './db.ts';
 import type { AlertEvent, AlertState } from '../core/alerts/decide.ts';
