@@ -118,6 +118,10 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
     ['recovered', 'google.default.auth', { ntfy: 'sent', webhook: 'sent' }],
     ['problem', 'google.default.auth', { ntfy: 'sent', webhook: 'sent' }],
   ]);
+  // And on the status page, among its sections.
+  const page = await (await two.r.app.request('/status', { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
+  expect(page).toContain('id="section-alerts"');
+  expect(page).toContain("Resolved: Google refused calbridge&#39;s sign-in");
 });
 
 it('waits after_minutes before the problem message', async () => {
