@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { messagesFor } from '../core/i18n/index.ts';
 import { alertProblems, type ProblemFacts } from './alert-problems.ts';
 
 const NOW = Date.UTC(2026, 5, 15, 12);
 const DAY = 86_400_000;
-const facts = (status: Record<string, unknown>, over: Partial<ProblemFacts> = {}): ProblemFacts => ({ status, databaseProblem: undefined, googleTokenIssuedAt: null, now: NOW, ...over });
+const facts = (status: Record<string, unknown>, over: Partial<ProblemFacts> = {}): ProblemFacts => ({ status, databaseProblem: undefined, googleTokenIssuedAt: null, now: NOW, words: messagesFor('en').alerts, ...over });
 const google = (over: Record<string, unknown>) => ({ google: { enabled: true, auth: { mode: 'oauth', ok: true, error: null }, failed: 0, breaker: null, ...over } });
 const refused = { auth: { mode: 'oauth', ok: false, error: 'invalid_grant: Token has been expired or revoked.' }, failed: 3 };
 
@@ -50,5 +51,11 @@ describe('alertProblems', () => {
     const [p] = alertProblems(facts(google({ auth: { mode: 'service_account', ok: false, error: 'invalid_grant' } }), { googleTokenIssuedAt: NOW - 7 * DAY }));
     expect(p!.sentence).toContain('service account');
     expect(p!.sentence).not.toContain('Testing');
+  });
+
+  it('speaks server.locale: the "Testing" trap in Portuguese', () => {
+    const [p] = alertProblems(facts(google(refused), { googleTokenIssuedAt: NOW - 7 * DAY, words: messagesFor('pt-BR').alerts }));
+    expect(p!.sentence).toContain('7 dias depois de concedido: o app OAuth está em "Teste"');
+    expect(p!.sentence).toContain('Publique a tela de consentimento OAuth');
   });
 });

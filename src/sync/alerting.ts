@@ -6,6 +6,7 @@
 // problem that alerts) a tick must not forget what it sent and send it again.
 import { decideAlerts, undelivered, type AlertState, type Problem } from '../core/alerts/decide.ts';
 import type { Clock } from '../core/clock.ts';
+import type { Messages } from '../core/i18n/index.ts';
 import type { Logger } from '../log.ts';
 import type { AlertStore, SentAlert } from '../store/alert-store.ts';
 
@@ -24,10 +25,9 @@ export interface AlertingDeps {
   /** {server.public_url}/status */
   statusUrl: string;
   problems(): Problem[];
+  /** In server.locale. */
+  words: Pick<Messages['alerts'], 'recovered' | 'statusLink'>;
 }
-
-/** The sentence as sent: ours, then where to look. */
-export const withStatusLink = (sentence: string, statusUrl: string) => `${sentence} Status: ${statusUrl}`;
 
 export class Alerting {
   private memory: AlertState[] | undefined;
@@ -44,7 +44,9 @@ export class Alerting {
     let next = decision.next;
     const sent: SentAlert[] = [];
     for (const m of decision.send) {
-      const sentence = withStatusLink(m.sentence, this.d.statusUrl);
+      // The sentence as sent: ours (worded as resolved for a recovery), then where to look.
+      const { words } = this.d;
+      const sentence = `${m.event === 'recovered' ? words.recovered(m.sentence) : m.sentence} ${words.statusLink(this.d.statusUrl)}`;
       const out = { event: m.event, key: m.key, sentence, since: new Date(m.since).toISOString(), status_url: this.d.statusUrl };
       const channels: Record<string, string> = {};
       await Promise.all(

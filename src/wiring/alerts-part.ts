@@ -3,6 +3,7 @@
 // that alert and the last messages sent, configured or not (so the Google "Testing" trap is named
 // there even without a channel).
 import { alertSenders } from '../alerts/senders.ts';
+import { messagesFor } from '../core/i18n/index.ts';
 import { refreshTokenIssuedAt } from '../google/auth.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import { alertProblems } from '../sync/alert-problems.ts';
@@ -25,6 +26,7 @@ export interface AlertsPartDeps {
 export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
   const cfg = s.config.alerts;
   const google = s.config.google?.enabled ? s.config.google : undefined;
+  const words = messagesFor(s.config.server.locale).alerts;
   const statusUrl = new URL('status', s.config.server.public_url.replace(/\/?$/, '/')).toString();
   const alerting = new Alerting({
     store: new AlertStore(s.db),
@@ -33,12 +35,14 @@ export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
     log: s.log.child({ module: 'alerts' }),
     afterMs: (cfg?.after_minutes ?? 15) * 60_000,
     statusUrl,
+    words,
     problems: () =>
       alertProblems({
         status: d.status(),
         databaseProblem: d.databaseProblem(),
         googleTokenIssuedAt: google ? refreshTokenIssuedAt(s.kv, google) : null,
         now: s.clock.now(),
+        words,
       }),
   });
   return {

@@ -56,7 +56,7 @@ describe('decideAlerts', () => {
   it('the recovered message names what was wrong', () => {
     const first = decideAlerts({ now: 0, afterMs: 0, problems: [AUTH], stored: [] });
     const second = decideAlerts({ now: MIN, afterMs: 0, problems: [], stored: first.next });
-    expect(second.send).toEqual([{ event: 'recovered', key: AUTH.key, sentence: 'Resolved: Google refused the sign-in. Nothing more to do.', since: 0 }]);
+    expect(second.send).toEqual([{ event: 'recovered', key: AUTH.key, sentence: AUTH.sentence, since: 0 }]);
   });
 
   it('a key reported twice in one tick is one message', () => {

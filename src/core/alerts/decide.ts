@@ -32,6 +32,7 @@ export type AlertEvent = 'problem' | 'recovered';
 export interface AlertMessage {
   event: AlertEvent;
   key: string;
+  /** The problem's sentence (for `recovered` too: the sender words it as resolved). */
   sentence: string;
   /** When the problem began. */
   since: number;
@@ -45,11 +46,6 @@ export interface AlertDecision {
 
 /** No key gets a `problem` message within this long of its last message. */
 export const QUIET_MS = 60 * 60_000;
-
-/** The sentence of a `recovered` message, from the problem's. */
-export function recoveredSentence(problem: string): string {
-  return `Resolved: ${problem.replace(/\.$/, '')}. Nothing more to do.`;
-}
 
 export function decideAlerts(input: { now: number; afterMs: number; problems: readonly Problem[]; stored: readonly AlertState[] }): AlertDecision {
   const { now, afterMs } = input;
@@ -79,7 +75,7 @@ export function decideAlerts(input: { now: number; afterMs: number; problems: re
     if (seen.has(before.key)) continue;
     if (before.announced) {
       // Cleared after it was announced: say so once, at once (it answers the problem message).
-      send.push({ event: 'recovered', key: before.key, sentence: recoveredSentence(before.sentence), since: before.since });
+      send.push({ event: 'recovered', key: before.key, sentence: before.sentence, since: before.since });
       next.push({ ...before, active: false, announced: false, lastSentAt: now });
     } else if (before.lastSentAt !== null && now - before.lastSentAt < QUIET_MS) {
       // Kept while its quiet hour runs, so a quick return is not announced again.
