@@ -21,6 +21,7 @@ describe('alertProblems', () => {
     ['push channels gone', facts({ reverse_sync: { push: { enabled: true, address: 'https://sync.clinic.example/google/notifications', channels_active: 0 } } }), ['google.default.push']],
     ['push off is no problem', facts({ reverse_sync: { push: { enabled: false, why: 'public_url is not https' } } }), []],
     ['the database not writable', facts({}, { databaseProblem: 'attempt to write a readonly database' }), ['db.writable']],
+    ['Microsoft: the sign-in refused, and change notifications failing', facts({ microsoft: { enabled: true, auth: { ok: false, error: 'AADSTS' }, failed: 4, breaker: null, push: { on: true, lastError: 'HTTP 400' } } }), ['microsoft.default.auth', 'microsoft.default.push']],
     ['a disabled target says nothing', facts({ google: { enabled: false } }), []],
   ])('%s', (_name, f, keys) => {
     expect(alertProblems(f).map((p) => p.key)).toEqual(keys);

@@ -52,13 +52,13 @@ export function alertProblems(f: ProblemFacts): Problem[] {
     problems.push({ key: 'booking.breaker', sentence: w.bookingBreaker(held) });
   }
 
-  for (const kind of ['google', 'caldav'] as const) {
+  for (const kind of ['google', 'caldav', 'microsoft'] as const) {
     const section = obj(status[kind]);
     if (section?.['enabled'] !== true) continue;
     const prefix = `${kind}.${ACCOUNT}`;
     const auth = obj(section['auth']);
     const refused = auth?.['ok'] === false;
-    if (refused) problems.push({ key: `${prefix}.auth`, sentence: kind === 'google' ? googleAuthSentence(str(auth['error']), str(auth['mode']), f) : w.caldavAuth });
+    if (refused) problems.push({ key: `${prefix}.auth`, sentence: kind === 'google' ? googleAuthSentence(str(auth['error']), str(auth['mode']), f) : kind === 'caldav' ? w.caldavAuth : w.microsoftAuth });
     const failed = num(section['failed']);
     // Refused credentials fail every write: one message about the cause, not two.
     if (!refused && failed > 0) {
@@ -74,6 +74,8 @@ export function alertProblems(f: ProblemFacts): Problem[] {
   if (push?.['enabled'] === true && num(push['channels_active']) === 0) {
     problems.push({ key: `google.${ACCOUNT}.push`, sentence: w.push(str(push['address']) ?? 'public_url') });
   }
+  const graph = obj(obj(status['microsoft'])?.['push']);
+  if (graph?.['on'] === true && graph['lastError']) problems.push({ key: `microsoft.${ACCOUNT}.push`, sentence: w.microsoftPush });
   return problems;
 }
 

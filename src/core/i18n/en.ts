@@ -23,12 +23,14 @@ export const en = {
       'Publish the OAuth consent screen (Google Cloud console, OAuth consent screen, "Publish app") and run `calbridge google auth` again.',
     googleServiceAccount: 'Google refused the service account: check the key file in google.credentials.service_account_file and that each calendar is shared with the service account.',
     caldavAuth: 'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password.',
-    writes: (n: number, target: 'google' | 'caldav') =>
-      `${plural(n, 'appointment', 'appointments')} could not be written to ${target === 'google' ? 'Google Calendar' : 'the CalDAV calendar'} and are being retried: the reasons are on the status page.`,
-    breaker: (target: 'google' | 'caldav', deletes: number, mirrored: number) =>
-      `The ${target === 'google' ? 'Google' : 'CalDAV'} breaker holds ${plural(deletes, 'deletion', 'deletions')} of ${mirrored} mirrored events: check the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once.`,
+    microsoftAuth: "Microsoft refused calbridge's sign-in: run `calbridge microsoft auth` again (delegated sign-in), or check the app's client secret and admin consent (app-only).",
+    writes: (n: number, target: 'google' | 'caldav' | 'microsoft') =>
+      `${plural(n, 'appointment', 'appointments')} could not be written to ${{ google: 'Google Calendar', caldav: 'the CalDAV calendar', microsoft: 'Outlook' }[target]} and are being retried: the reasons are on the status page.`,
+    breaker: (target: 'google' | 'caldav' | 'microsoft', deletes: number, mirrored: number) =>
+      `The ${{ google: 'Google', caldav: 'CalDAV', microsoft: 'Microsoft' }[target]} breaker holds ${plural(deletes, 'deletion', 'deletions')} of ${mirrored} mirrored events: check the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once.`,
     push: (address: string) =>
       `No Google push channel is open (renewing them fails), so changes made in Google Calendar arrive only on the reverse sync's schedule: check that ${address} is reachable from the internet over https.`,
+    microsoftPush: 'Renewing the Microsoft Graph change notifications fails, so changes made in Outlook arrive only on the delta query\'s schedule: check that public_url is reachable from the internet over https.',
     recovered: (problem: string) => `Resolved: ${problem.replace(/\.$/, '')}. Nothing more to do.`,
     statusLink: (url: string) => `Status: ${url}`,
   },

@@ -18,12 +18,14 @@ export const ptBR: Messages = {
       'Publique a tela de consentimento OAuth (console do Google Cloud, tela de consentimento OAuth, "Publicar app") e rode `calbridge google auth` de novo.',
     googleServiceAccount: 'O Google recusou a conta de serviço: verifique o arquivo de chave em google.credentials.service_account_file e se cada agenda está compartilhada com a conta de serviço.',
     caldavAuth: 'O servidor CalDAV recusou o usuário e a senha: crie uma nova senha de app para a conta e coloque-a em caldav.password.',
+    microsoftAuth: 'A Microsoft recusou o acesso do calbridge: rode `calbridge microsoft auth` de novo (acesso delegado), ou verifique o segredo do app e o consentimento do administrador (só app).',
     writes: (n, target) =>
-      `${plural(n, 'agendamento não pôde', 'agendamentos não puderam')} ser gravado${n === 1 ? '' : 's'} ${target === 'google' ? 'no Google Agenda' : 'na agenda CalDAV'} e ${n === 1 ? 'está' : 'estão'} sendo tentado${n === 1 ? '' : 's'} de novo: os motivos estão na página de status.`,
+      `${plural(n, 'agendamento não pôde', 'agendamentos não puderam')} ser gravado${n === 1 ? '' : 's'} ${{ google: 'no Google Agenda', caldav: 'na agenda CalDAV', microsoft: 'no Outlook' }[target]} e ${n === 1 ? 'está' : 'estão'} sendo tentado${n === 1 ? '' : 's'} de novo: os motivos estão na página de status.`,
     breaker: (target, deletes, mirrored) =>
-      `O disjuntor ${target === 'google' ? 'do Google' : 'do CalDAV'} segura ${plural(deletes, 'exclusão', 'exclusões')} de ${mirrored} eventos espelhados: verifique o serviço de agendamentos; se forem reais, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
+      `O disjuntor ${{ google: 'do Google', caldav: 'do CalDAV', microsoft: 'da Microsoft' }[target]} segura ${plural(deletes, 'exclusão', 'exclusões')} de ${mirrored} eventos espelhados: verifique o serviço de agendamentos; se forem reais, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
     push: (address) =>
       `Nenhum canal de push do Google está aberto (renová-los falha), então mudanças feitas no Google Agenda só chegam no horário da sincronização reversa: verifique se ${address} é acessível pela internet via https.`,
+    microsoftPush: 'Renovar as notificações de mudança do Microsoft Graph falha, então mudanças feitas no Outlook só chegam no horário da consulta delta: verifique se public_url é acessível pela internet via https.',
     recovered: (problem) => `Resolvido: ${problem.replace(/\.$/, '')}. Nada mais a fazer.`,
     statusLink: (url) => `Status: ${url}`,
   },
