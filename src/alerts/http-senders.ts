@@ -10,7 +10,7 @@ import type { RetryPolicy } from '../net/retry-policy.ts';
 import { AlertSendError, alertTitle, failureCode, type AlertSender, type OutgoingAlert } from './sender.ts';
 
 /** An alert is small and not urgent to the second: a few tries over about half a minute. */
-export const ALERT_RETRY: RetryPolicy = { retries: 3, baseMs: 1000, maxMs: 15_000 };
+const ALERT_RETRY: RetryPolicy = { retries: 3, baseMs: 1000, maxMs: 15_000 };
 
 export interface HttpSenderOptions {
   retry?: RetryPolicy;

@@ -12,7 +12,7 @@ import { AlertStore } from '../store/alert-store.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
-export const ALERT_TICK_MS = 30_000;
+const ALERT_TICK_MS = 30_000;
 
 export interface AlertsPartDeps {
   /** The status document of every other part. */

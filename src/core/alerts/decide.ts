@@ -45,7 +45,7 @@ export interface AlertDecision {
 }
 
 /** No key gets a `problem` message within this long of its last message. */
-export const QUIET_MS = 60 * 60_000;
+const QUIET_MS = 60 * 60_000;
 
 export function decideAlerts(input: { now: number; afterMs: number; problems: readonly Problem[]; stored: readonly AlertState[] }): AlertDecision {
   const { now, afterMs } = input;
