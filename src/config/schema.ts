@@ -358,6 +358,26 @@ const feeds = z.array(feed).superRefine((list, ctx) => {
   });
 });
 
+/** smtp:// or smtps://, with the account in the userinfo (percent-encoded); nodemailer reads it as is. */
+const smtpUrl = z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL (smtps://user:password@host:465)' });
+
+/** Tell a person when syncing breaks and when it recovers (docs/reference/behaviour.md, "Alerts"). */
+const alerts = z.strictObject({
+  /** A problem must last this long before it is sent; 0: at once. */
+  after_minutes: num(z.number().int().min(0).max(10_080)).default(15),
+  /** An ntfy topic URL: the sentence is POSTed to it as text. */
+  ntfy: optional(httpUrl),
+  /** POSTed JSON {event, key, sentence, since, status_url}. */
+  webhook: optional(httpUrl),
+  email: z
+    .strictObject({
+      smtp_url: smtpUrl,
+      from: z.email({ error: 'must be an e-mail address' }),
+      to: z.array(z.email({ error: 'must be an e-mail address' })).min(1),
+    })
+    .optional(),
+});
+
 export const configSchema = z.strictObject({
   server,
   database: database.prefault({}),
@@ -368,6 +388,7 @@ export const configSchema = z.strictObject({
   caldav: caldav.optional(),
   microsoft: microsoft.optional(),
   feeds: feeds.default([]),
+  alerts: alerts.optional(),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -375,6 +396,7 @@ export type FeedConfig = Config['feeds'][number];
 export type GoogleConfig = NonNullable<Config['google']>;
 export type CalDavConfig = NonNullable<Config['caldav']>;
 export type MicrosoftConfig = NonNullable<Config['microsoft']>;
+export type AlertsConfig = NonNullable<Config['alerts']>;
 export type BookingConfig = Config['booking'];
 export type PollFilters = Config['poll']['filters'];
 export type FeedFilters = FeedConfig['filters'];

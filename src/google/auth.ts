@@ -26,12 +26,20 @@ const REFRESH_TOKEN_KEY = 'google.refresh_token';
 interface StoredRefreshToken {
   refresh_token: string;
   config_token_hash: string;
+  /** When Google issued it (ms): a refusal 6 to 8 days later is the "Testing" app's 7-day expiry. Absent before alerts existed. */
+  issued_at?: number;
 }
 
 const configTokenHash = (cfg: GoogleConfig) => sha256Hex(cfg.credentials.refresh_token ?? '');
 
-export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string): void {
-  kv.set(REFRESH_TOKEN_KEY, { refresh_token: refreshToken, config_token_hash: configTokenHash(cfg) } satisfies StoredRefreshToken);
+export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string, issuedAt = Date.now()): void {
+  kv.set(REFRESH_TOKEN_KEY, { refresh_token: refreshToken, config_token_hash: configTokenHash(cfg), issued_at: issuedAt } satisfies StoredRefreshToken);
+}
+
+/** When the refresh token in use was issued, if it is a stored one that says so (a token from the config does not). */
+export function refreshTokenIssuedAt(kv: KvStore, cfg: GoogleConfig): number | null {
+  const stored = kv.get<StoredRefreshToken>(REFRESH_TOKEN_KEY);
+  return stored && stored.config_token_hash === configTokenHash(cfg) && typeof stored.issued_at === 'number' ? stored.issued_at : null;
 }
 
 /** The refresh token in use: the stored one unless the config's own token changed since it was stored. */

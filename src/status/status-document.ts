@@ -204,6 +204,26 @@ export const activitySection = z.strictObject({
 });
 export type ActivitySection = z.infer<typeof activitySection>;
 
+export const alertsSection = z.strictObject({
+  enabled: z.boolean(),
+  channels: z.array(z.string()),
+  after_minutes: count,
+  /** The problems that alert now, and whether their message went out. */
+  problems: z.array(z.strictObject({ key: z.string(), sentence: z.string(), since: maybeInstant, sent: z.boolean() })),
+  /** The messages sent, newest first; each channel's outcome: `sent` or why not. */
+  last_sent: z.array(
+    z.strictObject({
+      at: instant,
+      event: z.enum(['problem', 'recovered']),
+      key: z.string(),
+      sentence: z.string(),
+      since: instant,
+      channels: z.record(z.string(), z.string()),
+    }),
+  ),
+});
+export type AlertsSection = z.infer<typeof alertsSection>;
+
 /** The whole document. A section is absent when its part is not there (no feeds configured; a runtime built without it). */
 export const statusDocument = z
   .strictObject({
@@ -216,6 +236,7 @@ export const statusDocument = z
     targets: z.record(z.string(), targetSection),
     retention: retentionSection.optional(),
     activity: activitySection.optional(),
+    alerts: alertsSection.optional(),
   })
   .meta({ title: 'calbridge status document', description: 'What `calbridge status --json` prints and GET /api/status serves.' });
 export type StatusDocument = z.infer<typeof statusDocument>;

@@ -29,6 +29,8 @@ export interface Tuning {
   /** Retries of one Graph request, and the backoff of an appointment whose Outlook write failed. */
   microsoftRetry?: RetryPolicy;
   microsoftItemBackoff?: { baseMs: number; maxMs: number };
+  /** Retries of one ntfy or webhook alert request. */
+  alertRetry?: RetryPolicy;
 }
 
 /** The one path from a booking record to stored state, with the runtime's one deletion breaker. */

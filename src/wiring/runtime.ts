@@ -24,6 +24,7 @@ import type { Shortcut } from '../net/hono-server.ts';
 import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
 import { agenda } from '../http/status-page/agenda.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
+import { createAlertsPart } from './alerts-part.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import type { Part } from './part.ts';
 import { createParts, type Tuning } from './parts.ts';
@@ -89,12 +90,20 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     wake: options.wake ?? ((job) => scheduler.wake(job)),
   });
   const lifecycle = createLifecycle();
-  const parts = [...createParts(services, options.tuning), lifecycle.part];
+  const writable = new WriteCheck(db);
+  const own = [...createParts(services, options.tuning), lifecycle.part];
+  const statusOf = (of: readonly Part[]): StatusDocument =>
+    assembleStatus({ version: packageVersion(), now: new Date(clock.now()).toISOString() }, of.flatMap((p) => (p.status ? [p.status()] : [])));
+  // Alerts read every other part's status, so they come last and see all of it.
+  const alerts = createAlertsPart(services, {
+    status: () => statusOf(own),
+    databaseProblem: () => writable.problem(),
+    ...(options.tuning?.alertRetry ? { retry: options.tuning.alertRetry } : {}),
+  });
+  const parts = [...own, alerts];
   for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
 
-  const status = (): StatusDocument =>
-    assembleStatus({ version: packageVersion(), now: new Date(clock.now()).toISOString() }, parts.flatMap((p) => (p.status ? [p.status()] : [])));
-  const writable = new WriteCheck(db);
+  const status = (): StatusDocument => statusOf(parts);
   const readiness = (): OverallReadiness => {
     const problem = writable.problem();
     return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);

@@ -17,6 +17,7 @@ it('stores the refresh token from the consent and never prints it', async () => 
   const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close();
+  const before = Date.now();
   const auth = runGoogleAuth(t.ctx.config, { keyboard: false, isTty: false });
   const redirect = fake.authorize(await auth.consentUrl); // what the browser does after "Allow"
   expect(new URL(redirect).hostname).toBe('127.0.0.1');
@@ -25,5 +26,8 @@ it('stores the refresh token from the consent and never prints it', async () => 
 
   const [issued] = fake.tokens.refreshTokens;
   expect(auth.stored()).toBe(issued);
+  // With when it was issued: a refusal a week later is the "Testing" app's expiry (docs/reference/behaviour.md, "Alerts").
+  expect(auth.issuedAt()).toBeGreaterThanOrEqual(before);
+  expect(auth.issuedAt()).toBeLessThanOrEqual(Date.now());
   expect(auth.printed.join('\n')).not.toContain(issued);
 });

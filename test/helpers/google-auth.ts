@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import type { Config } from '../../src/config/schema.ts';
 import { googleAuthCommand } from '../../src/commands/google-auth.ts';
-import { currentRefreshToken } from '../../src/google/auth.ts';
+import { currentRefreshToken, refreshTokenIssuedAt } from '../../src/google/auth.ts';
 import { KvStore } from '../../src/store/kv-store.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { systemClock } from '../../src/core/clock.ts';
@@ -18,6 +18,8 @@ export interface GoogleAuthRun {
   type(line: string): void;
   /** The refresh token stored in the database now. */
   stored(): string | undefined;
+  /** When the stored token was issued, as stored with it (null: not said). */
+  issuedAt(): number | null;
 }
 
 export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isTty?: boolean } = {}): GoogleAuthRun {
@@ -51,6 +53,14 @@ export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isT
       const db = openDatabase(config.database.path);
       try {
         return currentRefreshToken(new KvStore(db, systemClock, 'kv'), config.google!);
+      } finally {
+        db.close();
+      }
+    },
+    issuedAt() {
+      const db = openDatabase(config.database.path);
+      try {
+        return refreshTokenIssuedAt(new KvStore(db, systemClock, 'kv'), config.google!);
       } finally {
         db.close();
       }

@@ -88,9 +88,17 @@ export async function quietPeriod(w: World): Promise<void> {
   }
 }
 
-/** Every call since `from` that changed something at Google or the booking service, in words. */
-export function writesSince(w: World, from: Mark): string[] {
-  const google = w.fake.log.slice(from.google).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
+/**
+ * Every write call since `from` to Google or the booking service, in words. `changedNothing: false`
+ * leaves out the Google writes that changed nothing there: an insert answered 409 (the event was
+ * already there) and a delete answered 404 or 410 (already gone).
+ */
+export function writesSince(w: World, from: Mark, o: { changedNothing: boolean } = { changedNothing: true }): string[] {
+  const noop = (r: { kind: string; status: number }) => (r.kind === 'insert' && r.status === 409) || (r.kind === 'delete' && (r.status === 404 || r.status === 410));
+  const google = w.fake.log
+    .slice(from.google)
+    .filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind))
+    .filter((r) => o.changedNothing || !noop(r));
   const booking = w.sim.requests.slice(from.booking).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
   return [
     ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),

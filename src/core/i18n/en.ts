@@ -10,6 +10,30 @@ const andList = (items: readonly string[]): string => (items.length > 1 ? `${ite
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export const en = {
+  /** Alert sentences (docs/reference/behaviour.md, "Alerts"): what broke and what to do; never an upstream's text. */
+  alerts: {
+    dbWritable: 'calbridge cannot write its database, so nothing new is stored or mirrored: check the disk space and the file permissions of database.path, then restart calbridge.',
+    bookingApi: (lastOk: string | null) =>
+      `The booking API is failing${lastOk === null ? '' : ` (last good answer ${lastOk})`}, so new and changed appointments are not read: check booking.base_url, booking.token and whether the booking service is up.`,
+    bookingBreaker: (held: number) =>
+      `The deletion breaker holds ${plural(held, 'appointment', 'appointments')} the booking service says are gone, more than poll.max_gone_per_hour: check the booking service; if they are really gone, run \`calbridge sync --allow-mass-changes\` once.`,
+    googleAuth: "Google refused calbridge's sign-in (access revoked, or the sign-in expired): run `calbridge google auth` again to connect the Google account.",
+    googleTestingTrap: (days: number) =>
+      `Google refused calbridge's sign-in ${days} days after it was given: the OAuth app is in "Testing", whose sign-ins expire after 7 days. ` +
+      'Publish the OAuth consent screen (Google Cloud console, OAuth consent screen, "Publish app") and run `calbridge google auth` again.',
+    googleServiceAccount: 'Google refused the service account: check the key file in google.credentials.service_account_file and that each calendar is shared with the service account.',
+    caldavAuth: 'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password.',
+    microsoftAuth: "Microsoft refused calbridge's sign-in: run `calbridge microsoft auth` again (delegated sign-in), or check the app's client secret and admin consent (app-only).",
+    writes: (n: number, target: 'google' | 'caldav' | 'microsoft') =>
+      `${plural(n, 'appointment', 'appointments')} could not be written to ${{ google: 'Google Calendar', caldav: 'the CalDAV calendar', microsoft: 'Outlook' }[target]} and are being retried: the reasons are on the status page.`,
+    breaker: (target: 'google' | 'caldav' | 'microsoft', deletes: number, mirrored: number) =>
+      `The ${{ google: 'Google', caldav: 'CalDAV', microsoft: 'Microsoft' }[target]} breaker holds ${plural(deletes, 'deletion', 'deletions')} of ${mirrored} mirrored events: check the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once.`,
+    push: (address: string) =>
+      `No Google push channel is open (renewing them fails), so changes made in Google Calendar arrive only on the reverse sync's schedule: check that ${address} is reachable from the internet over https.`,
+    microsoftPush: 'Renewing the Microsoft Graph change notifications fails, so changes made in Outlook arrive only on the delta query\'s schedule: check that public_url is reachable from the internet over https.',
+    recovered: (problem: string) => `Resolved: ${problem.replace(/\.$/, '')}. Nothing more to do.`,
+    statusLink: (url: string) => `Status: ${url}`,
+  },
   /** BCP 47 tag for Intl and luxon (dates, numbers) and <html lang>. */
   tag: 'en',
   /** Each booking status in words, as `{status_label}` and the page show it. */

@@ -6,6 +6,29 @@ const plural = (n: number, one: string, many: string): string => `${n.toLocaleSt
 const units = { s: 's', min: 'min', h: 'h', d: 'd' } as const;
 
 export const ptBR: Messages = {
+  alerts: {
+    dbWritable: 'O calbridge não consegue gravar seu banco de dados, então nada novo é guardado nem espelhado: verifique o espaço em disco e as permissões do arquivo em database.path e reinicie o calbridge.',
+    bookingApi: (lastOk) =>
+      `A API de agendamentos está falhando${lastOk === null ? '' : ` (última resposta boa em ${lastOk})`}, então agendamentos novos e alterados não são lidos: verifique booking.base_url, booking.token e se o serviço de agendamentos está no ar.`,
+    bookingBreaker: (held) =>
+      `O disjuntor de exclusões segura ${plural(held, 'agendamento', 'agendamentos')} que o serviço de agendamentos diz que não existem mais, acima de poll.max_gone_per_hour: verifique o serviço de agendamentos; se não existem mesmo, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
+    googleAuth: 'O Google recusou o acesso do calbridge (acesso revogado, ou o acesso expirou): rode `calbridge google auth` de novo para conectar a conta Google.',
+    googleTestingTrap: (days) =>
+      `O Google recusou o acesso do calbridge ${days} dias depois de concedido: o app OAuth está em "Teste", cujos acessos expiram após 7 dias. ` +
+      'Publique a tela de consentimento OAuth (console do Google Cloud, tela de consentimento OAuth, "Publicar app") e rode `calbridge google auth` de novo.',
+    googleServiceAccount: 'O Google recusou a conta de serviço: verifique o arquivo de chave em google.credentials.service_account_file e se cada agenda está compartilhada com a conta de serviço.',
+    caldavAuth: 'O servidor CalDAV recusou o usuário e a senha: crie uma nova senha de app para a conta e coloque-a em caldav.password.',
+    microsoftAuth: 'A Microsoft recusou o acesso do calbridge: rode `calbridge microsoft auth` de novo (acesso delegado), ou verifique o segredo do app e o consentimento do administrador (só app).',
+    writes: (n, target) =>
+      `${plural(n, 'agendamento não pôde', 'agendamentos não puderam')} ser gravado${n === 1 ? '' : 's'} ${{ google: 'no Google Agenda', caldav: 'na agenda CalDAV', microsoft: 'no Outlook' }[target]} e ${n === 1 ? 'está' : 'estão'} sendo tentado${n === 1 ? '' : 's'} de novo: os motivos estão na página de status.`,
+    breaker: (target, deletes, mirrored) =>
+      `O disjuntor ${{ google: 'do Google', caldav: 'do CalDAV', microsoft: 'da Microsoft' }[target]} segura ${plural(deletes, 'exclusão', 'exclusões')} de ${mirrored} eventos espelhados: verifique o serviço de agendamentos; se forem reais, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
+    push: (address) =>
+      `Nenhum canal de push do Google está aberto (renová-los falha), então mudanças feitas no Google Agenda só chegam no horário da sincronização reversa: verifique se ${address} é acessível pela internet via https.`,
+    microsoftPush: 'Renovar as notificações de mudança do Microsoft Graph falha, então mudanças feitas no Outlook só chegam no horário da consulta delta: verifique se public_url é acessível pela internet via https.',
+    recovered: (problem) => `Resolvido: ${problem.replace(/\.$/, '')}. Nada mais a fazer.`,
+    statusLink: (url) => `Status: ${url}`,
+  },
   tag: 'pt-BR',
   status: {
     CONFIRMED: 'Confirmado',

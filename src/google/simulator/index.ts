@@ -19,7 +19,7 @@
  *   POST .../events/watch                        records a channel; returns {id, resourceId, expiration}
  *   POST /calendar/v3/channels/stop              {id, resourceId} => 204; unknown => 404
  * Every calendar API call needs `Authorization: Bearer <access token issued here>` (401 otherwise);
- * `expireAccessTokens()` makes the issued ones fail, `revoke()` makes refresh tokens answer invalid_grant.
+ * `expireAccessTokens()` makes the issued ones fail, `revoke()` makes the refresh tokens given so far answer invalid_grant (a new consent's work).
  * Calendars spring into existence on first use, unless `calendars` names the ones this identity can see:
  * then any other answers 404 notFound (as Google does for a calendar not shared with the caller), and one
  * shared read-only answers writes with 403 requiredAccessLevel. Errors have Google's body {error:{code,message,errors:[{reason}]}}.

@@ -23,7 +23,10 @@ export class TokenEndpoint {
   private readonly accessTokens = new Map<string, number>();
   private readonly refreshTokens = new Set<string>();
   private readonly codes = new Map<string, string>();
+  /** Service-account assertions are refused from now on. */
   private revoked = false;
+  /** Only refresh tokens issued here from now on are taken (the ones before were revoked). */
+  private onlyIssued = false;
 
   constructor(private readonly options: OAuthOptions) {}
 
@@ -48,7 +51,7 @@ export class TokenEndpoint {
     if (grant === 'refresh_token') {
       const rt = form.get('refresh_token') ?? '';
       // Until one is issued here, any refresh token is taken (tests configure one of their own).
-      if (this.revoked || !rt || (this.refreshTokens.size > 0 && !this.refreshTokens.has(rt))) {
+      if (!rt || ((this.onlyIssued || this.refreshTokens.size > 0) && !this.refreshTokens.has(rt))) {
         return [400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }];
       }
       this.tokens.refreshed++;
@@ -83,9 +86,14 @@ export class TokenEndpoint {
     this.accessTokens.clear();
   }
 
-  /** Every refresh token answers invalid_grant from now on, as after a revoked consent. */
+  /**
+   * Every refresh token given so far answers invalid_grant from now on, as after a revoked consent;
+   * one issued afterwards (a new consent, `issueRefreshToken`) works.
+   */
   revoke(): void {
     this.revoked = true;
+    this.onlyIssued = true;
+    this.refreshTokens.clear();
     this.accessTokens.clear();
   }
 

@@ -1,0 +1,75 @@
+// What alerts (docs/reference/behaviour.md, "Alerts"), read from the status document the parts
+// already report: an account's credentials refused, the booking API failing, writes to a target
+// failing, a breaker holding, push renewal failing, the database not writable. Each problem is a
+// key and a sentence in our words (what broke, what to do); an upstream's own text never goes in,
+// since it can name accounts or echo what we sent. This file is the one adapter from status to
+// problems, read through the status document's types (status/status-document.ts).
+import type { Problem } from '../core/alerts/decide.ts';
+import { testingTrapDays } from '../core/alerts/testing-trap.ts';
+import type { Messages } from '../core/i18n/index.ts';
+import type { StatusDocument } from '../status/status-document.ts';
+
+/** What the alerts read besides the status document. */
+export interface ProblemFacts {
+  /** The whole status document (`status`, /api/status). */
+  status: StatusDocument;
+  /** Why the database cannot be written, if it cannot (store/write-check.ts). */
+  databaseProblem: string | undefined;
+  /** When the Google refresh token in use was issued, where known (stored by `google auth`). */
+  googleTokenIssuedAt: number | null;
+  now: number;
+  /** The sentences, in server.locale. */
+  words: Messages['alerts'];
+}
+
+export function alertProblems(f: ProblemFacts): Problem[] {
+  const problems: Problem[] = [];
+  const status = f.status;
+  const w = f.words;
+
+  if (f.databaseProblem) {
+    problems.push({ key: 'db.writable', sentence: w.dbWritable });
+  }
+
+  const api = status.ingest?.booking_api;
+  const lastOk = api?.last_ok_at ? Date.parse(api.last_ok_at) : null;
+  const errorAt = api?.last_error?.at ? Date.parse(api.last_error.at) : null;
+  if (errorAt !== null && (lastOk === null || errorAt > lastOk)) {
+    problems.push({ key: 'booking.api', sentence: w.bookingApi(lastOk === null ? null : new Date(lastOk).toISOString()) });
+  }
+  const held = status.ingest?.deletion_breaker.held ?? 0;
+  if (held > 0) {
+    problems.push({ key: 'booking.breaker', sentence: w.bookingBreaker(held) });
+  }
+
+  // Each account by its name (`google.default`, `caldav.bruno`): the key of its problems.
+  for (const [account, section] of Object.entries(status.targets)) {
+    const kind = section.kind;
+    if (kind !== 'google' && kind !== 'caldav' && kind !== 'microsoft') continue;
+    const refused = !section.auth.ok;
+    if (refused) {
+      const sentence =
+        kind === 'google' ? googleAuthSentence(section.auth.error ?? undefined, section.auth.mode, f) : kind === 'caldav' ? w.caldavAuth : w.microsoftAuth;
+      problems.push({ key: `${account}.auth`, sentence });
+    }
+    // Refused credentials fail every write: one message about the cause, not two.
+    if (!refused && section.failed > 0) {
+      problems.push({ key: `${account}.writes`, sentence: w.writes(section.failed, kind) });
+    }
+    if (section.breaker) {
+      problems.push({ key: `${account}.breaker`, sentence: w.breaker(kind, section.breaker.deletes, section.breaker.mirrored) });
+    }
+    const reverse = section.reverse_sync;
+    const push = reverse.enabled ? reverse.push : undefined;
+    if (push?.enabled === true && push.channels_active === 0) {
+      problems.push({ key: `${account}.push`, sentence: kind === 'microsoft' ? w.microsoftPush : w.push(push.address) });
+    }
+  }
+  return problems;
+}
+
+function googleAuthSentence(error: string | undefined, mode: string | undefined, f: ProblemFacts): string {
+  if (mode === 'service_account') return f.words.googleServiceAccount;
+  const days = error?.includes('invalid_grant') ? testingTrapDays(f.googleTokenIssuedAt, f.now) : null;
+  return days === null ? f.words.googleAuth : f.words.googleTestingTrap(days);
+}
