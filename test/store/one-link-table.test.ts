@@ -1,4 +1,4 @@
-// Migration 020: the links of every calendar target in one table, keyed by account. A database
+// Migration 021: the links of every calendar target in one table, keyed by account. A database
 // from before it keeps every link, every reverse-sync action and every saved cursor, now under the
 // account they belong to (google.default, caldav.default, microsoft.default). SQL here seeds the old schema only.
 import { mkdtempSync, rmSync } from 'node:fs';
