@@ -53,8 +53,8 @@ async function setUp(afterMinutes: number) {
       tuning: { googleRetry: { retries: 0, baseMs: 1, maxMs: 1 }, googleItemBackoff: { baseMs: 0, maxMs: 0 }, alertRetry: { retries: 0, baseMs: 1, maxMs: 1 } },
     });
     runtimes.push(r);
-    const job = (part: string, name: string) => r.parts.find((p) => p.name === part)!.jobs!.find((j) => j.name === name)!;
-    return { r, writer: () => job('google', 'google-writer').run(), tick: () => job('alerts', 'alerts').run() };
+    const job = (name: string) => r.parts.flatMap((p) => p.jobs ?? []).find((j) => j.name === name)!;
+    return { r, writer: () => job('google-writer').run(), tick: () => job('alerts').run() };
   };
   return { config, clock, start };
 }
