@@ -62,7 +62,8 @@ module.exports = {
     {
       name: 'shared-helpers-stand-alone',
       severity: 'error',
-      comment: 'net/ (pacing, retry policy, rate-limit headers) and ical/ (the VEVENT rendering) serve several adapters: they import only core/.',
+      comment:
+        'net/ (pacing, retry policy, rate-limit headers) and ical/ (the VEVENT rendering) serve several adapters: they import only core/.',
       from: { path: '^src/(net|ical)/' },
       to: { path: '^src/', pathNot: ['^src/core/', '^src/$1/'] },
     },

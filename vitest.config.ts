@@ -14,7 +14,10 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/process/**'] } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/process/**'] },
+      },
       { extends: true, test: { name: 'process', include: ['test/process/**/*.test.ts'] } },
     ],
   },

@@ -6,7 +6,8 @@ import { startMirrorEnv, type MirrorEnv } from '../test/caldav/mirror-env.ts';
 const H = 3_600_000;
 const T0 = Date.UTC(2030, 0, 7, 12);
 
-const at = (i: number, shift = 0) => testAppointment({ key: `bench-${i}`, searchCode: `B${i}`, start: T0 + i * H + shift, end: T0 + i * H + shift + H });
+const at = (i: number, shift = 0) =>
+  testAppointment({ key: `bench-${i}`, searchCode: `B${i}`, start: T0 + i * H + shift, end: T0 + i * H + shift + H });
 
 async function allCalls(env: MirrorEnv): Promise<number> {
   const metric = await env.t.runtime.services.metrics.registry.getSingleMetric('calbridge_caldav_calls_total')?.get();

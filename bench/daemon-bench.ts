@@ -57,7 +57,11 @@ async function minorGc(port: number): Promise<{ count: number; seconds: number; 
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
   const value = (name: string, label = 'kind="minor"') => Number(new RegExp(`^${name}\\{${label}\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   // V8 sizes the young generation itself, within the runtime settings' bound: a smaller one is collected more often.
-  return { count: value('nodejs_gc_duration_seconds_count'), seconds: value('nodejs_gc_duration_seconds_sum'), newSpaceBytes: value('nodejs_heap_space_size_total_bytes', 'space="new"') };
+  return {
+    count: value('nodejs_gc_duration_seconds_count'),
+    seconds: value('nodejs_gc_duration_seconds_sum'),
+    newSpaceBytes: value('nodejs_heap_space_size_total_bytes', 'space="new"'),
+  };
 }
 
 const stored = async (port: number): Promise<number> => Number((await status(port)).ingest?.appointments?.total ?? 0);
@@ -106,7 +110,11 @@ function measured(result: LoadResult, cpu: number): Measured & { result: LoadRes
 const measuredTurn = (result: LoadResult) => measured(result, result.targetCpuMs ?? 0);
 
 /** Ratios, smallest first, as percentages. */
-const percents = (values: number[]) => [...values].sort((x, y) => x - y).map((v) => `${(v * 100).toFixed(0)} %`).join(', ');
+const percents = (values: number[]) =>
+  [...values]
+    .sort((x, y) => x - y)
+    .map((v) => `${(v * 100).toFixed(0)} %`)
+    .join(', ');
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -131,7 +139,11 @@ function acksWhile(port: number, keys: readonly string[]): { stop(): Promise<Ack
   let i = 0;
   const post = (): void => {
     const key = keys[i++ % keys.length];
-    const body = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key, n: `import-${i}` } });
+    const body = JSON.stringify({
+      event: 'appointment.updated',
+      timestamp: new Date().toISOString(),
+      data: { appointment_key: key, n: `import-${i}` },
+    });
     const t0 = performance.now();
     pending.push(
       fetch(`http://127.0.0.1:${port}/webhooks/${SECRET}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
@@ -140,7 +152,10 @@ function acksWhile(port: number, keys: readonly string[]): { stop(): Promise<Ack
           const ms = performance.now() - t0;
           if (r.status === 200) latencies.push(ms);
           else bad++;
-          if (process.env.BENCH_IMPORT_DEBUG && (ms > 50 || r.status !== 200)) process.stderr.write(`ack sent at ${(t0 - started).toFixed(0)} ms: ${r.status} after ${ms.toFixed(0)} ms ${r.status === 200 ? '' : text}\n`);
+          if (process.env.BENCH_IMPORT_DEBUG && (ms > 50 || r.status !== 200))
+            process.stderr.write(
+              `ack sent at ${(t0 - started).toFixed(0)} ms: ${r.status} after ${ms.toFixed(0)} ms ${r.status === 200 ? '' : text}\n`,
+            );
         },
         (e: unknown) => {
           bad++;
@@ -155,7 +170,13 @@ function acksWhile(port: number, keys: readonly string[]): { stop(): Promise<Ack
     async stop() {
       clearInterval(timer);
       await Promise.all(pending);
-      return { n: latencies.length, bad, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: Math.max(0, ...latencies) };
+      return {
+        n: latencies.length,
+        bad,
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        max: Math.max(0, ...latencies),
+      };
     },
   };
 }
@@ -174,7 +195,9 @@ async function withImportSetup<T>(count: number, run: (fakes: Fakes, config: str
   }
 }
 
-async function firstImport(count: number): Promise<{ count: number; ms: number; cpuMs: number; listings: number; listRequests: number; cold: Pass; warm: Pass; acks: Acks }> {
+async function firstImport(
+  count: number,
+): Promise<{ count: number; ms: number; cpuMs: number; listings: number; listRequests: number; cold: Pass; warm: Pass; acks: Acks }> {
   return withImportSetup(count, async (fakes, config, port) => {
     const t0 = performance.now();
     const serve = await startServe(config, port);
@@ -185,11 +208,16 @@ async function firstImport(count: number): Promise<{ count: number; ms: number; 
     const posting = acksWhile(port, await fakes.call<string[]>('keys'));
     try {
       // Done when the first poll has finished: every record it listed is stored (or reported skipped).
-      await waitFor('first import', async () => {
-        const last = (await status(port)).ingest?.poll?.last;
-        if (last && last.outcome !== 'success') throw new Error(`the first poll ended ${last.outcome}: ${last.error ?? ''}`);
-        return last?.outcome === 'success';
-      }, Math.max(120_000, count * 3), STATUS_EVERY_MS);
+      await waitFor(
+        'first import',
+        async () => {
+          const last = (await status(port)).ingest?.poll?.last;
+          if (last && last.outcome !== 'success') throw new Error(`the first poll ended ${last.outcome}: ${last.error ?? ''}`);
+          return last?.outcome === 'success';
+        },
+        Math.max(120_000, count * 3),
+        STATUS_EVERY_MS,
+      );
       ms = performance.now() - t0;
       cpu = cpuMs(serve.pid); // start included: a first import is also the daemon's first start
       acks = await posting.stop();
@@ -207,7 +235,8 @@ async function firstImport(count: number): Promise<{ count: number; ms: number; 
       const w0 = performance.now();
       const result = await runtime.scheduler.runNow('poll');
       const c = process.cpuUsage(c0);
-      if (process.env.BENCH_IMPORT_DEBUG) process.stderr.write(`unchanged pass: user ${c.user / 1000} ms, system ${c.system / 1000} ms; ${JSON.stringify(result)}\n`);
+      if (process.env.BENCH_IMPORT_DEBUG)
+        process.stderr.write(`unchanged pass: user ${c.user / 1000} ms, system ${c.system / 1000} ms; ${JSON.stringify(result)}\n`);
       return { cpuMs: (c.user + c.system) / 1000, ms: performance.now() - w0 };
     };
     const cold = await pass();
@@ -282,15 +311,26 @@ export async function runDaemonBench(): Promise<string> {
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
     const drained = async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
-    const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({ port: p, method: 'POST', path: `/webhooks/${SECRET}/`, keys, durationMs: 3000, ...extra });
+    const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({
+      port: p,
+      method: 'POST',
+      path: `/webhooks/${SECRET}/`,
+      keys,
+      durationMs: 3000,
+      ...extra,
+    });
     // BENCH_PROPAGATION_ONLY=1: only the propagation after the backfill (a short run while tuning it).
     if (process.env.BENCH_PROPAGATION_ONLY) {
       await sleep(5000); // the backfill's pass has planned its work (pending counts it)
-      await waitFor('backfill', async () => {
-        const s = await status(port);
-        const g = s.targets?.['google.default'];
-        return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
-      }, 240_000);
+      await waitFor(
+        'backfill',
+        async () => {
+          const s = await status(port);
+          const g = s.targets?.['google.default'];
+          return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
+        },
+        240_000,
+      );
       let last = -1;
       for (;;) {
         const n = (await fakes.call<{ events: number }>('googleStats')).events;
@@ -310,7 +350,9 @@ export async function runDaemonBench(): Promise<string> {
         const [c0, e0] = [cpuMs(serve.pid), (await fakes.call<{ events: number }>('googleStats')).events];
         await sleep(5000);
         const [c1, e1] = [cpuMs(serve.pid), (await fakes.call<{ events: number }>('googleStats')).events];
-        lines.push(`window ${i + 1}: serve CPU ${((c1 - c0) / 5).toFixed(0)} ms/s, Google events +${e1 - e0}, ${e1 > e0 ? ((c1 - c0) / (e1 - e0)).toFixed(1) : '-'} ms CPU per event`);
+        lines.push(
+          `window ${i + 1}: serve CPU ${((c1 - c0) / 5).toFixed(0)} ms/s, Google events +${e1 - e0}, ${e1 > e0 ? ((c1 - c0) / (e1 - e0)).toFixed(1) : '-'} ms CPU per event`,
+        );
       }
       return lines.join('\n');
     }
@@ -318,7 +360,14 @@ export async function runDaemonBench(): Promise<string> {
     // calbridge back to back in rounds, as the webhooks; the median round's trio. calbridge's minor
     // collections during its 304 rounds are read from its /metrics.
     const feedRows = async () => {
-      const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({ port: p, method: 'GET', path: `/feeds/${FEED_TOKEN}.ics`, headers, durationMs: 2000, connections: 4 });
+      const feed = (p: number, headers: Record<string, string> = {}): LoadSpec => ({
+        port: p,
+        method: 'GET',
+        path: `/feeds/${FEED_TOKEN}.ics`,
+        headers,
+        durationMs: 2000,
+        connections: 4,
+      });
       const feedRounds = Math.max(1, Number(process.env.BENCH_FEED_ROUNDS ?? 5));
       type WithResult = Measured & { result: LoadResult };
       type Round = { bare: WithResult; settings: WithResult; ours: WithResult };
@@ -335,7 +384,9 @@ export async function runDaemonBench(): Promise<string> {
         const ours304 = await measure(serve.pid, feed(port, { 'if-none-match': etag }));
         const gc1 = await minorGc(port);
         const mb = (g: { newSpaceBytes: number }) => (g.newSpaceBytes / 2 ** 20).toFixed(1);
-        gc.byRound.push(`${fmt(ours304.result.ok / Math.max(1, gc1.count - gc0.count))} answers a collection at ${mb(gc0)} to ${mb(gc1)} MB`);
+        gc.byRound.push(
+          `${fmt(ours304.result.ok / Math.max(1, gc1.count - gc0.count))} answers a collection at ${mb(gc0)} to ${mb(gc1)} MB`,
+        );
         gc.count += gc1.count - gc0.count;
         gc.seconds += gc1.seconds - gc0.seconds;
         gc.requests += ours304.result.ok;
@@ -343,19 +394,33 @@ export async function runDaemonBench(): Promise<string> {
         notModified.push({ bare: bare304, settings: settings304, ours: ours304 });
         // The second bare server, after calbridge: the floor of this method, as in the turns below.
         twinsBackToBack.push((await measure(bareTwin!.pid, feed(bareTwin!.port, { 'if-none-match': '"bare-etag"' }))).rate / bare304.rate);
-        full.push({ bare: await measure(bare!.pid, feed(bare!.port)), settings: await measure(bareSettings!.pid, feed(bareSettings!.port)), ours: await measure(serve.pid, feed(port)) });
+        full.push({
+          bare: await measure(bare!.pid, feed(bare!.port)),
+          settings: await measure(bareSettings!.pid, feed(bareSettings!.port)),
+          ours: await measure(serve.pid, feed(port)),
+        });
       }
       // The same answers with the servers in turns, 200 ms slices, 2 s each in all per round: back to
       // back, two identical bare servers differed by up to a half from one 2 s round to the next on this
       // machine; in 200 ms turns, by about a tenth (BENCHMARKS.md, "Two layouts of ServerResponse, and the feed rows in turns").
       const twins: number[] = [];
       const inTurns = async (conditional: boolean): Promise<Round> => {
-        const target = (p: number, pid: number, tag: string): Target => ({ port: p, pid, path: `/feeds/${FEED_TOKEN}.ics`, headers: conditional ? { 'if-none-match': tag } : {} });
+        const target = (p: number, pid: number, tag: string): Target => ({
+          port: p,
+          pid,
+          path: `/feeds/${FEED_TOKEN}.ics`,
+          headers: conditional ? { 'if-none-match': tag } : {},
+        });
         const [b, st, o, twin] = await turns({
-          method: 'GET', connections: 4, sliceMs: TURN_SLICE_MS, durationMs: 4 * 2000,
+          method: 'GET',
+          connections: 4,
+          sliceMs: TURN_SLICE_MS,
+          durationMs: 4 * 2000,
           targets: [
-            target(bare!.port, bare!.pid, '"bare-etag"'), target(bareSettings!.port, bareSettings!.pid, '"bare-etag"'),
-            target(port, serve.pid, etag), target(bareTwin!.port, bareTwin!.pid, '"bare-etag"'),
+            target(bare!.port, bare!.pid, '"bare-etag"'),
+            target(bareSettings!.port, bareSettings!.pid, '"bare-etag"'),
+            target(port, serve.pid, etag),
+            target(bareTwin!.port, bareTwin!.pid, '"bare-etag"'),
           ],
         });
         const round = { bare: measuredTurn(b!), settings: measuredTurn(st!), ours: measuredTurn(o!) };
@@ -368,7 +433,9 @@ export async function runDaemonBench(): Promise<string> {
         turns304.push(await inTurns(true));
         turns200.push(await inTurns(false));
       }
-      for (const r of turns304) for (const [status, n] of Object.entries(r.ours.result.statuses)) if (status !== '304') our304Statuses[`${status} (in turns)`] = (our304Statuses[`${status} (in turns)`] ?? 0) + n;
+      for (const r of turns304)
+        for (const [status, n] of Object.entries(r.ours.result.statuses))
+          if (status !== '304') our304Statuses[`${status} (in turns)`] = (our304Statuses[`${status} (in turns)`] ?? 0) + n;
       // The load thread's CPU per answer: when it nears the time per answer, the client set the pace.
       const clientShare = (items: Round[]) => {
         const all = items.flatMap((r) => [r.bare.result, r.settings.result, r.ours.result]);
@@ -377,24 +444,42 @@ export async function runDaemonBench(): Promise<string> {
       const ratio = (r: Round, base: 'bare' | 'settings' = 'bare') => r.ours.rate / r[base].rate;
       const inOrder = (items: Round[], base: 'bare' | 'settings' = 'bare') => [...items].sort((a, b) => ratio(a, base) - ratio(b, base));
       const mid = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base)[Math.floor(items.length / 2)]!;
-      const settingsShare = (items: Round[]) => items.map((r) => r.settings.rate / r.bare.rate).sort((a, b) => a - b).map((v) => `${(v * 100).toFixed(0)} %`).join(', ');
-      const spreadOf = (items: Round[], base: 'bare' | 'settings' = 'bare') => inOrder(items, base).map((r) => `${(ratio(r, base) * 100).toFixed(0)} %`).join(', ');
+      const settingsShare = (items: Round[]) =>
+        items
+          .map((r) => r.settings.rate / r.bare.rate)
+          .sort((a, b) => a - b)
+          .map((v) => `${(v * 100).toFixed(0)} %`)
+          .join(', ');
+      const spreadOf = (items: Round[], base: 'bare' | 'settings' = 'bare') =>
+        inOrder(items, base)
+          .map((r) => `${(ratio(r, base) * 100).toFixed(0)} %`)
+          .join(', ');
       return {
-        bare304: mid(notModified).bare, our304: mid(notModified).ours, bare200: mid(full).bare, our200: mid(full).ours,
-        settings304: mid(notModified, 'settings').settings, oursVsSettings304: mid(notModified, 'settings').ours,
-        settings200: mid(full, 'settings').settings, oursVsSettings200: mid(full, 'settings').ours,
+        bare304: mid(notModified).bare,
+        our304: mid(notModified).ours,
+        bare200: mid(full).bare,
+        our200: mid(full).ours,
+        settings304: mid(notModified, 'settings').settings,
+        oursVsSettings304: mid(notModified, 'settings').ours,
+        settings200: mid(full, 'settings').settings,
+        oursVsSettings200: mid(full, 'settings').ours,
         feedSpread: `304 ${spreadOf(notModified)}; cached 200 ${spreadOf(full)}`,
         settingsSpread: `304 ${spreadOf(notModified, 'settings')}; cached 200 ${spreadOf(full, 'settings')}`,
         // What the settings alone cost: the bare server under them against itself with Node's defaults.
         settingsCost: `304 ${settingsShare(notModified)}; cached 200 ${settingsShare(full)}`,
         twinsBackToBack: percents(twinsBackToBack),
-        gc: `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
+        gc:
+          `calbridge's minor collections while it answered 304s: ${fmt(gc.count)} in ${fmt(gc.requests)} answers, one every ${fmt(gc.requests / Math.max(1, gc.count))}, ` +
           `${((gc.seconds * 1e6) / Math.max(1, gc.requests)).toFixed(1)} µs of collection per 304 (its /metrics, nodejs_gc_duration_seconds{kind="minor"}); ` +
           `round by round, with its young generation's size before and after (nodejs_heap_space_size_total_bytes{space="new"}): ${gc.byRound.join('; ')}`,
         rounds: feedRounds,
         turns: {
-          bare304: mid(turns304).bare, our304: mid(turns304).ours, bare200: mid(turns200).bare, our200: mid(turns200).ours,
-          settings304: mid(turns304, 'settings').settings, oursVsSettings304: mid(turns304, 'settings').ours,
+          bare304: mid(turns304).bare,
+          our304: mid(turns304).ours,
+          bare200: mid(turns200).bare,
+          our200: mid(turns200).ours,
+          settings304: mid(turns304, 'settings').settings,
+          oursVsSettings304: mid(turns304, 'settings').ours,
           spread: `304 ${spreadOf(turns304)}; cached 200 ${spreadOf(turns200)}`,
           settingsSpread: `304 ${spreadOf(turns304, 'settings')}; cached 200 ${spreadOf(turns200, 'settings')}`,
           settingsCost: `304 ${settingsShare(turns304)}; cached 200 ${settingsShare(turns200)}`,
@@ -402,7 +487,9 @@ export async function runDaemonBench(): Promise<string> {
           twins: percents(twins),
           client: `the load thread was busy ${(clientShare(turns304) * 100).toFixed(0)} % of the 304 slices' time and ${(clientShare(turns200) * 100).toFixed(0)} % of the 200s'`,
         },
-        our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses).map(([status, n]) => `${fmt(n)} × ${status}`).join(', ')}`,
+        our304Answers: `calbridge's answers in its 304 rounds: ${Object.entries(our304Statuses)
+          .map(([status, n]) => `${fmt(n)} × ${status}`)
+          .join(', ')}`,
       };
     };
     const row = (name: string, b: Measured, o: Measured, goal: string) =>
@@ -439,20 +526,31 @@ export async function runDaemonBench(): Promise<string> {
     const closed: { bare: Measured; ours: Awaited<ReturnType<typeof reReads>> }[] = [];
     const open: typeof closed = [];
     for (let i = 0; i < rounds; i++) {
-      closed.push({ bare: await measure(bare.pid, webhook(bare.port, { connections: 20 })), ours: await reReads(() => measure(serve.pid, webhook(port, { connections: 20 }), drained)) });
-      open.push({ bare: await measure(bare.pid, webhook(bare.port, { rate: 500, durationMs: 5000 })), ours: await reReads(() => measure(serve.pid, webhook(port, { rate: 500, durationMs: 5000 }), drained)) });
+      closed.push({
+        bare: await measure(bare.pid, webhook(bare.port, { connections: 20 })),
+        ours: await reReads(() => measure(serve.pid, webhook(port, { connections: 20 }), drained)),
+      });
+      open.push({
+        bare: await measure(bare.pid, webhook(bare.port, { rate: 500, durationMs: 5000 })),
+        ours: await reReads(() => measure(serve.pid, webhook(port, { rate: 500, durationMs: 5000 }), drained)),
+      });
     }
     const median = <T>(items: T[], by: (t: T) => number): T => [...items].sort((a, b) => by(a) - by(b))[Math.floor(items.length / 2)]!;
     const { bare: bareClosed, ours: ourClosed } = median(closed, (r) => r.ours.rate / r.bare.rate);
     const { bare: bareOpen, ours: ourOpen } = median(open, (r) => r.ours.p99);
     const spread = (items: typeof closed, f: (r: (typeof closed)[number]) => number, unit: string, d = 0) =>
-      items.map(f).sort((a, b) => a - b).map((v) => `${v.toFixed(d)}${unit}`).join(', ');
+      items
+        .map(f)
+        .sort((a, b) => a - b)
+        .map((v) => `${v.toFixed(d)}${unit}`)
+        .join(', ');
     const google0 = await fakes.call<{ events: number } & Clock>('googleStats');
     // The main thread's CPU per webhook, round by round: what bounds a receiver on one event loop.
     const loops = (items: typeof closed, who: 'bare' | 'ours') => spread(items, (r) => r[who].loopUsPerRequest ?? 0, ' µs');
     // BENCH_ACKS_ONLY=1: only the two webhook rows (a short run while tuning the receiver); BENCH_FEEDS_ONLY=1: only the feed rows.
     if (process.env.BENCH_ACKS_ONLY) {
-      const line = (name: string, m: Measured) => `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
+      const line = (name: string, m: Measured) =>
+        `${name}: ${fmt(m.rate)}/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${fmt(m.cpuUsPerRequest)} µs, bad ${m.bad}`;
       const reads = (m: { reReadsPerAck: number }) => `, re-reads per ack ${m.reReadsPerAck.toFixed(2)}`;
       // The load thread's CPU per request: what the client itself took of this 2-core machine.
       const client = (rows: { bare: Measured & { result?: LoadResult }; ours: { result: LoadResult } }[]) =>
@@ -474,28 +572,61 @@ export async function runDaemonBench(): Promise<string> {
     // Feeds, after the acknowledgements, while the rest of the backfill runs (the note says how much was left).
     const atFeeds = await fakes.call<{ events: number } & Clock>('googleStats');
     const googleAtFeeds = atFeeds.events;
-    const { bare304, our304, bare200, our200, feedSpread, settings304, oursVsSettings304, settings200, oursVsSettings200, settingsSpread, settingsCost, gc, our304Answers, turns: inTurns, twinsBackToBack } = await feedRows();
+    const {
+      bare304,
+      our304,
+      bare200,
+      our200,
+      feedSpread,
+      settings304,
+      oursVsSettings304,
+      settings200,
+      oursVsSettings200,
+      settingsSpread,
+      settingsCost,
+      gc,
+      our304Answers,
+      turns: inTurns,
+      twinsBackToBack,
+    } = await feedRows();
 
     const feedsEnd = await fakes.call<Clock>('googleStats');
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
-    await waitFor('backfill', async () => {
-      const s = await status(port);
-      const g = s.targets?.['google.default'];
+    await waitFor(
+      'backfill',
+      async () => {
+        const s = await status(port);
+        const g = s.targets?.['google.default'];
         return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
-    }, 240_000);
+      },
+      240_000,
+    );
     type Window = { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null };
-    const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; backfill: Window }>('googleStats');
+    const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; backfill: Window }>(
+      'googleStats',
+    );
     const b = g.backfill;
     const backfillMinutes = (b.lastMs - b.firstMs) / 60_000;
     const backfillShare = b.calls / backfillMinutes / 600;
     // Where the backfill's longest pause fell (the fakes' clock): a shortfall of the share shows up as one.
     const phaseAt = (t: number) =>
-      t < ackStart.now ? 'before the ack rounds' : t < google0.now ? 'in the ack rounds' : t < atFeeds.now ? 'between the ack rounds and the feed rows' : t < feedsEnd.now ? 'in the feed rows' : 'after the feed rows';
+      t < ackStart.now
+        ? 'before the ack rounds'
+        : t < google0.now
+          ? 'in the ack rounds'
+          : t < atFeeds.now
+            ? 'between the ack rounds and the feed rows'
+            : t < feedsEnd.now
+              ? 'in the feed rows'
+              : 'after the feed rows';
     const pause = b.longestPause
       ? ` Longest pause between two Google calls in it: ${(b.longestPause.ms / 1000).toFixed(1)} s, ${((b.longestPause.fromMs - b.firstMs) / 1000).toFixed(0)} s after the first insert (${phaseAt(b.longestPause.fromMs)}).`
       : '';
-    const before = b.firstMs - g.firstMs > 1000 ? ` The first Google call came ${((b.firstMs - g.firstMs) / 1000).toFixed(1)} s before the first insert (not counted in the share).` : '';
+    const before =
+      b.firstMs - g.firstMs > 1000
+        ? ` The first Google call came ${((b.firstMs - g.firstMs) / 1000).toFixed(1)} s before the first insert (not counted in the share).`
+        : '';
 
     // Propagation: Google idle again (its bucket refilled), 40 changes at 20 a second.
     await sleep(4000);
@@ -537,7 +668,7 @@ export async function runDaemonBench(): Promise<string> {
         `calbridge / bare under its settings: ${inTurns.settingsSpread}; bare under calbridge's settings / bare: ${inTurns.settingsCost}; ` +
         `a second bare server (the same program, a fourth in the turns) / bare, 304 and 200 rounds: ${inTurns.twins}; ${inTurns.client}. ` +
         `Back to back (the method before 2026-11-27 09:00), 2 s each; every round, calbridge / bare: ${feedSpread}; the second bare server / bare, 304: ${twinsBackToBack}. ` +
-        'The bare feed answers carry the same headers as calbridge\'s (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. ' +
+        "The bare feed answers carry the same headers as calbridge's (ETag, Last-Modified, Cache-Control, Vary), as a 304 must. " +
         `The last two rows compare calbridge with the same bare server started with calbridge's runtime settings (\`${runtimeSettings().flags.join(' ')}\` and the malloc environment of bin/calbridge.js), ` +
         `in the same rounds; every round: ${settingsSpread}. What those settings cost the bare server itself, every round (under them / with Node's defaults): ${settingsCost}. ${gc}. ${our304Answers}.`,
       '',
@@ -561,7 +692,10 @@ export async function runDaemonBench(): Promise<string> {
 
 /** The first import by the poll and an unchanged pass, at each size of BENCH_IMPORT (comma-separated; 0: none). */
 async function importSection(): Promise<string[]> {
-  const sizes = (process.env.BENCH_IMPORT ?? '20000,100000').split(',').map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_IMPORT ?? '20000,100000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   if (sizes.length === 0) return [];
   const out = [
     '',
@@ -576,7 +710,9 @@ async function importSection(): Promise<string[]> {
     const r = await firstImport(n);
     const pass = (p: Pass) => `${(p.ms / 1000).toFixed(2)} s, ${(p.cpuMs / 1000).toFixed(2)} s`;
     const acks = `${r.acks.p50.toFixed(1)} ms, ${r.acks.p99.toFixed(1)} ms, ${r.acks.max.toFixed(1)} ms (${fmt(r.acks.n)} answered${r.acks.bad ? `, ${r.acks.bad} not 200` : ''})`;
-    out.push(`| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${acks} | ${pass(r.cold)} | ${pass(r.warm)} | ≤ 15 s and one listing; unchanged well under 1 s CPU |`);
+    out.push(
+      `| ${fmt(n)} listed, ${fmt(r.count)} stored | ${(r.ms / 1000).toFixed(1)} s | ${(r.cpuMs / 1000).toFixed(1)} s | ${fmt(r.listRequests)} | ${r.listings.toFixed(1)} | ${acks} | ${pass(r.cold)} | ${pass(r.warm)} | ≤ 15 s and one listing; unchanged well under 1 s CPU |`,
+    );
   }
   out.push(
     '',
@@ -587,7 +723,9 @@ async function importSection(): Promise<string[]> {
   );
   for (const n of sizes) {
     const a = await acksDuringImport(n);
-    out.push(`| ${fmt(n)} | ${(a.ms / 1000).toFixed(1)} s | ${fmt(a.n)}${a.bad ? ` (${a.bad} not 200)` : ''} | ${a.p50.toFixed(1)} ms | ${a.p99.toFixed(1)} ms | ${a.max.toFixed(1)} ms |`);
+    out.push(
+      `| ${fmt(n)} | ${(a.ms / 1000).toFixed(1)} s | ${fmt(a.n)}${a.bad ? ` (${a.bad} not 200)` : ''} | ${a.p50.toFixed(1)} ms | ${a.p99.toFixed(1)} ms | ${a.max.toFixed(1)} ms |`,
+    );
   }
   return out;
 }

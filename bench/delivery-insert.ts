@@ -17,7 +17,10 @@ const BATCH = 10;
 const MEASURED = 20_000;
 const KEPT = 70_000;
 
-const body = () => Buffer.from(JSON.stringify({ event: 'appointment.updated', data: { appointment_key: `a-${randomUUID()}` }, sent_at: new Date().toISOString() }));
+const body = () =>
+  Buffer.from(
+    JSON.stringify({ event: 'appointment.updated', data: { appointment_key: `a-${randomUUID()}` }, sent_at: new Date().toISOString() }),
+  );
 
 interface Inserter {
   insert(bodies: Buffer[]): void;
@@ -25,7 +28,18 @@ interface Inserter {
 
 function current(db: Db): Inserter {
   const store = new DeliveryStore(db);
-  return { insert: (bodies) => void store.insertMany(bodies.map((b) => ({ dedupeKey: dedupeKeyOf(b), appointmentKey: 'a', event: 'appointment.updated', body: b.toString(), receivedAt: Date.now() }))) };
+  return {
+    insert: (bodies) =>
+      void store.insertMany(
+        bodies.map((b) => ({
+          dedupeKey: dedupeKeyOf(b),
+          appointmentKey: 'a',
+          event: 'appointment.updated',
+          body: b.toString(),
+          receivedAt: Date.now(),
+        })),
+      ),
+  };
 }
 
 /** The insert of migration 015's schema: duplicates among pending rows found by their unique index. */
@@ -51,7 +65,9 @@ function before015(db: Db): Inserter {
      ON CONFLICT (dedupe_key) DO UPDATE SET state = 'pending', next_attempt_ms = 0, received_at_ms = excluded.received_at_ms,
        body = excluded.body, processed_at_ms = NULL, last_error = NULL WHERE state != 'pending' RETURNING id`,
   );
-  const many = db.transaction((bodies: Buffer[]) => bodies.map((b) => insert.get(createHash('sha256').update(b).digest('hex'), 'a', 'appointment.updated', b.toString(), Date.now())));
+  const many = db.transaction((bodies: Buffer[]) =>
+    bodies.map((b) => insert.get(createHash('sha256').update(b).digest('hex'), 'a', 'appointment.updated', b.toString(), Date.now())),
+  );
   return { insert: (bodies) => void many.immediate(bodies) };
 }
 
@@ -61,7 +77,10 @@ function olderDatabase(path: string, last: number): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -2000');
-  migrate(db, loadMigrations().filter((m) => m.version <= last));
+  migrate(
+    db,
+    loadMigrations().filter((m) => m.version <= last),
+  );
   return db;
 }
 
@@ -97,12 +116,18 @@ export function deliveryInsertRows(): string[] {
   const cell = (m: { wall: number; cpu: number }) => `${m.wall.toFixed(1)} µs (CPU ${m.cpu.toFixed(1)} µs)`;
   // Twice each, in turns, the better of two: the machine is shared.
   const best = (f: () => { wall: number; cpu: number }) => [f(), f()].sort((a, b) => a.wall - b.wall)[0]!;
-  const rows: [string, number][] = [['a fresh database', 0], [`${KEPT.toLocaleString('en')} processed deliveries kept`, KEPT]];
+  const rows: [string, number][] = [
+    ['a fresh database', 0],
+    [`${KEPT.toLocaleString('en')} processed deliveries kept`, KEPT],
+  ];
   return [
     `The receiver's commit alone (DeliveryStore.insertMany, batches of ${BATCH}, ${MEASURED.toLocaleString('en')} deliveries, in one process), per delivery:`,
     '',
     '| database | now | migration 015 (same run) | before migration 015 (same run) |',
     '|---|---:|---:|---:|',
-    ...rows.map(([name, kept]) => `| ${name} | ${cell(best(() => measure('current', kept)))} | ${cell(best(() => measure('015', kept)))} | ${cell(best(() => measure('before 015', kept)))} |`),
+    ...rows.map(
+      ([name, kept]) =>
+        `| ${name} | ${cell(best(() => measure('current', kept)))} | ${cell(best(() => measure('015', kept)))} | ${cell(best(() => measure('before 015', kept)))} |`,
+    ),
   ];
 }

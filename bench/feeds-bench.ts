@@ -76,7 +76,13 @@ interface Daemon {
 
 /** What `serve` builds, through the same builder: the real app, parts, feed cache and database. */
 async function startFeeds(config: Config): Promise<Daemon> {
-  const runtime = buildRuntime(config, { log: silentLogger(), clock: systemClock, booking: noBooking, wake: () => undefined, processMetrics: false });
+  const runtime = buildRuntime(config, {
+    log: silentLogger(),
+    clock: systemClock,
+    booking: noBooking,
+    wake: () => undefined,
+    processMetrics: false,
+  });
   const { server, url } = await listen(runtime.app);
   return {
     url,
@@ -234,11 +240,19 @@ export async function runFeedsBench(): Promise<string> {
     const fixed = new Uint8Array(Buffer.alloc(first.bytes, 'x'));
     bare.get('/fixed', (c) => c.body(fixed, 200, { 'Content-Type': 'text/calendar; charset=utf-8' }));
     // The same four headers a feed's 304 carries, fixed.
-    const notModifiedHeaders = { ETag: first.etag, 'Last-Modified': new Date().toUTCString(), 'Cache-Control': 'private, max-age=900', Vary: 'Accept-Encoding' };
+    const notModifiedHeaders = {
+      ETag: first.etag,
+      'Last-Modified': new Date().toUTCString(),
+      'Cache-Control': 'private, max-age=900',
+      Vary: 'Accept-Encoding',
+    };
     bare.get('/not-modified', (c) => c.body(null, 304, notModifiedHeaders));
     const bareServer = await listen(bare);
 
-    const c200 = await compare({ url: `${warm.url}${PATH}`, headers: {}, status: 200 }, { url: `${bareServer.url}/fixed`, headers: {}, status: 200 });
+    const c200 = await compare(
+      { url: `${warm.url}${PATH}`, headers: {}, status: 200 },
+      { url: `${bareServer.url}/fixed`, headers: {}, status: 200 },
+    );
     const c304 = await compare(
       { url: `${warm.url}${PATH}`, headers: { 'If-None-Match': first.etag }, status: 304 },
       { url: `${bareServer.url}/not-modified`, headers: { 'If-None-Match': first.etag }, status: 304 },

@@ -32,7 +32,11 @@ interface Running {
   startMs: number;
 }
 
-async function startUntilOk(command: string[], url: (out: string) => string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Running> {
+async function startUntilOk(
+  command: string[],
+  url: (out: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Running> {
   const t0 = performance.now();
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -41,7 +45,14 @@ async function startUntilOk(command: string[], url: (out: string) => string | un
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${command.join(' ')} exited:\n${out}`);
     const target = url(out);
-    if (target && (await fetch(target).then((r) => r.ok, () => false))) return { child, out: () => out, startMs: performance.now() - t0 };
+    if (
+      target &&
+      (await fetch(target).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      return { child, out: () => out, startMs: performance.now() - t0 };
     await sleep(5);
   }
 }
@@ -62,7 +73,10 @@ async function bareNode(floor = false): Promise<{ startMs: number; rss: number }
     ? "new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'full', timeStyle: 'long' }).format(new Date()); fetch('http://127.0.0.1:' + port + '/').then((r) => r.text()).then(() => console.log('port ' + port));"
     : "console.log('port ' + port);";
   const code = `require('http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { const port = this.address().port; ${work} });`;
-  const run = await startUntilOk([process.execPath, '-e', code], (out) => /port (\d+)/.exec(out)?.[1] && `http://127.0.0.1:${/port (\d+)/.exec(out)![1]}/`);
+  const run = await startUntilOk(
+    [process.execPath, '-e', code],
+    (out) => /port (\d+)/.exec(out)?.[1] && `http://127.0.0.1:${/port (\d+)/.exec(out)![1]}/`,
+  );
   await sleep(2000);
   const rss = rssKb(run.child.pid!);
   await stop(run.child);
@@ -168,7 +182,9 @@ async function serveAndMeasure(config: string, then: Then, nodeDefaults = false)
 async function fill(config: string): Promise<number> {
   const t0 = performance.now();
   // Not spawnSync: the simulator answering it lives in this process.
-  const child = spawn(process.execPath, [CALBRIDGE, 'sync', '--config', config, '--allow-mass-changes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CALBRIDGE, 'sync', '--config', config, '--allow-mass-changes'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -227,12 +243,19 @@ export async function runFootprintBench(): Promise<string> {
     // One start says more about the neighbours than about calbridge: the median of this one and two more.
     const starts = [empty.startMs];
     for (let i = 0; i < 2; i++) {
-      const again = await startUntilOk([CALBRIDGE, 'serve', '--config', writeConfig(emptyDir, emptySim)], listeningUrl, { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
+      const again = await startUntilOk([CALBRIDGE, 'serve', '--config', writeConfig(emptyDir, emptySim)], listeningUrl, {
+        ...process.env,
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      });
       starts.push(again.startMs);
       await stop(again.child);
     }
     const sorted = starts.sort((a, b) => a - b);
-    row('cold start to /healthz 200, empty (median of 3)', `${Math.round(sorted[1]!)} ms (${sorted.map(Math.round).join(', ')})`, '≤ 500 ms');
+    row(
+      'cold start to /healthz 200, empty (median of 3)',
+      `${Math.round(sorted[1]!)} ms (${sorted.map(Math.round).join(', ')})`,
+      '≤ 500 ms',
+    );
   } finally {
     await emptySim.close();
     rmSync(emptyDir, { recursive: true, force: true });
@@ -258,11 +281,19 @@ export async function runFootprintBench(): Promise<string> {
       row(`(first \`sync\` storing ${n}, not a goal)`, `${(fillMs / 1000).toFixed(1)} s`, '');
       // The same with Node's defaults, to show what the runtime flags save (CONTRIBUTING.md, "Runtime settings").
       const plain = await serveAndMeasure(config, 'feed', true);
-      row(`(the same with Node's defaults, \`node bin/calbridge.js\`: peak, after the poll, after the GET, 10 s later)`, `${[plain.peakPolling, plain.settled, plain.afterFeed!, plain.steady!].map(mb).join(', ')}`, '');
+      row(
+        `(the same with Node's defaults, \`node bin/calbridge.js\`: peak, after the poll, after the GET, 10 s later)`,
+        `${[plain.peakPolling, plain.settled, plain.afterFeed!, plain.steady!].map(mb).join(', ')}`,
+        '',
+      );
       // The same listing in the largest pages the booking service gives: fewer requests, more held at once.
       if (pageSize !== 1000) {
         const large = await serveAndMeasure(writeConfig(dir, sim, 1000), 'nothing');
-        row(`(the same in pages of 1,000, booking.page_size's largest: peak during the poll, after it)`, `${[large.peakPolling, large.settled].map(mb).join(', ')}`, '');
+        row(
+          `(the same in pages of 1,000, booking.page_size's largest: peak during the poll, after it)`,
+          `${[large.peakPolling, large.settled].map(mb).join(', ')}`,
+          '',
+        );
       }
     } finally {
       await sim.close();
@@ -277,7 +308,7 @@ export async function runFootprintBench(): Promise<string> {
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus()[0]?.model ?? 'an unknown CPU'} (${cpus().length} cores, shared), ${Math.round(totalmem() / 2 ** 30)} GiB.`,
     `\`bin/calbridge.js serve\` (the compiled program, started as the image's entry starts it) on Node ${process.version}, booking simulator with`,
-    'the appointments in the poll window (listed in pages of 100, booking.page_size\'s default, up to 50,000; in pages of 1,000 beyond, as',
+    "the appointments in the poll window (listed in pages of 100, booking.page_size's default, up to 50,000; in pages of 1,000 beyond, as",
     'the default booking.max_pages of 500 would stop a listing of 100), one feed of all of them, Google off. RSS from /proc, read from outside.',
     `Baseline in the same run: a bare \`node\` HTTP server idles at ${mb(bare.rss)} and answers its first request`,
     `${Math.round(bare.startMs)} ms after spawn; \`node -e 0\` takes ${Math.round(bareMs())} ms. The same server after one \`fetch()\` and one date formatted`,

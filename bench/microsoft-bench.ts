@@ -9,7 +9,13 @@ import { MAILBOX } from '../test/microsoft/env.ts';
 const H = 3_600_000;
 // Inside the delta window and the poll's (days ahead of now).
 const T0 = Date.now() + 2 * 86_400_000;
-const at = (i: number, shift = 0) => testAppointment({ key: `bench-${i}`, searchCode: `B${i}`, start: T0 + i * 15 * 60_000 + shift, end: T0 + i * 15 * 60_000 + shift + H / 4 });
+const at = (i: number, shift = 0) =>
+  testAppointment({
+    key: `bench-${i}`,
+    searchCode: `B${i}`,
+    start: T0 + i * 15 * 60_000 + shift,
+    end: T0 + i * 15 * 60_000 + shift + H / 4,
+  });
 
 async function writeAll(env: Env): Promise<void> {
   // The pending count is the last pass's: a pass first, then as many as it takes.
@@ -44,7 +50,11 @@ async function economy(): Promise<string[]> {
     });
     if (env.events().length !== n + 1) throw new Error(`expected ${n + 1} events, found ${env.events().length}`);
     const row = (what: string, r: { writes: number; all: number }) => `| ${what} | ${r.writes.toFixed(2)} | ${r.all.toFixed(2)} |`;
-    return [row('new appointment', created), row('material change (moved)', moved), row('repeated delivery / poll with nothing new', repeated)];
+    return [
+      row('new appointment', created),
+      row('material change (moved)', moved),
+      row('repeated delivery / poll with nothing new', repeated),
+    ];
   } finally {
     await env.close();
   }
@@ -62,7 +72,11 @@ interface Backfill {
 async function backfill(count: number, rpm: number): Promise<Backfill> {
   // Graph's limits as the simulator enforces them: 4 in flight per mailbox, and here a per-minute cap
   // equal to the configured rate (a pacer that overshoots it meets 429s). Each call takes 20 ms.
-  const env = await startMirror({ reverse: { enabled: false }, rpm, graph: { perMailboxPerMinute: rpm, latencyMs: 20, retryAfterSeconds: 1 } });
+  const env = await startMirror({
+    reverse: { enabled: false },
+    rpm,
+    graph: { perMailboxPerMinute: rpm, latencyMs: 20, retryAfterSeconds: 1 },
+  });
   try {
     for (let i = 1; i <= count; i++) env.t.ctx.appointments.upsert(at(i));
     const t0 = performance.now();
@@ -70,7 +84,14 @@ async function backfill(count: number, rpm: number): Promise<Backfill> {
     const ms = performance.now() - t0;
     if (env.events().length !== count) throw new Error(`backfill incomplete: ${env.events().length} of ${count}`);
     const graphCalls = env.graph.log.filter((r) => r.kind !== 'token');
-    return { count, rpm, ms, requests: graphCalls.length, throttled: graphCalls.filter((r) => r.status === 429).length, peak: env.graph.maxInFlight(MAILBOX) };
+    return {
+      count,
+      rpm,
+      ms,
+      requests: graphCalls.length,
+      throttled: graphCalls.filter((r) => r.status === 429).length,
+      peak: env.graph.maxInFlight(MAILBOX),
+    };
   } finally {
     await env.close();
   }

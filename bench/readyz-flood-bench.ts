@@ -87,11 +87,24 @@ const webhook = (i) => request('POST', '/webhooks/' + secret + '/', JSON.stringi
 `;
 
 /** Webhooks at WEBHOOKS_PER_SECOND, and `probe` (a path) at probesPerSecond, for durationMs. */
-function load(port: number, durationMs: number, probe: string, probesPerSecond: number): Promise<{ webhooks: StreamResult; probes: StreamResult }> {
+function load(
+  port: number,
+  durationMs: number,
+  probe: string,
+  probesPerSecond: number,
+): Promise<{ webhooks: StreamResult; probes: StreamResult }> {
   return new Promise((resolve, reject) => {
     const w = new Worker(LOAD, {
       eval: true,
-      workerData: { port, secret: SECRET, durationMs, webhooksPerSecond: WEBHOOKS_PER_SECOND, probe, probesPerSecond, run: `run-${randomUUID()}` },
+      workerData: {
+        port,
+        secret: SECRET,
+        durationMs,
+        webhooksPerSecond: WEBHOOKS_PER_SECOND,
+        probe,
+        probesPerSecond,
+        run: `run-${randomUUID()}`,
+      },
     });
     w.once('message', resolve);
     w.once('error', reject);
@@ -118,7 +131,9 @@ function seed(db: Db): void {
 
 /** What one pass over the table costs (what /readyz did per call before counters), for reference. */
 function fullCountMs(db: Db): number {
-  const stmt = db.prepare(`SELECT COALESCE(SUM(state = 'pending'), 0) AS p, COALESCE(SUM(state = 'failed'), 0) AS f, MIN(CASE WHEN state = 'pending' THEN received_at_ms END) AS o FROM deliveries`);
+  const stmt = db.prepare(
+    `SELECT COALESCE(SUM(state = 'pending'), 0) AS p, COALESCE(SUM(state = 'failed'), 0) AS f, MIN(CASE WHEN state = 'pending' THEN received_at_ms END) AS o FROM deliveries`,
+  );
   stmt.get();
   const t0 = performance.now();
   for (let i = 0; i < 5; i++) stmt.get();
@@ -144,7 +159,13 @@ export async function runReadyzFloodBench(): Promise<string> {
   seeding.close();
   // What serve builds, through the same builder. wake is a no-op: this measures acknowledgement and
   // probes; the worker has its own tests.
-  const runtime = buildRuntime(config, { log: silentLogger(), clock: systemClock, booking: noBooking, wake: () => undefined, processMetrics: false });
+  const runtime = buildRuntime(config, {
+    log: silentLogger(),
+    clock: systemClock,
+    booking: noBooking,
+    wake: () => undefined,
+    processMetrics: false,
+  });
   await runtime.parts.find((p) => p.name === 'ingest')?.start?.(); // as in serve: background WAL checkpoints
   runtime.lifecycle.set('serving');
   const server: ServerType = await new Promise((resolve) => {
@@ -185,7 +206,8 @@ export async function runReadyzFloodBench(): Promise<string> {
     const rate = READYZ_PER_SECOND.toLocaleString('en');
     const row = (name: string, r: StreamResult, kind?: Kind) =>
       `| ${name} | ${(r.ok / s).toFixed(0)} | ${percentile(r.latencies, 0.5).toFixed(2)} | ${percentile(r.latencies, 0.99).toFixed(2)} | ${r.bad} | ${kind ? `${Math.round(cpu[kind] * 100)} %` : ''} |`;
-    const ratio = (a: StreamResult, b: StreamResult, p: number) => (percentile(a.latencies, p) / Math.max(0.01, percentile(b.latencies, p))).toFixed(2);
+    const ratio = (a: StreamResult, b: StreamResult, p: number) =>
+      (percentile(a.latencies, p) / Math.max(0.01, percentile(b.latencies, p))).toFixed(2);
     return [
       '## /readyz flood during webhook acknowledgement',
       '',

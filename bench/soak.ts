@@ -53,7 +53,9 @@ for (let seed = first; seed < first + runs; seed++) {
     process.stdout.write(`\n${outcome.report}\n\n`);
   }
   const done = ++played;
-  process.stdout.write(`seed ${seed}: ${outcome.ok ? 'ok' : 'FAILED'}, ${outcome.steps} steps, ${(outcome.ms / 1000).toFixed(1)} s  [${done}/${runs}, ${failures.length} failed]\n`);
+  process.stdout.write(
+    `seed ${seed}: ${outcome.ok ? 'ok' : 'FAILED'}, ${outcome.steps} steps, ${(outcome.ms / 1000).toFixed(1)} s  [${done}/${runs}, ${failures.length} failed]\n`,
+  );
   if (bail && failures.length) break;
 }
 
@@ -70,7 +72,7 @@ if (process.argv.includes('--write')) {
     SOAK_HEADING,
     '',
     'Written by `npm run soak -- --runs N --write`: random histories of the model test (test/model/README.md), each played against',
-    'the booking simulator, the fake Google and the daemon, then settled and checked (agreement, reschedules, people\'s moves, no',
+    "the booking simulator, the fake Google and the daemon, then settled and checked (agreement, reschedules, people's moves, no",
     'wasted write). Writes after agreement count every write from the first moment everything a person sees agrees (watched after',
     'every job while settling) through 20 s of schedule after it. A failing history counts once; its seed replays it',
     '(`npm run soak -- --seed N`).',

@@ -72,7 +72,13 @@ async function measureReceiver(synchronous: 'normal' | 'full'): Promise<Measured
   });
   // What serve builds, through the same builder. wake is a no-op: this measures acknowledgement;
   // the worker is measured by its own tests.
-  const runtime = buildRuntime(config, { log: silentLogger(), clock: systemClock, booking: noBooking, wake: () => undefined, processMetrics: false });
+  const runtime = buildRuntime(config, {
+    log: silentLogger(),
+    clock: systemClock,
+    booking: noBooking,
+    wake: () => undefined,
+    processMetrics: false,
+  });
   const db = runtime.services.db;
   await runtime.parts.find((p) => p.name === 'ingest')?.start?.(); // as in serve: background WAL checkpoints
   const server = await listen(runtime.app);
@@ -98,7 +104,8 @@ export async function runWebhookBench(): Promise<string> {
 
   const normal = await measureReceiver('normal');
   const full = await measureReceiver('full');
-  const row = (name: string, m: Measured) => `| ${name} | ${Math.round(m.rate).toLocaleString('en')} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} |`;
+  const row = (name: string, m: Measured) =>
+    `| ${name} | ${Math.round(m.rate).toLocaleString('en')} | ${m.p50.toFixed(2)} | ${m.p99.toFixed(2)} |`;
   const ratio = normal.rate / b.rate;
   const durable = normal.stored >= normal.acknowledged && full.stored >= full.acknowledged;
   return [

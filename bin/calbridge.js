@@ -30,7 +30,9 @@ import { modernNode, runOn, runtimeSettings, thisNodeCanRun } from '../scripts/m
 if (!thisNodeCanRun()) {
   const node = modernNode();
   if (!node) {
-    process.stderr.write(`calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}. Run npm install in the checkout to fetch Node 24 into it, or install Node 24 LTS.\n`);
+    process.stderr.write(
+      `calbridge: needs Node.js 22 or newer (24 is what the image runs); this is ${process.version}. Run npm install in the checkout to fetch Node 24 into it, or install Node 24 LTS.\n`,
+    );
     process.exit(1);
   }
   // The settings of the #! line, which `node bin/calbridge.js` on this old Node did not get.

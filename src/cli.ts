@@ -69,7 +69,12 @@ function groupHelp(word: string | undefined): string | undefined {
   const members = commands.filter((c) => word !== undefined && c.name.startsWith(`${word} `));
   if (members.length === 0) return undefined;
   const width = Math.max(...members.map((c) => c.name.length));
-  return [`usage: calbridge ${word} <command> [options]`, '', 'commands:', ...members.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)].join('\n');
+  return [
+    `usage: calbridge ${word} <command> [options]`,
+    '',
+    'commands:',
+    ...members.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
 }
 
 export function usage(): string {
@@ -176,7 +181,8 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo): Promise
   };
   const mask = (line: string) => (scrub ? scrub(line) : line);
   const masked: CommandIo = { ...io, out: (line) => io.out(mask(line)), err: (line) => io.err(mask(line)) };
-  const loadConfig = (): Config => protect(configModule.loadConfigFile(configModule.configPath(values.config as string | undefined)).config);
+  const loadConfig = (): Config =>
+    protect(configModule.loadConfigFile(configModule.configPath(values.config as string | undefined)).config);
   const args: CommandArgs = {
     values,
     positionals,

@@ -9,9 +9,26 @@ import { maskUrlUserinfo } from './core/mask-userinfo.ts';
 export type { Logger };
 
 const REDACT = [
-  'token', 'secret', 'previous_secret', 'auth_token', 'admin_token', 'client_secret', 'refresh_token', 'access_token', 'authorization',
-  '*.token', '*.secret', '*.previous_secret', '*.auth_token', '*.admin_token', '*.client_secret', '*.refresh_token', '*.access_token', '*.authorization',
-  'headers.authorization', 'req.headers.authorization',
+  'token',
+  'secret',
+  'previous_secret',
+  'auth_token',
+  'admin_token',
+  'client_secret',
+  'refresh_token',
+  'access_token',
+  'authorization',
+  '*.token',
+  '*.secret',
+  '*.previous_secret',
+  '*.auth_token',
+  '*.admin_token',
+  '*.client_secret',
+  '*.refresh_token',
+  '*.access_token',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
 ];
 
 export interface LogOptions {
@@ -71,7 +88,14 @@ const BATCH_MS = 200;
  */
 function destination(fd: 1 | 2): { write(line: string): void; flush(cb?: (err?: Error) => void): void } {
   if (fd === 2) return pino.destination({ fd, sync: true });
-  const bytes = pino.destination({ fd, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_MS, maxLength: MAX_BUFFERED_LOG, contentMode: 'buffer' });
+  const bytes = pino.destination({
+    fd,
+    sync: false,
+    minLength: BATCH_BYTES,
+    periodicFlush: BATCH_MS,
+    maxLength: MAX_BUFFERED_LOG,
+    contentMode: 'buffer',
+  });
   return {
     // sonic-boom's types know only its text mode; in buffer mode its write takes a Buffer.
     write: (line) => bytes.write(Buffer.from(line) as unknown as string),

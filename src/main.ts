@@ -33,12 +33,18 @@ export async function startDaemon(config: Config, options: DaemonOptions): Promi
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits };
   const server: Server = await listen(
     runtime.app.fetch,
-    { port: wanted, host: config.server.host, serverOptions: serverOptions(limits), ...(runtime.shortcut ? { shortcut: runtime.shortcut } : {}) },
+    {
+      port: wanted,
+      host: config.server.host,
+      serverOptions: serverOptions(limits),
+      ...(runtime.shortcut ? { shortcut: runtime.shortcut } : {}),
+    },
     (e) => log.error({ err: e }, 'an answer could not be written'),
   ).catch((e: NodeJS.ErrnoException) => {
     void runtime.close();
     const where = `${config.server.host}:${wanted}`;
-    if (e.code === 'EADDRINUSE') throw new UserError(`${where} is already in use; stop the other process or change server.port`, 1, { cause: e });
+    if (e.code === 'EADDRINUSE')
+      throw new UserError(`${where} is already in use; stop the other process or change server.port`, 1, { cause: e });
     if (e.code === 'EACCES') throw new UserError(`no permission to listen on ${where}; use a port above 1023`, 1, { cause: e });
     throw e;
   });

@@ -13,7 +13,10 @@ const app = new Hono();
 app.post('/webhooks/:secret/', (c) => c.json({ status: 'stored' }));
 app.get('/feeds/:file', (c) => {
   if (c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers: { ...common } });
-  return new Response(feed, { status: 200, headers: { ...common, 'Content-Type': 'text/calendar; charset=utf-8', 'Content-Length': String(feed.length) } });
+  return new Response(feed, {
+    status: 200,
+    headers: { ...common, 'Content-Type': 'text/calendar; charset=utf-8', 'Content-Length': String(feed.length) },
+  });
 });
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.send!({ port: info.port }));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -52,7 +52,8 @@ async function propagate(o: { url: string; secret: string; count: number; perSec
     const written = new Map<string, number>();
     for (const l of google.log) {
       const t0 = l.eventId === undefined ? undefined : sent.get(l.eventId);
-      if (t0 !== undefined && l.kind === 'update' && l.status === 200 && !written.has(l.eventId!)) written.set(l.eventId!, arrived.get(l) ?? 0);
+      if (t0 !== undefined && l.kind === 'update' && l.status === 200 && !written.has(l.eventId!))
+        written.set(l.eventId!, arrived.get(l) ?? 0);
     }
     if (written.size === sent.size || performance.now() > deadline) return [...written].map(([id, t]) => t - sent.get(id)!);
     await sleep(20);
@@ -74,12 +75,17 @@ function longestPause(times: number[]): { ms: number; fromMs: number } | null {
  * The backfill as Google saw it: from the first event inserted to the last, every calendar call in
  * between (a reverse-sync round that listed the calendar before the first insert is not the backfill's).
  */
-function backfillWindow(calls: LoggedRequest[]): { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null } | null {
+function backfillWindow(
+  calls: LoggedRequest[],
+): { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null } | null {
   const inserts = calls.filter((l) => l.kind === 'insert').map((l) => arrived.get(l) ?? 0);
   if (inserts.length === 0) return null;
   const firstMs = Math.min(...inserts);
   const lastMs = Math.max(...inserts);
-  const within = calls.filter((l) => !l.limited).map((l) => arrived.get(l) ?? 0).filter((t) => t >= firstMs && t <= lastMs);
+  const within = calls
+    .filter((l) => !l.limited)
+    .map((l) => arrived.get(l) ?? 0)
+    .filter((t) => t >= firstMs && t <= lastMs);
   return { calls: within.length, firstMs, lastMs, longestPause: longestPause(within) };
 }
 
@@ -113,4 +119,7 @@ process.on('message', (m: { id: number; cmd: string }) => {
     }
   })();
 });
-process.send!({ id: 0, result: { bookingUrl: booking.url, bookingToken: booking.token, googleRoot: google.rootUrl, tokenUrl: google.tokenUrl } });
+process.send!({
+  id: 0,
+  result: { bookingUrl: booking.url, bookingToken: booking.token, googleRoot: google.rootUrl, tokenUrl: google.tokenUrl },
+});

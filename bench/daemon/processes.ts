@@ -54,7 +54,9 @@ const stopChild = (child: ChildProcess) =>
   });
 
 export async function startFakes(args: { seed: number; quota: number; clientId: string; clientSecret: string }): Promise<Fakes> {
-  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'fakes.ts'), JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'fakes.ts'), JSON.stringify(args)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   let next = 1;
   let ready!: Fakes['ready'];
@@ -88,7 +90,10 @@ export async function startFakes(args: { seed: number; quota: number; clientId: 
  * The bare Hono server; `runtime: 'calbridge'` starts it with calbridge's runtime settings (the same
  * node flags and malloc environment), which tells the cost of those settings from that of calbridge's work.
  */
-export async function startBare(feedFile: string, runtime: 'node' | 'calbridge' = 'node'): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+export async function startBare(
+  feedFile: string,
+  runtime: 'node' | 'calbridge' = 'node',
+): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const settings = runtime === 'calbridge' ? runtimeSettings() : undefined;
   const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'bare.ts'), feedFile], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -107,7 +112,10 @@ export async function startServe(config: string, port: number): Promise<{ pid: n
   const entry = join(root, 'bin', 'calbridge.js');
   // As the image's entry starts it: the file itself, its #! line giving node calbridge's flags.
   // BENCH_NODE_FLAGS="<flags>" runs `node <flags> bin/calbridge.js` instead, to compare flags.
-  const [program, args] = process.env.BENCH_NODE_FLAGS === undefined ? [entry, []] : [process.execPath, [...process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean), entry]];
+  const [program, args] =
+    process.env.BENCH_NODE_FLAGS === undefined
+      ? [entry, []]
+      : [process.execPath, [...process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean), entry]];
   const child = spawn(program, [...args, 'serve', '--config', config], {
     stdio: ['ignore', process.env.BENCH_SERVE_LOG ? 'inherit' : 'ignore', 'inherit'],
     env: {
@@ -119,7 +127,10 @@ export async function startServe(config: string, port: number): Promise<{ pid: n
   });
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode})`);
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { pid: child.pid!, child, stop: () => stopChild(child) };
     await new Promise((r) => setTimeout(r, 100));
   }

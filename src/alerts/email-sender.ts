@@ -19,7 +19,11 @@ export function emailSender(o: EmailOptions): AlertSender {
     if (!transport) {
       const nodemailer = require('nodemailer') as typeof import('nodemailer');
       // A slow server must not hold a tick for minutes; nodemailer's own defaults are 2 to 10 minutes.
-      transport = nodemailer.createTransport(o.smtp_url, { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 } as object);
+      transport = nodemailer.createTransport(o.smtp_url, {
+        connectionTimeout: 15_000,
+        greetingTimeout: 15_000,
+        socketTimeout: 30_000,
+      } as object);
     }
     return transport;
   };

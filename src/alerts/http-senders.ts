@@ -31,14 +31,25 @@ function judge(e: unknown): Verdict {
   if (e instanceof OffOriginError) return { error: new AlertSendError(e.message), retry: false };
   if (e instanceof HttpStatusError) {
     const retry = e.status === 429 || e.status >= 500;
-    return { error: new AlertSendError(`answered HTTP ${e.status}`), retry, reason: `HTTP ${e.status}`, ...(e.waitMs !== undefined ? { waitMs: e.waitMs } : {}) };
+    return {
+      error: new AlertSendError(`answered HTTP ${e.status}`),
+      retry,
+      reason: `HTTP ${e.status}`,
+      ...(e.waitMs !== undefined ? { waitMs: e.waitMs } : {}),
+    };
   }
   // A network failure or the deadline: its code only (the message may carry the address, and an
   // ntfy topic in an address is as good as a password).
   return { error: new AlertSendError(`could not be reached (${failureCode(e)})`), retry: true, reason: 'network' };
 }
 
-function httpSender(name: string, url: string, setting: string, request: (m: OutgoingAlert) => { headers: Record<string, string>; body: string }, o: HttpSenderOptions): AlertSender {
+function httpSender(
+  name: string,
+  url: string,
+  setting: string,
+  request: (m: OutgoingAlert) => { headers: Record<string, string>; body: string },
+  o: HttpSenderOptions,
+): AlertSender {
   const target = new URL(url);
   const outbound = new Outbound({ origin: target, setting });
   return {
@@ -47,8 +58,13 @@ function httpSender(name: string, url: string, setting: string, request: (m: Out
       const { headers, body } = request(m);
       await withRetries(
         async () => {
-          const res = await outbound.send(target, { method: 'POST', headers, body, timeoutMs: 10_000, maxBodyBytes: 64 * 1024 }, `${setting} POST`);
-          if (res.status < 200 || res.status >= 300) throw new HttpStatusError(res.status, retryAfterMs(res.header('retry-after') ?? null, Date.now()));
+          const res = await outbound.send(
+            target,
+            { method: 'POST', headers, body, timeoutMs: 10_000, maxBodyBytes: 64 * 1024 },
+            `${setting} POST`,
+          );
+          if (res.status < 200 || res.status >= 300)
+            throw new HttpStatusError(res.status, retryAfterMs(res.header('retry-after') ?? null, Date.now()));
         },
         judge,
         { policy: o.retry ?? ALERT_RETRY, sleep: o.sleep ?? realSleep, now: o.now ?? Date.now },

@@ -42,7 +42,8 @@ const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  */
 function seg(key: string): string {
   const problem = keyProblem(key);
-  if (problem) throw new BookingError('invalid', `refusing to put the key ${JSON.stringify(key.slice(0, 60))} into a booking API path: it ${problem}`);
+  if (problem)
+    throw new BookingError('invalid', `refusing to put the key ${JSON.stringify(key.slice(0, 60))} into a booking API path: it ${problem}`);
   return encodeURIComponent(key);
 }
 
@@ -106,7 +107,11 @@ export class BookingClient implements BookingApi {
         if (!w) continue;
         const problem = keyProblem(w.webhook_key);
         // Such a key could not be updated or removed safely (it would go into a path): shown in the log, left alone.
-        if (problem) this.o.log.warn({ webhook_key: JSON.stringify(w.webhook_key.slice(0, 60)), problem }, 'the booking service listed a webhook whose key cannot be used; skipped');
+        if (problem)
+          this.o.log.warn(
+            { webhook_key: JSON.stringify(w.webhook_key.slice(0, 60)), problem },
+            'the booking service listed a webhook whose key cannot be used; skipped',
+          );
         else out.push(w);
       }
     }
@@ -138,7 +143,10 @@ export class BookingClient implements BookingApi {
     const seen = new Set<string>();
     for (let n = 1; url; n++) {
       if (n > this.o.maxPages) {
-        throw new BookingError('invalid', `the ${what} listing has more than ${this.o.maxPages} pages (booking.max_pages); narrow the filters or raise the cap`);
+        throw new BookingError(
+          'invalid',
+          `the ${what} listing has more than ${this.o.maxPages} pages (booking.max_pages); narrow the filters or raise the cap`,
+        );
       }
       seen.add(url.href);
       const { body } = await this.http.request('GET', url);
@@ -162,7 +170,10 @@ export class BookingClient implements BookingApi {
     const { url, rebuilt } = sameOriginNext(next, current, this.root);
     if (rebuilt && !this.warnedRebuild) {
       this.warnedRebuild = true;
-      this.o.log.warn({ next: new URL(next, current).origin, used: this.root.origin }, 'a pagination link names another origin (a proxy rewriting scheme or host?); following it on booking.base_url instead');
+      this.o.log.warn(
+        { next: new URL(next, current).origin, used: this.root.origin },
+        'a pagination link names another origin (a proxy rewriting scheme or host?); following it on booking.base_url instead',
+      );
     }
     return url;
   }

@@ -30,6 +30,9 @@ export class ResponseTooLargeError extends BookingError {
     readonly request: string,
     readonly limitBytes: number,
   ) {
-    super('transient', `the booking service's answer to ${request} is larger than ${limitBytes / 1024 / 1024} MiB and was not read; check booking.base_url and any proxy in front of it`);
+    super(
+      'transient',
+      `the booking service's answer to ${request} is larger than ${limitBytes / 1024 / 1024} MiB and was not read; check booking.base_url and any proxy in front of it`,
+    );
   }
 }

@@ -119,7 +119,9 @@ export class BookingHttp {
       }
       if (e instanceof OffOriginError) return { error: new BookingError('invalid', this.scrub(e.message)), retry: false };
       if (e instanceof BookingError) return { error: e, retry: false };
-      const reason = this.scrub(e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e));
+      const reason = this.scrub(
+        e instanceof Error && e.name === 'TimeoutError' ? `no answer within ${this.o.timeoutMs} ms` : networkReason(e),
+      );
       return { error: new BookingError('transient', `booking service unreachable (${what}): ${reason}`), retry: method !== 'POST', reason };
     };
     return withRetries(attempt, judge, {
@@ -127,7 +129,8 @@ export class BookingHttp {
       sleep: this.o.sleep,
       now: this.o.now,
       random: this.o.random,
-      onRetry: ({ attempt: n, waitMs, verdict }) => this.o.log.warn({ request: what, reason: verdict.reason, attempt: n + 1, waitMs }, 'booking request failed; retrying'),
+      onRetry: ({ attempt: n, waitMs, verdict }) =>
+        this.o.log.warn({ request: what, reason: verdict.reason, attempt: n + 1, waitMs }, 'booking request failed; retrying'),
     });
   }
 
@@ -145,23 +148,44 @@ export class BookingHttp {
     const detail = this.scrubOpt(detailOf(body));
     const said = detail ? `: ${detail}` : '';
     if (status === 401 || status === 403) {
-      return new BookingError('unauthorized', `the booking service refused our token (${status} on ${what})${said}; check booking.token`, detail, status);
+      return new BookingError(
+        'unauthorized',
+        `the booking service refused our token (${status} on ${what})${said}; check booking.token`,
+        detail,
+        status,
+      );
     }
     if (status === 404 || status === 410) {
       // Only the API's own answer means gone; an HTML, empty or other JSON 404 comes from a gateway,
       // a proxy or a wrong base_url, and treating it as "gone" would remove appointments one by one.
       if (!isServiceErrorBody(body)) {
-        return new BookingError('transient', `a ${status} on ${what} that did not come from the booking API (not its {"detail": ...} error body); check booking.base_url and any proxy in front of it`, detail, status);
+        return new BookingError(
+          'transient',
+          `a ${status} on ${what} that did not come from the booking API (not its {"detail": ...} error body); check booking.base_url and any proxy in front of it`,
+          detail,
+          status,
+        );
       }
       return new BookingError('not_found', `not found at the booking service (${status} on ${what})${said}`, detail, status);
     }
     if (status === 429) {
       const after = wait !== undefined ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : '';
-      return new BookingError('rate_limited', `the booking service is rate limiting us (429 on ${what})${after}${said}`, detail, status, wait);
+      return new BookingError(
+        'rate_limited',
+        `the booking service is rate limiting us (429 on ${what})${after}${said}`,
+        detail,
+        status,
+        wait,
+      );
     }
     if (status >= 500) return new BookingError('transient', `the booking service failed (${status} on ${what})${said}`, detail, status);
     if (status >= 300 && status < 400) {
-      return new BookingError('invalid', `the booking service answered a redirect (${status} on ${what}); check booking.base_url`, detail, status);
+      return new BookingError(
+        'invalid',
+        `the booking service answered a redirect (${status} on ${what}); check booking.base_url`,
+        detail,
+        status,
+      );
     }
     return new BookingError('invalid', `the booking service rejected the request (${status} on ${what})${said}`, detail, status);
   }

@@ -3,7 +3,15 @@
 // (a 412 is `exists`), updates and deletes If-Match (a 412 is `changed`); nothing is ever written
 // without one of the two. What changed comes from sync-collection with the stored token, or, where
 // the server has none, from an ETag listing compared with the previous one (kept in the cursor).
-import type { CalendarTarget, ChangeBatch, GetResult, PutResult, RemoveResult, TargetErrorKind, TargetEvent } from '../core/mirror/target.ts';
+import type {
+  CalendarTarget,
+  ChangeBatch,
+  GetResult,
+  PutResult,
+  RemoveResult,
+  TargetErrorKind,
+  TargetEvent,
+} from '../core/mirror/target.ts';
 import { TargetError } from '../core/mirror/target.ts';
 import { CalDavError, type CalDavErrorKind } from './errors.ts';
 import { EventReadError, readEvent } from './event-reader.ts';
@@ -110,7 +118,12 @@ export function createCalDavTarget({ api, zone }: CalDavTargetOptions): Calendar
     return { kind: 'written', etag: read.kind === 'found' ? read.etag : null };
   }
 
-  async function put(calendarId: string, key: string, body: CalendarObject, condition: Parameters<CalendarTarget<CalendarObject>['put']>[3]): Promise<PutResult> {
+  async function put(
+    calendarId: string,
+    key: string,
+    body: CalendarObject,
+    condition: Parameters<CalendarTarget<CalendarObject>['put']>[3],
+  ): Promise<PutResult> {
     const { url } = await collection(calendarId);
     if (condition.kind === 'absent') {
       const r = await api.put(url, key, body, { kind: 'create' });
@@ -155,17 +168,23 @@ export function createCalDavTarget({ api, zone }: CalDavTargetOptions): Calendar
     if (r.kind === 'token_expired') {
       token = null;
       r = await api.changesSince(c.url, null);
-      if (r.kind === 'token_expired') throw new CalDavError('invalid', `REPORT sync-collection ${c.url}: the server refused a first sync without a token`);
+      if (r.kind === 'token_expired')
+        throw new CalDavError('invalid', `REPORT sync-collection ${c.url}: the server refused a first sync without a token`);
     }
     if (r.kind === 'unsupported') {
       // It listed a sync-token yet refuses the report: compare ETags from now on, without asking again.
       withoutSync.add(c.url);
       return byEtags(c, cursor);
     }
-    const read = await api.multiget(c.url, ours(r.changed).map((x) => x.href));
+    const read = await api.multiget(
+      c.url,
+      ours(r.changed).map((x) => x.href),
+    );
     const full = token === null;
     // Listed as changed but gone by the time we read it: a removal (a full listing infers those itself).
-    const gone = full ? [] : [...r.removed, ...read.missing.map((href) => ({ href, key: r.changed.find((x) => x.href === href)?.key ?? null }))];
+    const gone = full
+      ? []
+      : [...r.removed, ...read.missing.map((href) => ({ href, key: r.changed.find((x) => x.href === href)?.key ?? null }))];
     const removed = gone.flatMap((x) => (x.key === null ? [] : [deletion(x.key)]));
     return { mode: full ? 'full' : 'incremental', events: [...events(read.found), ...removed], cursor: SYNC + r.token };
   }
@@ -179,11 +198,17 @@ export function createCalDavTarget({ api, zone }: CalDavTargetOptions): Calendar
     const now: EtagCursor = { ctag, etags: Object.fromEntries(listing.map((x) => [x.key!, x.etag!])) };
     const next = ETAGS + JSON.stringify(now);
     if (!before) {
-      const read = await api.multiget(c.url, listing.map((x) => x.href));
+      const read = await api.multiget(
+        c.url,
+        listing.map((x) => x.href),
+      );
       return { mode: 'full', events: events(read.found), cursor: next };
     }
     const changed = listing.filter((x) => before.etags[x.key!] !== x.etag);
-    const read = await api.multiget(c.url, changed.map((x) => x.href));
+    const read = await api.multiget(
+      c.url,
+      changed.map((x) => x.href),
+    );
     const removed = Object.keys(before.etags).filter((k) => now.etags[k] === undefined);
     return { mode: 'incremental', events: [...events(read.found), ...removed.map(deletion)], cursor: next };
   }

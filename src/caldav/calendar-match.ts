@@ -17,7 +17,10 @@ export function matchCalendar(found: readonly CalendarCollection[], spec: Calend
   const exact = found.filter((c) => c.displayName === spec.name);
   const loose = exact.length ? exact : found.filter((c) => c.displayName?.trim().toLowerCase() === spec.name.toLowerCase());
   if (loose.length > 1) {
-    throw new CalDavError('calendar_not_found', `${loose.length} calendars are named "${spec.name}" (${loose.map((c) => c.url).join(', ')}); give the collection URL instead`);
+    throw new CalDavError(
+      'calendar_not_found',
+      `${loose.length} calendars are named "${spec.name}" (${loose.map((c) => c.url).join(', ')}); give the collection URL instead`,
+    );
   }
   return loose[0];
 }

@@ -69,7 +69,12 @@ function refusesReport(answer: { status: number; body: string }): boolean {
 
 export async function listEtags(http: DavHttp, collection: string): Promise<ObjectRef[]> {
   const base = collectionUrl(collection);
-  const answer = await http.request({ method: 'PROPFIND', url: base, headers: { depth: '1', 'content-type': XML_CONTENT_TYPE }, body: ETAGS });
+  const answer = await http.request({
+    method: 'PROPFIND',
+    url: base,
+    headers: { depth: '1', 'content-type': XML_CONTENT_TYPE },
+    body: ETAGS,
+  });
   return multistatusOf(`PROPFIND ${base.pathname}`, answer).responses.flatMap((r): ObjectRef[] => {
     const url = new URL(r.href, answer.url);
     const etag = propText(r, DAV, 'getetag');
@@ -80,7 +85,12 @@ export async function listEtags(http: DavHttp, collection: string): Promise<Obje
 
 export async function ctagOf(http: DavHttp, collection: string): Promise<string | null> {
   const base = collectionUrl(collection);
-  const answer = await http.request({ method: 'PROPFIND', url: base, headers: { depth: '0', 'content-type': XML_CONTENT_TYPE }, body: CTAG });
+  const answer = await http.request({
+    method: 'PROPFIND',
+    url: base,
+    headers: { depth: '0', 'content-type': XML_CONTENT_TYPE },
+    body: CTAG,
+  });
   const first = multistatusOf(`PROPFIND ${base.pathname}`, answer).responses[0];
   return first ? propText(first, CALSERVER, 'getctag') : null;
 }
@@ -94,7 +104,11 @@ function pathKey(url: URL): string {
   }
 }
 
-export async function multiget(http: DavHttp, collection: string, hrefs: readonly string[]): Promise<{ found: FetchedObject[]; missing: string[] }> {
+export async function multiget(
+  http: DavHttp,
+  collection: string,
+  hrefs: readonly string[],
+): Promise<{ found: FetchedObject[]; missing: string[] }> {
   const base = collectionUrl(collection);
   const found: FetchedObject[] = [];
   const missing: string[] = [];

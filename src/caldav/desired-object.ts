@@ -18,16 +18,36 @@ export interface CalDavMapping {
 
 /** The mapping in the mirror core's words: a CalDAV calendar as configured is the target's calendar id. */
 export function mirrorMapping(c: CalDavMapping, messages?: Messages): MirrorMapping {
-  return { calendars: c.calendars.map((m) => ({ calendar_key: m.calendar_key, calendar_id: m.calendar })), statuses: c.statuses, title: c.title, description: c.description, ...(messages ? { messages } : {}) };
+  return {
+    calendars: c.calendars.map((m) => ({ calendar_key: m.calendar_key, calendar_id: m.calendar })),
+    statuses: c.statuses,
+    title: c.title,
+    description: c.description,
+    ...(messages ? { messages } : {}),
+  };
 }
 
 /** `changedAt`: the appointment's last material change (LAST-MODIFIED, DTSTAMP), as the feeds use it. */
-export function desiredObject(a: Appointment, revision: number, gone: boolean, mapping: MirrorMapping, changedAt: number): Desired<CalendarObject> {
+export function desiredObject(
+  a: Appointment,
+  revision: number,
+  gone: boolean,
+  mapping: MirrorMapping,
+  changedAt: number,
+): Desired<CalendarObject> {
   const d = desiredEvent(a, revision, gone, mapping);
   if (!isDesired(d)) return d;
-  const body = renderCalendarObject({ appointment: a, revision, changedAt }, { title: mapping.title, description: mapping.description, ...(mapping.messages ? { messages: mapping.messages } : {}) }, d.hash);
+  const body = renderCalendarObject(
+    { appointment: a, revision, changedAt },
+    { title: mapping.title, description: mapping.description, ...(mapping.messages ? { messages: mapping.messages } : {}) },
+    d.hash,
+  );
   // What the object shows, as a CalDAV app reads it back: the renderer's own words for the title and description.
   const shown = readEvent(body, a.timezone);
-  const looks = { title: shown.summary ?? '', description: shown.description ?? '', status: (shown.status ?? d.looks.status).toLowerCase() };
+  const looks = {
+    title: shown.summary ?? '',
+    description: shown.description ?? '',
+    status: (shown.status ?? d.looks.status).toLowerCase(),
+  };
   return { calendarId: d.calendarId, hash: d.hash, start: d.start, end: d.end, looks, body };
 }

@@ -12,11 +12,12 @@ import { collectionUrl, sameResource } from './resource-name.ts';
 import { CALDAV, childrenOf, DAV, is, XmlError } from './xml.ts';
 
 const WHERE_TO_LOOK =
-  'check caldav.url, usually the server\'s DAV root (Nextcloud: https://host/remote.php/dav/, iCloud: https://caldav.icloud.com/, Fastmail: https://caldav.fastmail.com/dav/)';
+  "check caldav.url, usually the server's DAV root (Nextcloud: https://host/remote.php/dav/, iCloud: https://caldav.icloud.com/, Fastmail: https://caldav.fastmail.com/dav/)";
 
 async function propfind(http: DavHttp, url: URL, depth: '0' | '1', body: string): Promise<{ ms: Multistatus; url: URL }> {
   const answer = await http.request({ method: 'PROPFIND', url, headers: { depth, 'content-type': XML_CONTENT_TYPE }, body });
-  const notDav = (why: string) => new CalDavError('not_caldav', `${url.href} does not answer like a CalDAV server (${why}); ${WHERE_TO_LOOK}`, answer.status);
+  const notDav = (why: string) =>
+    new CalDavError('not_caldav', `${url.href} does not answer like a CalDAV server (${why}); ${WHERE_TO_LOOK}`, answer.status);
   if (answer.status !== 207) throw notDav(`PROPFIND answered ${answer.status}, not 207 Multi-Status`);
   try {
     return { ms: parseMultistatus(answer.body), url: answer.url };
@@ -37,7 +38,10 @@ async function askPrincipal(http: DavHttp, url: URL): Promise<{ context: URL; pr
   const { ms, url: answered } = await propfind(http, url, '0', PRINCIPAL);
   const me = self(ms, answered);
   const href = me ? propHrefs(me, DAV, 'current-user-principal')[0] : undefined;
-  return { context: answered, principal: href ? http.linked(new URL(href, answered), `the current-user-principal of ${answered.href}`) : undefined };
+  return {
+    context: answered,
+    principal: href ? http.linked(new URL(href, answered), `the current-user-principal of ${answered.href}`) : undefined,
+  };
 }
 
 /** Where discovery starts: RFC 6764's well-known URL when the configured one is a bare host, else that URL. */
@@ -83,10 +87,16 @@ export async function listCalendars(http: DavHttp, base: URL): Promise<CalendarC
   if (principal) {
     const { ms, url } = await propfind(http, principal, '0', HOME_SET);
     const me = self(ms, url);
-    homes = me ? propHrefs(me, CALDAV, 'calendar-home-set').map((h) => http.linked(new URL(h, url), `the calendar-home-set of ${url.href}`)) : [];
+    homes = me
+      ? propHrefs(me, CALDAV, 'calendar-home-set').map((h) => http.linked(new URL(h, url), `the calendar-home-set of ${url.href}`))
+      : [];
   }
   if (homes.length === 0) {
-    if (principal) throw new CalDavError('not_caldav', `${principal.href} names no calendar-home-set: the account has no calendars here; ${WHERE_TO_LOOK}`);
+    if (principal)
+      throw new CalDavError(
+        'not_caldav',
+        `${principal.href} names no calendar-home-set: the account has no calendars here; ${WHERE_TO_LOOK}`,
+      );
     homes = [context]; // no principal: the configured URL may be a calendar home (or a calendar) itself
   }
   const found = new Map<string, CalendarCollection>();
@@ -97,7 +107,8 @@ export async function listCalendars(http: DavHttp, base: URL): Promise<CalendarC
       if (c && !found.has(c.url)) found.set(c.url, c);
     }
   }
-  if (found.size === 0 && !principal) throw new CalDavError('not_caldav', `${base.href} shows no CalDAV principal and no calendars; ${WHERE_TO_LOOK}`);
+  if (found.size === 0 && !principal)
+    throw new CalDavError('not_caldav', `${base.href} shows no CalDAV principal and no calendars; ${WHERE_TO_LOOK}`);
   return [...found.values()];
 }
 

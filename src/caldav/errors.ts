@@ -53,7 +53,14 @@ export function errorFromAnswer(what: string, answer: FailedAnswer, now: number)
   const said = serverMessage(answer.body);
   const text = `${what}: the server answered ${status}${said ? ` (${said})` : ''}`;
   const conflict = uidConflict(answer.body, said);
-  if (conflict) return new CalDavError('uid_conflict', `${text}: another object of this calendar already has this UID`, status, undefined, conflict.href);
+  if (conflict)
+    return new CalDavError(
+      'uid_conflict',
+      `${text}: another object of this calendar already has this UID`,
+      status,
+      undefined,
+      conflict.href,
+    );
   const wait = retryAfterMs(answer.header('retry-after') ?? null, now, MAX_RETRY_AFTER_MS);
   if (status === 429 || (status === 503 && wait !== undefined)) {
     return new CalDavError('rate_limited', text, status, Math.min(wait ?? 0, MAX_RETRY_AFTER_MS));
@@ -66,7 +73,8 @@ export function errorFromAnswer(what: string, answer: FailedAnswer, now: number)
   return new CalDavError('invalid', text, status);
 }
 
-const NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ECONNABORTED|UND_ERR|socket|fetch failed|network|timeout|aborted/i;
+const NETWORK =
+  /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|ECONNABORTED|UND_ERR|socket|fetch failed|network|timeout|aborted/i;
 
 /** A request that got no answer: refused, reset, timed out. Always worth another try later. */
 export function errorFromFailure(what: string, e: unknown): CalDavError {
@@ -74,7 +82,10 @@ export function errorFromFailure(what: string, e: unknown): CalDavError {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const detail = err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
   const reason = err.name === 'TimeoutError' ? 'no answer in time' : detail;
-  return new CalDavError(NETWORK.test(`${err.name} ${err.message} ${detail}`) ? 'transient' : 'invalid', `${what}: no answer from the server: ${reason}`);
+  return new CalDavError(
+    NETWORK.test(`${err.name} ${err.message} ${detail}`) ? 'transient' : 'invalid',
+    `${what}: no answer from the server: ${reason}`,
+  );
 }
 
 /** RFC 4918 §16 error bodies carry a precondition element; SabreDAV adds <s:message>. */

@@ -11,7 +11,11 @@ const START = Date.UTC(2026, 5, 15, 13, 0); // 10:00 in São Paulo, 09:00 in New
 
 describe('the object we write', () => {
   const appointment = testAppointment({ key: 'k-1', start: START, end: START + 45 * 60_000 });
-  const ics = renderCalendarObject({ appointment, revision: 4, changedAt: Date.UTC(2026, 5, 1, 8, 30) }, TEMPLATES, '0123456789abcdef0123456789abcdef');
+  const ics = renderCalendarObject(
+    { appointment, revision: 4, changedAt: Date.UTC(2026, 5, 1, 8, 30) },
+    TEMPLATES,
+    '0123456789abcdef0123456789abcdef',
+  );
 
   it('holds one VEVENT with UID {key}@calbridge, SEQUENCE, LAST-MODIFIED and local times with TZID', () => {
     expect(ics.endsWith('END:VCALENDAR\r\n')).toBe(true);
@@ -119,12 +123,21 @@ describe('reading what calendar apps write', () => {
           'END:VALARM',
         ]),
       ]);
-      expect(readEvent(ics, 'America/Sao_Paulo')).toMatchObject({ key: 'k-2', start: utc, end: utc + 3_600_000, sequence: 7, status: null });
+      expect(readEvent(ics, 'America/Sao_Paulo')).toMatchObject({
+        key: 'k-2',
+        start: utc,
+        end: utc + 3_600_000,
+        sequence: 7,
+        status: null,
+      });
     }
   });
 
-  it('uses the object\'s own definition of a zone with a Windows name, as Outlook writes it', () => {
-    const ics = wrap([...BERLIN.map((l) => l.replace('TZID:Europe/Berlin', 'TZID:W. Europe Standard Time')), ...event(['DTSTART;TZID=W. Europe Standard Time:20260615T150000', 'DURATION:PT30M'])]);
+  it("uses the object's own definition of a zone with a Windows name, as Outlook writes it", () => {
+    const ics = wrap([
+      ...BERLIN.map((l) => l.replace('TZID:Europe/Berlin', 'TZID:W. Europe Standard Time')),
+      ...event(['DTSTART;TZID=W. Europe Standard Time:20260615T150000', 'DURATION:PT30M']),
+    ]);
     expect(readEvent(ics, 'UTC')).toMatchObject({ start: Date.UTC(2026, 5, 15, 13), end: Date.UTC(2026, 5, 15, 13, 30) });
   });
 
@@ -140,7 +153,9 @@ describe('reading what calendar apps write', () => {
   });
 
   it('reads UTC as written and floating times in the booking time zone', () => {
-    expect(readEvent(wrap(event(['DTSTART:20260615T130000Z', 'DTEND:20260615T140000Z'])), 'Asia/Tokyo').start).toBe(Date.UTC(2026, 5, 15, 13));
+    expect(readEvent(wrap(event(['DTSTART:20260615T130000Z', 'DTEND:20260615T140000Z'])), 'Asia/Tokyo').start).toBe(
+      Date.UTC(2026, 5, 15, 13),
+    );
     expect(readEvent(wrap(event(['DTSTART:20260615T100000', 'DTEND:20260615T110000'])), 'America/Sao_Paulo')).toMatchObject({
       start: Date.UTC(2026, 5, 15, 13),
       end: Date.UTC(2026, 5, 15, 14),

@@ -27,7 +27,13 @@ export const HASH_PROPERTY = 'X-CALBRIDGE-HASH';
 /** `hash`: written as X-CALBRIDGE-HASH (the writer's objects carry it; a body for other uses may not). */
 export function renderCalendarObject(input: RenderInput, templates: CalDavTemplates, hash?: string): string {
   const a = input.appointment;
-  let event = renderEvent(input, { privacy: 'full', title: templates.title, description: templates.description, zoned: true, ...(templates.messages ? { messages: templates.messages } : {}) });
+  let event = renderEvent(input, {
+    privacy: 'full',
+    title: templates.title,
+    description: templates.description,
+    zoned: true,
+    ...(templates.messages ? { messages: templates.messages } : {}),
+  });
   if (hash !== undefined) event = event.replace(/END:VEVENT\r\n$/, `${HASH_PROPERTY}:${hash}\r\nEND:VEVENT\r\n`);
   return HEADER + renderVTimezone(a.timezone, a.start, a.end) + event + FOOTER;
 }

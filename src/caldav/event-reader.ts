@@ -91,6 +91,9 @@ function instantOf(prop: ICAL.Property, fallbackZone: string, uid: string): numb
   if (time.zone && time.zone !== ICAL.Timezone.localTimezone) return time.toUnixTime() * 1000;
   const zone = typeof tzid === 'string' && tzid ? tzid.replace(/^\//, '') : fallbackZone;
   const at = DateTime.fromObject(local, { zone });
-  if (!at.isValid) throw new EventReadError(`VEVENT ${uid}: ${name} names the time zone "${zone}", which the object does not define and is not an IANA zone`);
+  if (!at.isValid)
+    throw new EventReadError(
+      `VEVENT ${uid}: ${name} names the time zone "${zone}", which the object does not define and is not an IANA zone`,
+    );
   return at.toMillis();
 }

@@ -89,11 +89,20 @@ export class DavHttp {
       throw errorFromAnswer(what, answer, this.o.clock.now());
     };
     const judge = (e: unknown): Verdict => {
-      const err = e instanceof OffOriginError || e instanceof TooManyRedirectsError ? new CalDavError('invalid', e.message) : errorFromFailure(what, e);
+      const err =
+        e instanceof OffOriginError || e instanceof TooManyRedirectsError
+          ? new CalDavError('invalid', e.message)
+          : errorFromFailure(what, e);
       this.o.onCall?.(req.method, err.kind);
       return { error: err, retry: isRetryable(err), waitMs: err.retryAfterMs, rateLimited: err.kind === 'rate_limited' };
     };
-    return withRetries(attempt, judge, { policy: this.o.policy, sleep: this.o.sleep, now: () => this.o.clock.now(), random: this.o.random, pacer: this.o.pacer });
+    return withRetries(attempt, judge, {
+      policy: this.o.policy,
+      sleep: this.o.sleep,
+      now: () => this.o.clock.now(),
+      random: this.o.random,
+      pacer: this.o.pacer,
+    });
   }
 
   /** The error a non-2xx answer the caller accepted turns out to be after all. */
@@ -113,7 +122,8 @@ export class DavHttp {
       },
       what,
     );
-    if (res.text === null) throw new CalDavError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, res.status);
+    if (res.text === null)
+      throw new CalDavError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, res.status);
     // As fetch()'s text() did: a byte order mark is not part of the text.
     const body = res.text.startsWith('\uFEFF') ? res.text.slice(1) : res.text;
     return { status: res.status, header: res.header, body, url: res.url };

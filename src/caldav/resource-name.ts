@@ -26,7 +26,8 @@ export function collectionUrl(url: string): URL {
 
 export function resourceUrl(collection: string, key: string): URL {
   const reason = invalidKeyReason(key);
-  if (reason) throw new CalDavError('invalid', `appointment key ${JSON.stringify(key.slice(0, 60))} ${reason}; it cannot name a CalDAV resource`);
+  if (reason)
+    throw new CalDavError('invalid', `appointment key ${JSON.stringify(key.slice(0, 60))} ${reason}; it cannot name a CalDAV resource`);
   return new URL(encodeURIComponent(key) + SUFFIX, collectionUrl(collection));
 }
 

@@ -37,7 +37,13 @@ function onset(instant: number, offsetBefore: number): string {
 
 function observance(zone: string, instant: number, from: number, to: number): string[] {
   const kind = DateTime.fromMillis(instant, { zone }).isInDST ? 'DAYLIGHT' : 'STANDARD';
-  return [`BEGIN:${kind}`, `DTSTART:${onset(instant, from)}`, `TZOFFSETFROM:${formatOffset(from)}`, `TZOFFSETTO:${formatOffset(to)}`, `END:${kind}`];
+  return [
+    `BEGIN:${kind}`,
+    `DTSTART:${onset(instant, from)}`,
+    `TZOFFSETFROM:${formatOffset(from)}`,
+    `TZOFFSETTO:${formatOffset(to)}`,
+    `END:${kind}`,
+  ];
 }
 
 interface Change {
@@ -76,7 +82,9 @@ function changesIn(zone: string, year: number): Change[] {
 /** BEGIN:VTIMEZONE ... END:VTIMEZONE with CRLF line ends, covering [start - 1 year, end + 1 year]. */
 export function renderVTimezone(zone: string, start: number, end: number): string {
   // From a local midnight, so the text stays the same while the event stays on the same day.
-  const first = DateTime.fromMillis(start - SPAN, { zone }).startOf('day').toMillis();
+  const first = DateTime.fromMillis(start - SPAN, { zone })
+    .startOf('day')
+    .toMillis();
   const last = end + SPAN;
   const initial = offsetAt(zone, first);
   const lines = ['BEGIN:VTIMEZONE', `TZID:${zone}`, ...observance(zone, first, initial, initial)];

@@ -10,8 +10,10 @@ import { CALDAV, DAV, parseXml, XmlError } from './xml.ts';
 
 describe('XML from servers', () => {
   const bodies = {
-    'prefixed D:': '<D:multistatus xmlns:D="DAV:"><D:response><D:href>/a/</D:href><D:propstat><D:prop><D:displayname>Clinic</D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>',
-    'default namespace': '<multistatus xmlns="DAV:"><response><href>/a/</href><propstat><prop><displayname>Clinic</displayname></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>',
+    'prefixed D:':
+      '<D:multistatus xmlns:D="DAV:"><D:response><D:href>/a/</D:href><D:propstat><D:prop><D:displayname>Clinic</D:displayname></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>',
+    'default namespace':
+      '<multistatus xmlns="DAV:"><response><href>/a/</href><propstat><prop><displayname>Clinic</displayname></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>',
     'xmlns on every element (iCloud)':
       '<multistatus xmlns="DAV:"><response xmlns="DAV:"><href xmlns="DAV:">/a/</href><propstat><prop><displayname xmlns="DAV:"><![CDATA[Clinic]]></displayname></prop><status>HTTP/1.1 200 OK</status></propstat></response></multistatus>',
   };
@@ -42,7 +44,8 @@ describe('XML from servers', () => {
   });
 
   it('expands no entity a document declares (no XXE, no billion laughs)', () => {
-    const attack = '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><d:multistatus xmlns:d="DAV:"><d:href>&x;</d:href></d:multistatus>';
+    const attack =
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><d:multistatus xmlns:d="DAV:"><d:href>&x;</d:href></d:multistatus>';
     expect(() => parseXml(attack)).toThrow(XmlError);
   });
 
@@ -54,11 +57,19 @@ describe('XML from servers', () => {
 
 describe('error answers', () => {
   const now = Date.UTC(2026, 0, 1);
-  const answer = (status: number, body = '', headers: Record<string, string> = {}) => ({ status, body, header: (name: string) => new Headers(headers).get(name) ?? undefined });
+  const answer = (status: number, body = '', headers: Record<string, string> = {}) => ({
+    status,
+    body,
+    header: (name: string) => new Headers(headers).get(name) ?? undefined,
+  });
   const cases: [string, ReturnType<typeof answer>, Partial<CalDavError>][] = [
     ['401', answer(401), { kind: 'auth', status: 401 }],
     ['429 with Retry-After seconds', answer(429, '', { 'retry-after': '120' }), { kind: 'rate_limited', retryAfterMs: 120_000 }],
-    ['503 with a Retry-After date', answer(503, '', { 'retry-after': new Date(now + 30_000).toUTCString() }), { kind: 'rate_limited', retryAfterMs: 30_000 }],
+    [
+      '503 with a Retry-After date',
+      answer(503, '', { 'retry-after': new Date(now + 30_000).toUTCString() }),
+      { kind: 'rate_limited', retryAfterMs: 30_000 },
+    ],
     ['503 asking for a day', answer(503, '', { 'retry-after': '86400' }), { kind: 'rate_limited', retryAfterMs: MAX_RETRY_AFTER_MS }],
     ['503 alone', answer(503), { kind: 'transient' }],
     ['500', answer(500), { kind: 'transient' }],
@@ -68,7 +79,10 @@ describe('error answers', () => {
     ['415', answer(415), { kind: 'invalid' }],
     [
       '409 no-uid-conflict naming the holder (RFC 4791)',
-      answer(409, '<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:no-uid-conflict><D:href>/cal/other.ics</D:href></C:no-uid-conflict></D:error>'),
+      answer(
+        409,
+        '<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:no-uid-conflict><D:href>/cal/other.ics</D:href></C:no-uid-conflict></D:error>',
+      ),
       { kind: 'uid_conflict', href: '/cal/other.ics' },
     ],
     [
@@ -86,9 +100,11 @@ describe('error answers', () => {
     });
   }
 
-  it('names the request and quotes the server\'s own message', () => {
+  it("names the request and quotes the server's own message", () => {
     const body = '<d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns"><s:message>Calendar is read-only</s:message></d:error>';
-    expect(errorFromAnswer('PUT /cal/x.ics', answer(403, body), now).message).toBe('PUT /cal/x.ics: the server answered 403 (Calendar is read-only)');
+    expect(errorFromAnswer('PUT /cal/x.ics', answer(403, body), now).message).toBe(
+      'PUT /cal/x.ics: the server answered 403 (Calendar is read-only)',
+    );
   });
 });
 
@@ -104,7 +120,13 @@ describe('names and specs', () => {
   });
 
   it('reads no key from a name that is not {key}.ics, or that decodes to a path', () => {
-    for (const href of ['/cal/clinic/event', '/cal/clinic/', '/cal/clinic/%E0%A4%A.ics', '/cal/clinic/a%2Fb.ics', '/cal/clinic/..%2F.ics']) {
+    for (const href of [
+      '/cal/clinic/event',
+      '/cal/clinic/',
+      '/cal/clinic/%E0%A4%A.ics',
+      '/cal/clinic/a%2Fb.ics',
+      '/cal/clinic/..%2F.ics',
+    ]) {
       expect(keyOfHref(href), href).toBeNull();
     }
   });
@@ -122,7 +144,9 @@ describe('names and specs', () => {
   });
 
   it('matches a collection URL however its @ is encoded', () => {
-    expect(matchCalendar(found, parseSpec('https://caldav.fastmail.com/dav/calendars/user/ana%40example.com/work', base))?.displayName).toBe('Work');
+    expect(
+      matchCalendar(found, parseSpec('https://caldav.fastmail.com/dav/calendars/user/ana%40example.com/work', base))?.displayName,
+    ).toBe('Work');
     expect(matchCalendar(found, parseSpec('/dav/calendars/user/ana@example.com/work/', base))?.displayName).toBe('Work');
   });
 

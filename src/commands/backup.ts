@@ -8,7 +8,7 @@ export const backupCommand: Command = {
   summary: 'a consistent copy of the database, taken while serve runs',
   args: ['<file>'],
   help:
-    'Copies the database with SQLite\'s online backup API: serve keeps running and answering webhooks.\n' +
+    "Copies the database with SQLite's online backup API: serve keeps running and answering webhooks.\n" +
     'The copy is checked, readable by its owner only (mode 0600), and written under a temporary name\n' +
     'first, so <file> is never half a backup. An existing <file> is kept unless --force is given.\n' +
     'To restore, see "Backup and restore" in the README. Exit status 0 when written, 1 otherwise.',

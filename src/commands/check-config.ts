@@ -32,7 +32,9 @@ export const checkConfigCommand: Command = {
     if (plain && config.webhook.register) io.err(`warning: webhook.register: serve would skip the registration: ${plain}`);
     const rs = config.google?.enabled ? config.google.reverse_sync : undefined;
     if (rs?.enabled && rs.push_notifications && rs.push_url === undefined && !/^https:\/\//i.test(config.server.public_url)) {
-      io.err('warning: google.reverse_sync.push_notifications: Google delivers push notifications only to https://, and server.public_url is not; moves made in Google come back on the schedule only (set an https:// public_url or push_url, or push_notifications: false)');
+      io.err(
+        'warning: google.reverse_sync.push_notifications: Google delivers push notifications only to https://, and server.public_url is not; moves made in Google come back on the schedule only (set an https:// public_url or push_url, or push_notifications: false)',
+      );
     }
     if (values.print) io.out(JSON.stringify(maskedConfig(config), null, 2));
     return 0;

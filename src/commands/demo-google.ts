@@ -39,7 +39,12 @@ const OTHER = { id: 'other@group.calendar.google.com', name: 'Other appointments
 
 /** "Fisioterapia — Sala 2" → "fisioterapia-sala-2@group.calendar.google.com": readable, shaped like Google's. */
 function calendarIdOf(name: string): string {
-  const slug = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `${slug || 'calendar'}@group.calendar.google.com`;
 }
 
@@ -85,9 +90,12 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
   const viewEvent = (e: SimulatedEvent): ViewEvent[] => {
     if (!e.start?.dateTime || !e.end?.dateTime) return [];
     const appointmentKey = e.extendedProperties?.private?.appointment_key ?? null;
-    return [{ summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey }];
+    return [
+      { summary: e.summary ?? '', start: Date.parse(e.start.dateTime), end: Date.parse(e.end.dateTime), status: e.status, appointmentKey },
+    ];
   };
-  const viewCalendars = (): ViewCalendar[] => [...names].map(([id, name]) => ({ id, name, events: simulator.events(id).flatMap(viewEvent) }));
+  const viewCalendars = (): ViewCalendar[] =>
+    [...names].map(([id, name]) => ({ id, name, events: simulator.events(id).flatMap(viewEvent) }));
 
   let people: { stop(): void } | undefined;
   return {

@@ -51,7 +51,15 @@ function publicUrl(lan: string | undefined, port: number): string {
   return `http://${lan ?? '127.0.0.1'}:${port}`;
 }
 
-function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config['google'] | Record<string, unknown> | undefined, locale: Locale, lan: string | undefined, microsoft?: Record<string, unknown>): Config {
+function demoConfig(
+  sim: Simulator,
+  port: number,
+  dbPath: string,
+  google: Config['google'] | Record<string, unknown> | undefined,
+  locale: Locale,
+  lan: string | undefined,
+  microsoft?: Record<string, unknown>,
+): Config {
   return configSchema.parse({
     // No admin token to hand out: the status pages open for callers on this machine only. With a LAN
     // address the daemon listens there too, for the feed a phone subscribes to (its token is its address).
@@ -61,7 +69,13 @@ function demoConfig(sim: Simulator, port: number, dbPath: string, google: Config
     webhook: { secret: randomBytes(18).toString('base64url'), register: false },
     // A poll every minute, so a missed notification shows up quickly in the demo too.
     poll: { schedule: '* * * * *', past_days: 14, future_days: 30 },
-    feeds: [{ name: messagesFor(locale).demo.feedName, token: randomBytes(18).toString('base64url'), title: '{person.full_name} · {search_code}' }],
+    feeds: [
+      {
+        name: messagesFor(locale).demo.feedName,
+        token: randomBytes(18).toString('base64url'),
+        title: '{person.full_name} · {search_code}',
+      },
+    ],
     ...(google ? { google } : {}),
     ...(microsoft ? { microsoft } : {}),
   });
@@ -108,7 +122,8 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
   const count = wholeNumberOption(values.appointments, 'appointments', 40, 0, 5000);
   const interval = wholeNumberOption(values.interval, 'interval', 4000, 100, 3_600_000);
   const peopleInterval = wholeNumberOption(values['people-interval'], 'people-interval', 15_000, 0, 3_600_000);
-  if (peopleInterval > 0 && peopleInterval < 250) throw new UserError('--people-interval must be 0 (no simulated people) or at least 250 milliseconds', 2);
+  if (peopleInterval > 0 && peopleInterval < 250)
+    throw new UserError('--people-interval must be 0 (no simulated people) or at least 250 milliseconds', 2);
   // With --config, its google section (a real calendar, or none); without, the simulated Google.
   const fromConfig = values.config !== undefined;
   const fromFile = fromConfig ? loadConfig() : undefined;
@@ -143,7 +158,13 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     if (!fromConfig) {
       // The Google simulator is loaded only here: serve and the other commands never need it.
       const { startDemoGoogle } = await import('./demo-google.ts');
-      google = await startDemoGoogle(sim, { zone: ZONE, publicUrl: DEMO_PUBLIC, daemonUrl: () => daemonUrl, seed, messages: messagesFor(locale) });
+      google = await startDemoGoogle(sim, {
+        zone: ZONE,
+        publicUrl: DEMO_PUBLIC,
+        daemonUrl: () => daemonUrl,
+        seed,
+        messages: messagesFor(locale),
+      });
       // And a simulated Outlook beside it, mirrored the same way.
       const { startDemoMicrosoft } = await import('./demo-microsoft.ts');
       outlook = await startDemoMicrosoft({ zone: ZONE, seed });
@@ -168,7 +189,8 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
           config = { ...config, server: { ...config.server, port: next, public_url: publicUrl(lan, next) } };
           continue;
         }
-        if (code === 'EADDRINUSE') throw new UserError(`port ${config.server.port} is in use; pick another with --port (0 picks a free one)`);
+        if (code === 'EADDRINUSE')
+          throw new UserError(`port ${config.server.port} is in use; pick another with --port (0 picks a free one)`);
         throw e;
       }
     }
@@ -177,7 +199,11 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     const base = `http://127.0.0.1:${daemon.port}`;
     daemonUrl = base;
     const terminal = terminalLog(daemon, io, voice);
-    await ensureWebhook(bookingClientFromConfig(config.booking, log), { publicUrl: DEMO_PUBLIC, secret: config.webhook.secret, events: config.webhook.events });
+    await ensureWebhook(bookingClientFromConfig(config.booking, log), {
+      publicUrl: DEMO_PUBLIC,
+      secret: config.webhook.secret,
+      events: config.webhook.events,
+    });
 
     const token = config.feeds[0]?.token ?? '';
     const feed = feedUrl(base, token);
@@ -195,7 +221,11 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     }
     line(d.metrics, `${base}/metrics`);
     if (google) io.out(peopleInterval > 0 ? d.people(peopleInterval / 1000) : d.nobody);
-    if (outlook) io.out('Outlook (Microsoft 365) is simulated too: every appointment is mirrored there' + (peopleInterval > 0 ? ', and people move or delete events in it as well.' : '.'));
+    if (outlook)
+      io.out(
+        'Outlook (Microsoft 365) is simulated too: every appointment is mirrored there' +
+          (peopleInterval > 0 ? ', and people move or delete events in it as well.' : '.'),
+      );
     else io.out(config.google?.enabled ? d.realGoogle : d.googleOff);
     io.out(d.temporary(dir));
     io.out('');

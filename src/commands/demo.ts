@@ -19,10 +19,16 @@ export const demoCommand: Command = {
   ].join('\n'),
   options: {
     port: { type: 'string', description: 'listen on this port (default 8080; 0 picks a free one)' },
-    locale: { type: 'string', description: 'the language of the pages and the terminal: en or pt-BR (default: server.locale of --config, else en)' },
+    locale: {
+      type: 'string',
+      description: 'the language of the pages and the terminal: en or pt-BR (default: server.locale of --config, else en)',
+    },
     appointments: { type: 'string', description: 'appointments to start with (default 40)' },
     interval: { type: 'string', description: 'milliseconds between changes at the simulated booking service (default 4000)' },
-    'people-interval': { type: 'string', description: 'milliseconds between edits of simulated people in the simulated Google calendar (default 15000; 0: none)' },
+    'people-interval': {
+      type: 'string',
+      description: 'milliseconds between edits of simulated people in the simulated Google calendar (default 15000; 0: none)',
+    },
   },
   async run(args) {
     // Loaded here, not at the top: `calbridge --help` describes every command without loading the daemon.

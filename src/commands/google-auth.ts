@@ -36,7 +36,9 @@ export const googleAuthCommand: Command = {
     const cfg = config.google;
     if (!cfg) throw new UserError('google is not configured: add a google section with credentials.client_id and client_secret');
     if (!cfg.credentials.client_id || !cfg.credentials.client_secret) {
-      throw new UserError('google auth needs an OAuth client: set google.credentials.client_id and client_secret (a service account needs no consent)');
+      throw new UserError(
+        'google auth needs an OAuth client: set google.credentials.client_id and client_secret (a service account needs no consent)',
+      );
     }
     const timeoutS = wholeNumberOption(values.timeout, 'timeout', 300, 1, 86_400);
     const port = wholeNumberOption(values.port, 'port', 0, 0, 65535);
@@ -66,9 +68,14 @@ export const googleAuthCommand: Command = {
         refreshToken = (await client.getToken({ code: answer.code, redirect_uri: redirectUri })).tokens.refresh_token;
       } catch (e) {
         // invalid_grant here: the code was used already, is older than a few minutes, or belongs to another run.
-        throw new UserError(`exchanging the code at ${cfg.token_url} failed: ${errorMessage(e)}; run google auth again and use the new URL`);
+        throw new UserError(
+          `exchanging the code at ${cfg.token_url} failed: ${errorMessage(e)}; run google auth again and use the new URL`,
+        );
       }
-      if (!refreshToken) throw new UserError('Google returned no refresh token; remove calbridge from your Google account\'s third-party access and run this again');
+      if (!refreshToken)
+        throw new UserError(
+          "Google returned no refresh token; remove calbridge from your Google account's third-party access and run this again",
+        );
       withKvStore(config.database.path, { synchronous: config.database.synchronous }, (kv) => storeRefreshToken(kv, cfg, refreshToken));
       io.out(`Stored the refresh token in ${config.database.path}. A running serve picks it up at its next Google pass.`);
       return 0;
@@ -91,12 +98,18 @@ async function listenForRedirect(port: number, state: string, settle: (a: Consen
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('This is not the answer calbridge is waiting for.');
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end(code ? 'calbridge is authorised. You can close this tab.' : `Google said: ${error}`);
+    res
+      .writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' })
+      .end(code ? 'calbridge is authorised. You can close this tab.' : `Google said: ${error}`);
     settle(code ? { code } : { error: error ?? 'unknown' });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'EADDRINUSE' ? new UserError(`port ${port} on 127.0.0.1 is in use; give another --port, or none for any free one`, 1, { cause: e }) : e),
+      reject(
+        e.code === 'EADDRINUSE'
+          ? new UserError(`port ${port} on 127.0.0.1 is in use; give another --port, or none for any free one`, 1, { cause: e })
+          : e,
+      ),
     );
     server.listen(port, '127.0.0.1', resolve);
   });
@@ -107,7 +120,12 @@ async function listenForRedirect(port: number, state: string, settle: (a: Consen
  * Lines typed or pasted: the first that answers this consent settles it; others are explained.
  * node:readline is loaded here, not with the CLI: serve never needs it (half a megabyte resident).
  */
-async function readPastedAnswers(io: CommandIo, input: NodeJS.ReadableStream, state: string, settle: (a: ConsentResult) => void): Promise<() => void> {
+async function readPastedAnswers(
+  io: CommandIo,
+  input: NodeJS.ReadableStream,
+  state: string,
+  settle: (a: ConsentResult) => void,
+): Promise<() => void> {
   const { createInterface } = await import('node:readline');
   const lines = createInterface({ input, terminal: false });
   lines.on('line', (line) => {

@@ -28,13 +28,20 @@ export const microsoftAuthCommand: Command = {
     const { realSleep } = await import('../net/pacer.ts');
     const config = loadConfig();
     const cfg = config.microsoft;
-    if (!cfg) throw new UserError('microsoft is not configured: add a microsoft section with credentials.client_id (docs/microsoft-setup.md)');
+    if (!cfg)
+      throw new UserError('microsoft is not configured: add a microsoft section with credentials.client_id (docs/microsoft-setup.md)');
     const account = typeof values.account === 'string' ? values.account : 'default';
-    if (account !== 'default') throw new UserError(`there is no Microsoft account "${account}": this config has the single-account form, whose account is "default"`, 2);
+    if (account !== 'default')
+      throw new UserError(
+        `there is no Microsoft account "${account}": this config has the single-account form, whose account is "default"`,
+        2,
+      );
     const clientId = cfg.credentials?.client_id;
     if (!clientId) throw new UserError('microsoft auth needs microsoft.credentials.client_id');
     if (cfg.credentials?.client_secret) {
-      throw new UserError('microsoft.credentials has a client_secret: that is app-only sign-in, which needs no person to sign in; remove the secret to sign in as a person');
+      throw new UserError(
+        'microsoft.credentials has a client_secret: that is app-only sign-in, which needs no person to sign in; remove the secret to sign in as a person',
+      );
     }
     const timeoutS = wholeNumberOption(values.timeout, 'timeout', 0, 0, 86_400);
     const endpoints = { authorityUrl: cfg.authority_url, tenant: cfg.tenant, graphRoot: cfg.graph_root, clientId };

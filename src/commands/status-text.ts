@@ -24,7 +24,8 @@ const plain = (text: string): string => text.replace(/`/g, '');
 const ACTIVITY_LINES = 5;
 
 function activityLines(section: unknown, voice: Voice, zone: string): string[] {
-  const recent = isPlainObject(section) && Array.isArray(section.recent) ? section.recent.filter(isPlainObject).slice(0, ACTIVITY_LINES) : [];
+  const recent =
+    isPlainObject(section) && Array.isArray(section.recent) ? section.recent.filter(isPlainObject).slice(0, ACTIVITY_LINES) : [];
   return recent.map((e) => {
     const at = typeof e.at === 'string' ? DateTime.fromISO(e.at, { zone }).setLocale(voice.m.tag).toFormat('ccc d LLL HH:mm') : '';
     const label = typeof e.appointment === 'string' ? e.appointment : '';
@@ -47,6 +48,9 @@ export function statusText(s: StatusText): string[] {
   out.push('', `${t.counts}: ${s.facts.join(' · ')}`);
   const lines = activityLines(s.activity, s.voice, s.zone);
   if (lines.length) out.push('', `${t.lastActivity}:`, ...lines);
-  out.push('', `${t.at(DateTime.fromMillis(s.now, { zone: s.zone }).setLocale(m.tag).toFormat('ccc d LLL yyyy HH:mm'), s.zone)}. ${t.json}`);
+  out.push(
+    '',
+    `${t.at(DateTime.fromMillis(s.now, { zone: s.zone }).setLocale(m.tag).toFormat('ccc d LLL yyyy HH:mm'), s.zone)}. ${t.json}`,
+  );
   return out;
 }

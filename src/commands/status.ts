@@ -35,7 +35,8 @@ export const statusCommand: Command = {
       runtime.lifecycle.set('serving');
       const problems = pageProblems(runtime.readiness(), status, { m: voice.m, zone, codeOf });
       const feeds = config.feeds.length;
-      for (const line of statusText({ problems, facts: facts(status, feeds, now, voice.m), activity: status.activity, voice, zone, now })) io.out(line);
+      for (const line of statusText({ problems, facts: facts(status, feeds, now, voice.m), activity: status.activity, voice, zone, now }))
+        io.out(line);
     } finally {
       await runtime.close();
     }

@@ -9,7 +9,9 @@ import type { DryRun } from '../wiring/dry-run.ts';
 const when = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat('ccc d LLL yyyy HH:mm');
 
 function fieldLine(c: FieldChange, zone: string): string {
-  return c.field === 'start' || c.field === 'end' ? `${c.field} ${when(c.from, zone)} → ${when(c.to, zone)}` : `${c.field} ${c.from || '(none)'} → ${c.to || '(none)'}`;
+  return c.field === 'start' || c.field === 'end'
+    ? `${c.field} ${when(c.from, zone)} → ${when(c.to, zone)}`
+    : `${c.field} ${c.from || '(none)'} → ${c.to || '(none)'}`;
 }
 
 function storeLine(s: StoreChange, zone: string): string {
@@ -61,7 +63,9 @@ function summary(run: DryRun): string {
   const parts: string[] = [];
   if (stored.length) {
     const by = (k: string) => stored.filter((s) => s === k).length;
-    parts.push(`store ${stored.length} appointment${stored.length === 1 ? '' : 's'} (${by('new')} new, ${by('changed')} changed, ${by('gone')} gone${by('back') ? `, ${by('back')} back` : ''})`);
+    parts.push(
+      `store ${stored.length} appointment${stored.length === 1 ? '' : 's'} (${by('new')} new, ${by('changed')} changed, ${by('gone')} gone${by('back') ? `, ${by('back')} back` : ''})`,
+    );
   }
   const writes = [...plans.flatMap((p) => p.writes), ...run.other];
   const places = [...new Set(writes.map((w) => (w.kind === 'target' ? w.target : 'booking service')))];

@@ -31,7 +31,9 @@ export const syncCommand: Command = {
     const config = loadConfig();
     if (values['dry-run']) {
       const { dryRunPass } = await import('../wiring/dry-run.ts'); // loaded only when asked for
-      const run = await dryRunPass(values['allow-mass-changes'] ? withoutBreakers(config) : config, { log: commandLogger(verbose, configuredSecrets(config)) });
+      const run = await dryRunPass(values['allow-mass-changes'] ? withoutBreakers(config) : config, {
+        log: commandLogger(verbose, configuredSecrets(config)),
+      });
       for (const line of dryRunText(run, config)) io.out(line);
       return run.steps.some((s) => s.result.status === 'failed') ? 1 : 0;
     }
@@ -88,7 +90,10 @@ function progressBar(io: CommandIo, label: string): { update: Progress; done(): 
       if (!io.isTty) return;
       const width = 30;
       // A listing does not know its total until the last page: then a count, not a bar.
-      const bar = total > 0 ? `[${'#'.repeat(Math.round((Math.min(done, total) / total) * width)).padEnd(width)}] ${done}/${total}` : `${done} so far`;
+      const bar =
+        total > 0
+          ? `[${'#'.repeat(Math.round((Math.min(done, total) / total) * width)).padEnd(width)}] ${done}/${total}`
+          : `${done} so far`;
       process.stdout.write(`\r\x1b[2K${label.padEnd(16)} ${bar}`);
       drawn = true;
     },

@@ -40,7 +40,12 @@ export const webhooksEnsureCommand: Command = {
   async run(args) {
     const { config, api, ensureWebhook, maskUrlSecret } = await client(args);
     const secret = config.webhook.secret;
-    const r = await ensureWebhook(api, { publicUrl: config.server.public_url, secret, events: config.webhook.events, previousSecret: config.webhook.previous_secret });
+    const r = await ensureWebhook(api, {
+      publicUrl: config.server.public_url,
+      secret,
+      events: config.webhook.events,
+      previousSecret: config.webhook.previous_secret,
+    });
     const url = maskUrlSecret(r.callbackUrl, secret);
     const what = { created: 'created', updated: 'updated', unchanged: 'already in place' }[r.action];
     args.io.out(`webhook ${r.webhook.webhook_key} ${what}: ${url} [${r.webhook.events.join(', ')}]`);
@@ -56,7 +61,8 @@ export const webhooksRemoveCommand: Command = {
   help: 'Deletes the webhook with that key (see `webhooks list`). Exit 0 ok, 1 failed.',
   async run(args) {
     const key = args.positionals[0];
-    if (!key || args.positionals.length > 1) throw new UserError('give exactly one webhook key, e.g. `calbridge webhooks remove <webhook_key>` (see `webhooks list`)', 2);
+    if (!key || args.positionals.length > 1)
+      throw new UserError('give exactly one webhook key, e.g. `calbridge webhooks remove <webhook_key>` (see `webhooks list`)', 2);
     const { api } = await client(args);
     await api.deleteWebhook(key);
     args.io.out(`webhook ${key} removed`);

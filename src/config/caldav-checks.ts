@@ -22,12 +22,18 @@ export function caldavWarnings(config: Config): ConfigProblem[] {
   const root = WEB_PAGES.find(([host]) => host.test(url.hostname))?.[1];
   if (root) problems.push({ path: 'caldav.url', message: `is the web page, not the CalDAV server; use ${root}` });
   if (/\/index\.php\/apps\/calendar/.test(url.pathname)) {
-    problems.push({ path: 'caldav.url', message: `is Nextcloud's calendar page, not its CalDAV server; use ${url.origin}/remote.php/dav/` });
+    problems.push({
+      path: 'caldav.url',
+      message: `is Nextcloud's calendar page, not its CalDAV server; use ${url.origin}/remote.php/dav/`,
+    });
   }
   const catchAll = c.calendars.findIndex((m) => m.calendar_key === '*');
   if (catchAll !== -1) {
     for (let i = catchAll + 1; i < c.calendars.length; i++) {
-      problems.push({ path: `caldav.calendars[${i}]`, message: `is never used: calendars[${catchAll}] ("*") matches every booking calendar first` });
+      problems.push({
+        path: `caldav.calendars[${i}]`,
+        message: `is never used: calendars[${catchAll}] ("*") matches every booking calendar first`,
+      });
     }
   }
   return problems;

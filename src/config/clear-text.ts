@@ -17,13 +17,19 @@ export function clearTextWarnings(config: Config): ConfigProblem[] {
     ['booking.base_url', config.booking.base_url, 'the booking token'],
     ['google.token_url', config.google?.enabled ? config.google.token_url : undefined, 'Google credentials and access tokens'],
     ['google.api_root', config.google?.enabled ? config.google.api_root : undefined, 'Google access tokens'],
-    ['microsoft.authority_url', config.microsoft?.enabled ? config.microsoft.authority_url : undefined, 'Microsoft credentials and refresh tokens'],
+    [
+      'microsoft.authority_url',
+      config.microsoft?.enabled ? config.microsoft.authority_url : undefined,
+      'Microsoft credentials and refresh tokens',
+    ],
     ['microsoft.graph_root', config.microsoft?.enabled ? config.microsoft.graph_root : undefined, 'Microsoft access tokens'],
   ];
   return urls.flatMap(([path, url, what]) => {
     if (!url) return [];
     const u = new URL(url);
     if (u.protocol !== 'http:' || isLoopback(u.hostname)) return [];
-    return [{ path, message: `uses http:// on ${u.hostname}, which is not this machine: ${what} would travel in clear text; use https://` }];
+    return [
+      { path, message: `uses http:// on ${u.hostname}, which is not this machine: ${what} would travel in clear text; use https://` },
+    ];
   });
 }

@@ -36,10 +36,21 @@ export function googleCalendarWarnings(config: Config): ConfigProblem[] {
   return google.calendars.flatMap(({ calendar_id: id }, i): ConfigProblem[] => {
     const path = `google.calendars[${i}].calendar_id`;
     if (id === 'primary' && serviceAccount) {
-      return [{ path, message: 'is "primary" with a service account: that is the service account\'s own calendar, which no person sees. Share a calendar with the service account and give its ID (...@group.calendar.google.com; docs/google-setup.md)' }];
+      return [
+        {
+          path,
+          message:
+            'is "primary" with a service account: that is the service account\'s own calendar, which no person sees. Share a calendar with the service account and give its ID (...@group.calendar.google.com; docs/google-setup.md)',
+        },
+      ];
     }
     if (id !== 'primary' && !id.includes('@')) {
-      return [{ path, message: `"${id}" does not look like a Google calendar ID (an address such as ...@group.calendar.google.com, or primary): Google Calendar shows it under Settings, the calendar, "Integrate calendar"` }];
+      return [
+        {
+          path,
+          message: `"${id}" does not look like a Google calendar ID (an address such as ...@group.calendar.google.com, or primary): Google Calendar shows it under Settings, the calendar, "Integrate calendar"`,
+        },
+      ];
     }
     return [];
   });

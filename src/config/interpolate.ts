@@ -33,14 +33,17 @@ export function interpolate(node: unknown, path: PropertyKey[], i: Interpolation
   } else if (isScalar(node) && typeof node.value === 'string') {
     const at = formatPath(path);
     const problem = (message: string) => i.problems.push({ path: at, line: lineAt(node, i.lines), message });
-    node.value = node.value.replace(REFERENCE, (_whole, file: string | undefined, name: string | undefined, fallback: string | undefined) => {
-      if (file !== undefined) return readSecretFile(file, fallback, i, problem, at);
-      const value = i.env[name!];
-      if (value !== undefined && value !== '') return value;
-      if (fallback !== undefined) return fallback;
-      problem(`environment variable ${name} ${value === undefined ? 'is not set' : 'is empty'}`);
-      return '';
-    });
+    node.value = node.value.replace(
+      REFERENCE,
+      (_whole, file: string | undefined, name: string | undefined, fallback: string | undefined) => {
+        if (file !== undefined) return readSecretFile(file, fallback, i, problem, at);
+        const value = i.env[name!];
+        if (value !== undefined && value !== '') return value;
+        if (fallback !== undefined) return fallback;
+        problem(`environment variable ${name} ${value === undefined ? 'is not set' : 'is empty'}`);
+        return '';
+      },
+    );
   }
 }
 
@@ -61,7 +64,14 @@ function readSecretFile(given: string, fallback: string | undefined, i: Interpol
     const code = (e as NodeJS.ErrnoException).code;
     // Only a file that does not exist takes the fallback: one calbridge may not read is a mistake to fix.
     if (code === 'ENOENT' && fallback !== undefined) return fallback;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied for this user)' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code ?? String(e)})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied for this user)'
+          : code === 'EISDIR'
+            ? 'is a folder'
+            : `cannot be read (${code ?? String(e)})`;
     problem(`secret file ${file} ${why}`);
     return '';
   }
@@ -85,9 +95,11 @@ function readBounded(file: string): string {
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
-    if (!st.isFile()) throw new SecretFileRefused('is not a regular file (a device, a pipe or a socket); give the file that holds the secret');
+    if (!st.isFile())
+      throw new SecretFileRefused('is not a regular file (a device, a pipe or a socket); give the file that holds the secret');
     const limit = MAX_SECRET_FILE_BYTES;
-    const tooLarge = () => new SecretFileRefused(`is larger than ${limit / 1024 / 1024} MiB, which no secret is; give the file that holds the secret`);
+    const tooLarge = () =>
+      new SecretFileRefused(`is larger than ${limit / 1024 / 1024} MiB, which no secret is; give the file that holds the secret`);
     if (st.size > limit) throw tooLarge();
     const buf = Buffer.alloc(limit + 1);
     let size = 0;
@@ -104,7 +116,10 @@ function readBounded(file: string): string {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 export function lineAt(node: Node | null | undefined, lines: LineCounter): number | undefined {

@@ -39,7 +39,13 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(file, [{ path: '', message: code === 'ENOENT' ? 'file not found (give --config <file> or set CALBRIDGE_CONFIG)' : `cannot be read (${code ?? String(e)})` }]);
+    throw new ConfigError(file, [
+      {
+        path: '',
+        message:
+          code === 'ENOENT' ? 'file not found (give --config <file> or set CALBRIDGE_CONFIG)' : `cannot be read (${code ?? String(e)})`,
+      },
+    ]);
   }
   return { config: parseConfig(text, file, env), file };
 }
@@ -76,7 +82,14 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   return resolvePaths(parsed.data!, dirname(file));
 }
 
-const KINDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', object: 'a mapping (key: value lines)', array: 'a list' };
+const KINDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'a mapping (key: value lines)',
+  array: 'a list',
+};
 
 function shown(value: unknown): string {
   if (typeof value === 'string') return `the text "${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`;
@@ -86,16 +99,28 @@ function shown(value: unknown): string {
 }
 
 /** `hidden`: the value was read from a file (it may be a secret) or is a secret: it is never shown, only its kind. */
-function describeIssue(issue: { code: string; message: string; input?: unknown; expected?: string }, hidden: 'file' | 'secret' | undefined): string {
+function describeIssue(
+  issue: { code: string; message: string; input?: unknown; expected?: string },
+  hidden: 'file' | 'secret' | undefined,
+): string {
   if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union')) return 'is required';
   if (issue.code === 'invalid_type' && issue.expected) {
     const hint = issue.expected === 'string' && typeof issue.input === 'number' ? ' (put it in quotes)' : '';
-    const got = hidden === 'file' ? 'the text read from its file' : hidden === 'secret' ? (KINDS[typeof issue.input] ?? typeof issue.input) : shown(issue.input);
+    const got =
+      hidden === 'file'
+        ? 'the text read from its file'
+        : hidden === 'secret'
+          ? (KINDS[typeof issue.input] ?? typeof issue.input)
+          : shown(issue.input);
     return `must be ${KINDS[issue.expected] ?? issue.expected}, not ${got}${hint}${hidden === 'secret' ? '; the value is a secret, so it is not shown' : ''}`;
   }
   const message = issue.message.replace(/^Invalid input: /, '');
   // zod quotes the value in some messages (an enum's "received ..."): none of a hidden value goes out.
-  return hidden && typeof issue.input === 'string' && issue.input !== '' && message.includes(issue.input) ? (hidden === 'file' ? 'is not valid (the text read from its file is not shown)' : 'is not valid (the value is a secret, so it is not shown)') : message;
+  return hidden && typeof issue.input === 'string' && issue.input !== '' && message.includes(issue.input)
+    ? hidden === 'file'
+      ? 'is not valid (the text read from its file is not shown)'
+      : 'is not valid (the value is a secret, so it is not shown)'
+    : message;
 }
 
 /** Line of the deepest node that exists along the path (a missing key points at its parent). */
@@ -125,7 +150,9 @@ function resolvePaths(config: Config, base: string): Config {
     database: { ...config.database, path: config.database.path === ':memory:' ? ':memory:' : abs(config.database.path) },
     google: config.google && {
       ...config.google,
-      credentials: credentials?.service_account_file ? { ...credentials, service_account_file: abs(credentials.service_account_file) } : credentials!,
+      credentials: credentials?.service_account_file
+        ? { ...credentials, service_account_file: abs(credentials.service_account_file) }
+        : credentials!,
     },
   };
 }

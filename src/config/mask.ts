@@ -3,7 +3,16 @@ import type { Config } from './schema.ts';
 import { maskUrlUserinfo } from '../core/mask-userinfo.ts';
 
 const MASK = '********';
-const SECRET_KEYS = new Set(['admin_token', 'token', 'secret', 'previous_secret', 'auth_token', 'client_secret', 'refresh_token', 'password']);
+const SECRET_KEYS = new Set([
+  'admin_token',
+  'token',
+  'secret',
+  'previous_secret',
+  'auth_token',
+  'client_secret',
+  'refresh_token',
+  'password',
+]);
 
 /** Whether a config key holds a secret: its value is never printed, not even in an error. */
 export function isSecretKey(key: PropertyKey | undefined): boolean {

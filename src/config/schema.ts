@@ -25,8 +25,7 @@ const fromText = (v: unknown): unknown => {
 const num = <T extends z.ZodType>(schema: T) => z.preprocess(fromText, schema);
 const bool = () => num(z.boolean());
 
-const secret = (min: number) =>
-  z.string().min(min, `must be at least ${min} characters (it is the only thing guarding this route)`);
+const secret = (min: number) => z.string().min(min, `must be at least ${min} characters (it is the only thing guarding this route)`);
 
 const timezone = z.string().refine((zone) => DateTime.local().setZone(zone).isValid, {
   message: 'is not an IANA time zone (e.g. America/Sao_Paulo)',
@@ -116,7 +115,10 @@ const server = z.strictObject({
 
 const database = z.strictObject({
   // The container image sets CALBRIDGE_DATABASE_PATH=/data/calbridge.db, its volume.
-  path: z.string().min(1).default(() => process.env.CALBRIDGE_DATABASE_PATH || 'data/calbridge.db'),
+  path: z
+    .string()
+    .min(1)
+    .default(() => process.env.CALBRIDGE_DATABASE_PATH || 'data/calbridge.db'),
   synchronous: z.enum(['normal', 'full']).default('normal'),
 });
 
@@ -184,25 +186,25 @@ const reverseSync = z.strictObject({
 
 const google = z
   .strictObject({
-  enabled: bool().default(true),
-  // Required only while Google is enabled (docs/reference/configuration.md: where the section is used).
-  credentials: credentials.optional(),
-  api_root: httpUrl.default('https://www.googleapis.com/'),
-  token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
-  calendars: z
-    .array(z.strictObject({ calendar_key: z.string().min(1), calendar_id: z.string().min(1) }))
-    .min(1)
-    .default([{ calendar_key: '*', calendar_id: 'primary' }]),
-  statuses: z
-    .array(z.enum(STATUSES))
-    .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
-  title: template.default('{person.full_name} · {search_code}'),
-  description: template.default('{calendar.name}\n{person.email}'),
-  reverse_sync: reverseSync.prefault({}),
-  /** Pacer: Google's per-user quota is 600 requests a minute; stay under it. */
-  requests_per_minute: num(z.number().int().positive().max(10_000)).default(500),
-  /** Breaker: a pass that would delete more than this share of the mirrored events stops and reports. */
-  breaker_share: share.default(0.3),
+    enabled: bool().default(true),
+    // Required only while Google is enabled (docs/reference/configuration.md: where the section is used).
+    credentials: credentials.optional(),
+    api_root: httpUrl.default('https://www.googleapis.com/'),
+    token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
+    calendars: z
+      .array(z.strictObject({ calendar_key: z.string().min(1), calendar_id: z.string().min(1) }))
+      .min(1)
+      .default([{ calendar_key: '*', calendar_id: 'primary' }]),
+    statuses: z
+      .array(z.enum(STATUSES))
+      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    title: template.default('{person.full_name} · {search_code}'),
+    description: template.default('{calendar.name}\n{person.email}'),
+    reverse_sync: reverseSync.prefault({}),
+    /** Pacer: Google's per-user quota is 600 requests a minute; stay under it. */
+    requests_per_minute: num(z.number().int().positive().max(10_000)).default(500),
+    /** Breaker: a pass that would delete more than this share of the mirrored events stops and reports. */
+    breaker_share: share.default(0.3),
   })
   .superRefine((g, ctx) => {
     const problem = g.enabled ? credentialsProblem(g.credentials) : undefined;
@@ -230,7 +232,10 @@ const caldav = z
     username: optionalText(),
     password: optionalSecret,
     /** booking calendar -> CalDAV calendar (display name or collection URL); first match wins. */
-    calendars: z.array(z.strictObject({ calendar_key: z.string().min(1), calendar: z.string().trim().min(1) })).min(1).optional(),
+    calendars: z
+      .array(z.strictObject({ calendar_key: z.string().min(1), calendar: z.string().trim().min(1) }))
+      .min(1)
+      .optional(),
     statuses: z
       .array(z.enum(STATUSES))
       .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
@@ -244,9 +249,15 @@ const caldav = z
   })
   .superRefine((c, ctx) => {
     if (!c.enabled) return;
-    const required = { url: 'the server\'s DAV root', username: 'the account name', password: 'an app password where the server offers them', calendars: 'at least one booking calendar -> CalDAV calendar' } as const;
+    const required = {
+      url: "the server's DAV root",
+      username: 'the account name',
+      password: 'an app password where the server offers them',
+      calendars: 'at least one booking calendar -> CalDAV calendar',
+    } as const;
     for (const [key, what] of Object.entries(required)) {
-      if (c[key as keyof typeof required] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `is required while caldav is enabled (${what})` });
+      if (c[key as keyof typeof required] === undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `is required while caldav is enabled (${what})` });
     }
   })
   .transform((c) => ({ ...c, url: c.url ?? '', username: c.username ?? '', password: c.password ?? '', calendars: c.calendars ?? [] }));
@@ -259,7 +270,8 @@ const microsoftTenant = z
   .string()
   .trim()
   .refine((t) => GUID.test(t) || SHARED_TENANTS.includes(t.toLowerCase()) || /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(t), {
-    message: 'is not a directory (tenant) ID, a verified domain, or one of common, organizations, consumers; copy the Directory (tenant) ID from the app\'s Overview page in Entra ID',
+    message:
+      "is not a directory (tenant) ID, a verified domain, or one of common, organizations, consumers; copy the Directory (tenant) ID from the app's Overview page in Entra ID",
   });
 
 const microsoftCredentials = z.strictObject({
@@ -300,7 +312,10 @@ const microsoft = z
     credentials: microsoftCredentials.optional(),
     authority_url: httpUrl.default('https://login.microsoftonline.com/'),
     graph_root: httpUrl.default('https://graph.microsoft.com/'),
-    calendars: z.array(microsoftCalendar).min(1).default([{ calendar_key: '*', user: 'me', calendar: 'Calendar' }]),
+    calendars: z
+      .array(microsoftCalendar)
+      .min(1)
+      .default([{ calendar_key: '*', user: 'me', calendar: 'Calendar' }]),
     statuses: z
       .array(z.enum(STATUSES))
       .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
@@ -316,20 +331,33 @@ const microsoft = z
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
     const c = m.credentials;
     if (!c?.client_id) {
-      issue(['credentials', 'client_id'], 'is required while microsoft is enabled: the Application (client) ID from the app\'s Overview page in Entra ID');
+      issue(
+        ['credentials', 'client_id'],
+        "is required while microsoft is enabled: the Application (client) ID from the app's Overview page in Entra ID",
+      );
       return;
     }
-    if (!GUID.test(c.client_id)) issue(['credentials', 'client_id'], 'is not a GUID; copy the Application (client) ID from the app\'s Overview page in Entra ID');
+    if (!GUID.test(c.client_id))
+      issue(['credentials', 'client_id'], "is not a GUID; copy the Application (client) ID from the app's Overview page in Entra ID");
     if (c.client_secret && c.refresh_token) {
-      issue(['credentials'], 'give client_secret (app-only sign-in) or refresh_token (a person\'s own account), not both');
+      issue(['credentials'], "give client_secret (app-only sign-in) or refresh_token (a person's own account), not both");
       return;
     }
     if (c.client_secret) {
       // The ID Entra shows beside a secret is a GUID; the value people must copy never is.
-      if (GUID.test(c.client_secret)) issue(['credentials', 'client_secret'], 'looks like the secret\'s ID; copy its Value instead (shown once, when the secret is added)');
-      if (SHARED_TENANTS.includes(m.tenant.toLowerCase())) issue(['tenant'], `cannot be "${m.tenant}" for app-only sign-in (client_secret); give the Directory (tenant) ID from the app's Overview page`);
+      if (GUID.test(c.client_secret))
+        issue(
+          ['credentials', 'client_secret'],
+          "looks like the secret's ID; copy its Value instead (shown once, when the secret is added)",
+        );
+      if (SHARED_TENANTS.includes(m.tenant.toLowerCase()))
+        issue(
+          ['tenant'],
+          `cannot be "${m.tenant}" for app-only sign-in (client_secret); give the Directory (tenant) ID from the app's Overview page`,
+        );
       m.calendars.forEach((cal, i) => {
-        if (cal.user === 'me') issue(['calendars', i, 'user'], 'cannot be "me" for app-only sign-in (client_secret): name the mailbox by its address');
+        if (cal.user === 'me')
+          issue(['calendars', i, 'user'], 'cannot be "me" for app-only sign-in (client_secret): name the mailbox by its address');
       });
     }
   });

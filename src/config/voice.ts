@@ -6,7 +6,11 @@ import type { Config } from './schema.ts';
 
 /** Where the booking service's changes go, as configured, in a fixed order. */
 function outputsOf(config: Pick<Config, 'google' | 'caldav' | 'feeds'>): Output[] {
-  return [...(config.google?.enabled ? (['google'] as const) : []), ...(config.caldav?.enabled ? (['caldav'] as const) : []), ...(config.feeds.length ? (['feeds'] as const) : [])];
+  return [
+    ...(config.google?.enabled ? (['google'] as const) : []),
+    ...(config.caldav?.enabled ? (['caldav'] as const) : []),
+    ...(config.feeds.length ? (['feeds'] as const) : []),
+  ];
 }
 
 export function messagesOf(config: { server: Pick<Config['server'], 'locale'> }): Messages {

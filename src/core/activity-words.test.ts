@@ -15,27 +15,44 @@ describe('a backfill in words', () => {
   });
 
   it('names every calendar a target writes to, once each', () => {
-    expect(targetPlace('google', ['primary', 'spa@group.calendar.google.com', 'primary'])).toBe('Google Calendar (primary, spa@group.calendar.google.com)');
+    expect(targetPlace('google', ['primary', 'spa@group.calendar.google.com', 'primary'])).toBe(
+      'Google Calendar (primary, spa@group.calendar.google.com)',
+    );
     expect(targetPlace('caldav', ['Clinic'])).toBe('the CalDAV calendar (Clinic)');
     expect(targetPlace('caldav', ['Clinic', 'Spa'])).toBe('the CalDAV calendars (Clinic, Spa)');
   });
 });
 
 describe('activity in the configured outputs and the locale', () => {
-  const subject = { label: 'AG00012', zone: 'America/Sao_Paulo', start: Date.UTC(2026, 5, 16, 13), status: 'NO_SHOW', gone: false, goneReason: null };
+  const subject = {
+    label: 'AG00012',
+    zone: 'America/Sao_Paulo',
+    start: Date.UTC(2026, 5, 16, 13),
+    status: 'NO_SHOW',
+    gone: false,
+    goneReason: null,
+  };
   const caldavOnly = { m: messagesFor('en'), outputs: ['caldav'] as const };
 
   it('names only the targets that are configured: with CalDAV alone, nothing is "removed from Google"', () => {
     const gone = activityWords({ kind: 'booking', key: 'k' }, { ...subject, gone: true }, caldavOnly);
     expect(gone?.summary).toBe('no longer at the booking service → removed from the CalDAV calendar');
-    const cancelled = activityWords({ kind: 'booking', key: 'k', before: { start: subject.start, status: 'CONFIRMED', gone: false } }, { ...subject, status: 'CANCELED' }, { m: messagesFor('en'), outputs: ['caldav', 'feeds'] });
+    const cancelled = activityWords(
+      { kind: 'booking', key: 'k', before: { start: subject.start, status: 'CONFIRMED', gone: false } },
+      { ...subject, status: 'CANCELED' },
+      { m: messagesFor('en'), outputs: ['caldav', 'feeds'] },
+    );
     expect(cancelled?.summary).toBe('cancelled at the booking service → removed from the CalDAV calendar');
     expect(directionLabel('booking-to-targets', caldavOnly)).toBe('booking → CalDAV');
   });
 
   it('tells the status in words, never its code, in Portuguese with pt-BR', () => {
     const pt = { m: messagesFor('pt-BR'), outputs: ['google', 'feeds'] as const };
-    const changed = activityWords({ kind: 'booking', key: 'k', before: { start: subject.start, status: 'CONFIRMED', gone: false } }, subject, pt);
+    const changed = activityWords(
+      { kind: 'booking', key: 'k', before: { start: subject.start, status: 'CONFIRMED', gone: false } },
+      subject,
+      pt,
+    );
     expect(changed?.summary).toBe('agora não compareceu no sistema de agendamento (era confirmado)');
     const booked = activityWords({ kind: 'booking', key: 'k' }, subject, ENGLISH);
     expect(booked?.summary).toBe('booked for Tue 16 Jun 10:00 (no-show)');
@@ -45,9 +62,19 @@ describe('activity in the configured outputs and the locale', () => {
 });
 
 describe("a person's change the booking service cannot take, put back", () => {
-  const subject = { label: 'AG00012', zone: 'Europe/Vienna', start: Date.UTC(2026, 5, 15, 7), status: 'CONFIRMED', gone: false, goneReason: null };
+  const subject = {
+    label: 'AG00012',
+    zone: 'Europe/Vienna',
+    start: Date.UTC(2026, 5, 15, 7),
+    status: 'CONFIRMED',
+    gone: false,
+    goneReason: null,
+  };
   const putBack = (reason: string, target?: 'caldav') =>
-    activityWords({ kind: 'reverse', key: 'k', action: { kind: 'restore', reason }, movedTo: subject.start, ...(target ? { target } : {}) }, subject);
+    activityWords(
+      { kind: 'reverse', key: 'k', action: { kind: 'restore', reason }, movedTo: subject.start, ...(target ? { target } : {}) },
+      subject,
+    );
 
   it('says what the person did, that it was put back, and why, in Google and in CalDAV alike', () => {
     expect(putBack('length')).toMatchObject({

@@ -7,7 +7,13 @@ import { maskLongNumbers } from './mask-numbers.ts';
 import { messagesFor, statusInText, type Messages, type Output } from './i18n/index.ts';
 
 /** booking → Google/feeds, Google (or CalDAV) → booking, put back, refused by the booking service. */
-export type ActivityDirection = 'booking-to-targets' | 'google-to-booking' | 'caldav-to-booking' | 'microsoft-to-booking' | 'reverted' | 'refused';
+export type ActivityDirection =
+  | 'booking-to-targets'
+  | 'google-to-booking'
+  | 'caldav-to-booking'
+  | 'microsoft-to-booking'
+  | 'reverted'
+  | 'refused';
 
 /** Where a person made the change: Google unless said (a CalDAV calendar). */
 export type ActivityTarget = 'google' | 'caldav' | 'microsoft';
@@ -24,7 +30,7 @@ export const ENGLISH: Voice = { m: messagesFor('en'), outputs: ['google', 'feeds
 export function directionLabel(direction: string, voice: Voice = ENGLISH): string {
   const d = voice.m.direction;
   if (direction === 'booking-to-targets') return d['booking-to-targets'](voice.outputs.map((o) => voice.m.outputs[o]).join('/'));
-  return Object.hasOwn(d, direction) ? (d[direction as Exclude<ActivityDirection, 'booking-to-targets'>]) : direction;
+  return Object.hasOwn(d, direction) ? d[direction as Exclude<ActivityDirection, 'booking-to-targets'>] : direction;
 }
 
 /** What the sync code knows at the moment something happened. */
@@ -84,7 +90,13 @@ function statusWords(status: string, m: Messages = ENGLISH.m): string {
   return statusInText(m, status);
 }
 
-const entry = (kind: string, direction: ActivityDirection, summary: string, reason: string | null = null, start: number | null = null): ActivityWords => ({
+const entry = (
+  kind: string,
+  direction: ActivityDirection,
+  summary: string,
+  reason: string | null = null,
+  start: number | null = null,
+): ActivityWords => ({
   kind,
   direction,
   summary,
@@ -105,7 +117,8 @@ function bookingWords(before: { start: number; status: string; gone: boolean } |
   const status = s.status === 'CONFIRMED' ? '' : statusWords(s.status, v.m);
   if (!before) return isCancelled(s.status) ? out('cancelled', t.seenCancelled(at)) : out('booked', t.booked(at, status));
   if (before.gone) return out('booked', t.back(at, status));
-  if (isCancelled(s.status) && !isCancelled(before.status)) return out('cancelled', t.cancelledAtBooking(statusWords(s.status, v.m), cancelledFrom));
+  if (isCancelled(s.status) && !isCancelled(before.status))
+    return out('cancelled', t.cancelledAtBooking(statusWords(s.status, v.m), cancelledFrom));
   if (before.start !== s.start) return out('moved', t.movedAtBooking(at, when(before.start, s.zone, v.m.tag)));
   if (before.status !== s.status) return out('changed', t.statusChanged(statusWords(s.status, v.m), statusWords(before.status, v.m)));
   return out('changed', t.detailsChanged);
@@ -148,7 +161,13 @@ function placeOf(v: Voice, target: ActivityTarget = 'google') {
   return { target, place: v.m.activity.places[target], dir: `${target}-to-booking` as ActivityDirection };
 }
 
-function reverseWords(action: { kind: string; reason?: string }, movedTo: number | null, s: ActivitySubject, where: ActivityTarget | undefined, v: Voice): ActivityWords | null {
+function reverseWords(
+  action: { kind: string; reason?: string },
+  movedTo: number | null,
+  s: ActivitySubject,
+  where: ActivityTarget | undefined,
+  v: Voice,
+): ActivityWords | null {
   const t = v.m.activity;
   const { target, place, dir } = placeOf(v, where);
   const to = movedTo === null ? '' : when(movedTo, s.zone, v.m.tag);
@@ -158,7 +177,8 @@ function reverseWords(action: { kind: string; reason?: string }, movedTo: number
     return entry('reverted', 'reverted', text, why, s.start);
   }
   if (action.kind === 'restore') return entry('reverted', 'reverted', t.movedMeanwhile(place, to), t.wins, s.start);
-  if (action.kind === 'recreate' && action.reason === 'booking-changed') return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins, s.start);
+  if (action.kind === 'recreate' && action.reason === 'booking-changed')
+    return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins, s.start);
   if (action.kind === 'recreate') return entry('recreated', 'reverted', t.deletedRecreated(place), t.stillBooked, s.start);
   if (action.kind === 'ignore') return entry(`deleted-in-${target}`, dir, t.deletedLeft(place), t.keeps);
   return null;
@@ -182,7 +202,9 @@ function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: Activity
   }
   if (f.action !== 'reschedule') return null;
   if (f.state === 'done') {
-    return f.reason === 'already-there' ? entry('rescheduled', dir, t.movedAlreadyThere(place, to), null, f.to) : entry('rescheduled', dir, t.movedRescheduled(place, to), null, f.to);
+    return f.reason === 'already-there'
+      ? entry('rescheduled', dir, t.movedAlreadyThere(place, to), null, f.to)
+      : entry('rescheduled', dir, t.movedRescheduled(place, to), null, f.to);
   }
   if (f.state === 'dropped') return entry('dropped', dir, t.movedDropped(place, to, f.reason === 'cancelled'));
   if (f.reason === 'conflict') {
@@ -202,7 +224,13 @@ export function activityWords(fact: ActivityFact, subject: ActivitySubject, v: V
       const writes = v.m.activity.writes;
       const what = Object.hasOwn(writes, fact.action) ? writes[fact.action as keyof typeof writes] : writes.other;
       const timed = fact.action === 'insert' || fact.action === 'update';
-      return entry('google-write', 'booking-to-targets', timed ? `${what}, ${when(subject.start, subject.zone, v.m.tag)}` : what, null, subject.start);
+      return entry(
+        'google-write',
+        'booking-to-targets',
+        timed ? `${what}, ${when(subject.start, subject.zone, v.m.tag)}` : what,
+        null,
+        subject.start,
+      );
     }
     case 'reverse':
       return reverseWords(fact.action, fact.movedTo, subject, fact.target, v);

@@ -74,8 +74,18 @@ describe('judge: the null rule (a field the record does not show is unknown)', (
     ['a blank client key', { clientKey: ' ' }, { client_key: 'client-1' }, { kind: 'unknown', filter: 'client_key' }],
     ['no services', { serviceKeys: [] }, { service_keys: ['svc-clean'] }, { kind: 'unknown', filter: 'service_keys' }],
     ['no tags', { tagKeys: [] }, { tag_keys: ['tag-new'] }, { kind: 'unknown', filter: 'tag_keys' }],
-    ['unknown is reported for the first such filter', { personKey: null, ownerUser: null }, { owner_user: 'x', person_key: 'p1' }, { kind: 'unknown', filter: 'person_key' }],
-    ['a contradiction outweighs an unknown', { calendarKey: null }, { calendar_key: 'cal-a', client_key: 'client-2' }, { kind: 'mismatch', filter: 'client_key', shown: ['client-1'], wanted: ['client-2'] }],
+    [
+      'unknown is reported for the first such filter',
+      { personKey: null, ownerUser: null },
+      { owner_user: 'x', person_key: 'p1' },
+      { kind: 'unknown', filter: 'person_key' },
+    ],
+    [
+      'a contradiction outweighs an unknown',
+      { calendarKey: null },
+      { calendar_key: 'cal-a', client_key: 'client-2' },
+      { kind: 'mismatch', filter: 'client_key', shown: ['client-1'], wanted: ['client-2'] },
+    ],
     ['an unset filter on a missing field is no unknown', { calendarKey: null }, { calendar_key: '' }, match],
   ])('%s', (_name, change, filters, verdict) => {
     expect(judge({ ...facts, ...change }, filters)).toEqual(verdict);
@@ -95,7 +105,14 @@ describe('judge: what a mismatch names', () => {
 
 describe('factsOf', () => {
   it('reads what filters need from an appointment', () => {
-    const a = testAppointment({ services: [{ serviceKey: 's-1', name: 'Cleaning' }, { serviceKey: 's-2', name: null }], tagKeys: ['t-1'], ownerUser: 'ana@example.com' });
+    const a = testAppointment({
+      services: [
+        { serviceKey: 's-1', name: 'Cleaning' },
+        { serviceKey: 's-2', name: null },
+      ],
+      tagKeys: ['t-1'],
+      ownerUser: 'ana@example.com',
+    });
     expect(factsOf(a)).toEqual({
       status: a.status,
       calendarKey: a.calendar.calendarKey,

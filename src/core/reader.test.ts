@@ -57,7 +57,13 @@ describe('readAppointment: the seed shape', () => {
       start: Date.parse('2026-06-15T13:00:00Z'),
       end: Date.parse('2026-06-15T13:30:00Z'),
       calendar: { calendarKey: '0a1b2c3d-0000-4000-a000-000000000001', name: 'Dra. Lúcia Magalhães' },
-      person: { personKey: '9f8e7d6c-0000-4000-a000-000000000002', fullName: 'João Araújo', email: 'joao@example.com', phone: '+5511999990000', documentNumber: '12345678901' },
+      person: {
+        personKey: '9f8e7d6c-0000-4000-a000-000000000002',
+        fullName: 'João Araújo',
+        email: 'joao@example.com',
+        phone: '+5511999990000',
+        documentNumber: '12345678901',
+      },
       clientKey: 'c1c1c1c1-0000-4000-a000-000000000003',
       services: [{ serviceKey: SERVICE, name: null }],
       tagKeys: ['d1a2b3c4-0000-4000-a000-00000000000a'],
@@ -77,14 +83,56 @@ describe('readAppointment: the seed shape', () => {
 describe('readAppointment: times and durations', () => {
   const base = { appointment_key: 'k1', status: 'PENDING' };
   const cases: { name: string; record: Record<string, unknown>; o?: Partial<ReaderOptions>; start: string; end: string }[] = [
-    { name: 'offset-less start in booking.timezone, default duration', record: { ...base, start_date: '2026-06-15T10:00:00' }, start: '2026-06-15T13:00:00Z', end: '2026-06-15T14:00:00Z' },
-    { name: 'offset-less dateTime in the record\'s own timeZone', record: { ...base, start: { dateTime: '2026-06-15T10:00:00', timeZone: 'Europe/Lisbon' } }, start: '2026-06-15T09:00:00Z', end: '2026-06-15T10:00:00Z' },
-    { name: 'an unknown record timeZone falls back to booking.timezone', record: { ...base, start: { dateTime: '2026-06-15T10:00:00', timeZone: 'Mars/Olympus' } }, start: '2026-06-15T13:00:00Z', end: '2026-06-15T14:00:00Z' },
-    { name: 'plain string start/end', record: { ...base, start: '2026-06-15T10:00:00Z', end: '2026-06-15T10:20:00Z' }, start: '2026-06-15T10:00:00Z', end: '2026-06-15T10:20:00Z' },
-    { name: 'service duration when there is no end', record: { ...base, start_date: '2026-06-15T10:00:00Z', service_keys: [SERVICE] }, o: { serviceDurations: { [SERVICE]: 45 } }, start: '2026-06-15T10:00:00Z', end: '2026-06-15T10:45:00Z' },
-    { name: 'configured default duration', record: { ...base, start_date: '2026-06-15T10:00:00Z' }, o: { defaultDurationMinutes: 25 }, start: '2026-06-15T10:00:00Z', end: '2026-06-15T10:25:00Z' },
-    { name: 'an end before the start is not believed', record: { ...base, start_date: '2026-06-15T10:00:00Z', end_date: '2026-06-15T09:00:00Z' }, start: '2026-06-15T10:00:00Z', end: '2026-06-15T11:00:00Z' },
-    { name: 'SQL-style datetime with a space', record: { ...base, start_date: '2026-06-15 10:00:00' }, start: '2026-06-15T13:00:00Z', end: '2026-06-15T14:00:00Z' },
+    {
+      name: 'offset-less start in booking.timezone, default duration',
+      record: { ...base, start_date: '2026-06-15T10:00:00' },
+      start: '2026-06-15T13:00:00Z',
+      end: '2026-06-15T14:00:00Z',
+    },
+    {
+      name: "offset-less dateTime in the record's own timeZone",
+      record: { ...base, start: { dateTime: '2026-06-15T10:00:00', timeZone: 'Europe/Lisbon' } },
+      start: '2026-06-15T09:00:00Z',
+      end: '2026-06-15T10:00:00Z',
+    },
+    {
+      name: 'an unknown record timeZone falls back to booking.timezone',
+      record: { ...base, start: { dateTime: '2026-06-15T10:00:00', timeZone: 'Mars/Olympus' } },
+      start: '2026-06-15T13:00:00Z',
+      end: '2026-06-15T14:00:00Z',
+    },
+    {
+      name: 'plain string start/end',
+      record: { ...base, start: '2026-06-15T10:00:00Z', end: '2026-06-15T10:20:00Z' },
+      start: '2026-06-15T10:00:00Z',
+      end: '2026-06-15T10:20:00Z',
+    },
+    {
+      name: 'service duration when there is no end',
+      record: { ...base, start_date: '2026-06-15T10:00:00Z', service_keys: [SERVICE] },
+      o: { serviceDurations: { [SERVICE]: 45 } },
+      start: '2026-06-15T10:00:00Z',
+      end: '2026-06-15T10:45:00Z',
+    },
+    {
+      name: 'configured default duration',
+      record: { ...base, start_date: '2026-06-15T10:00:00Z' },
+      o: { defaultDurationMinutes: 25 },
+      start: '2026-06-15T10:00:00Z',
+      end: '2026-06-15T10:25:00Z',
+    },
+    {
+      name: 'an end before the start is not believed',
+      record: { ...base, start_date: '2026-06-15T10:00:00Z', end_date: '2026-06-15T09:00:00Z' },
+      start: '2026-06-15T10:00:00Z',
+      end: '2026-06-15T11:00:00Z',
+    },
+    {
+      name: 'SQL-style datetime with a space',
+      record: { ...base, start_date: '2026-06-15 10:00:00' },
+      start: '2026-06-15T13:00:00Z',
+      end: '2026-06-15T14:00:00Z',
+    },
   ];
   it.each(cases)('$name', ({ record, o, start, end }) => {
     const a = read(record, o);
@@ -163,16 +211,21 @@ describe('keys from outside: one check for every path in', () => {
     expect(keyProblem(key)).toMatch(problem);
   });
 
-  it.each([['a UUID', '733d9fee-c3ce-41f6-a941-122b7f72dc4c'], ['a number', '12345'], ['letters, digits, - _ . :', 'Ab9_x.y:z-1'], ['200 characters', 'a'.repeat(200)]])(
-    'accepts %s',
-    (_name, key) => {
-      expect(keyProblem(key)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['a UUID', '733d9fee-c3ce-41f6-a941-122b7f72dc4c'],
+    ['a number', '12345'],
+    ['letters, digits, - _ . :', 'Ab9_x.y:z-1'],
+    ['200 characters', 'a'.repeat(200)],
+  ])('accepts %s', (_name, key) => {
+    expect(keyProblem(key)).toBeUndefined();
+  });
 
   it('refuses a record whose key could break a path or a feed line, naming the key safely', () => {
     const r = readAppointment({ ...seed, appointment_key: 'k\r\nX-INJECT:1' }, options);
-    expect(r).toEqual({ ok: false, reason: 'the record has an unusable appointment_key "k\\r\\nX-INJECT:1": it contains a control character' });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'the record has an unusable appointment_key "k\\r\\nX-INJECT:1": it contains a control character',
+    });
   });
 });
 
@@ -196,7 +249,9 @@ describe('readInstant', () => {
           minute: fc.integer({ min: 0, max: 60 }),
           second: fc.option(fc.integer({ min: 0, max: 60 })),
           millis: fc.option(fc.integer({ min: 0, max: 999 })),
-          offset: fc.option(fc.record({ sign: fc.constantFrom('+', '-'), hours: fc.integer({ min: 0, max: 15 }), minutes: fc.constantFrom(0, 30, 45) })),
+          offset: fc.option(
+            fc.record({ sign: fc.constantFrom('+', '-'), hours: fc.integer({ min: 0, max: 15 }), minutes: fc.constantFrom(0, 30, 45) }),
+          ),
           zone: fc.constantFrom('America/Sao_Paulo', 'Europe/Lisbon', 'UTC'),
         }),
         (t) => {
@@ -212,7 +267,9 @@ describe('readInstant', () => {
 
   it('reads the shapes of the fixtures, and times without an offset in the given zone', () => {
     expect(readInstant('2026-06-15T10:00:00-03:00', 'UTC')).toBe(Date.UTC(2026, 5, 15, 13));
-    expect(readInstant({ dateTime: '2024-09-17T15:40:52.238-04:00', timeZone: 'America/New_York' }, 'UTC')).toBe(Date.UTC(2024, 8, 17, 19, 40, 52, 238));
+    expect(readInstant({ dateTime: '2024-09-17T15:40:52.238-04:00', timeZone: 'America/New_York' }, 'UTC')).toBe(
+      Date.UTC(2024, 8, 17, 19, 40, 52, 238),
+    );
     expect(readInstant('2026-06-15T10:00:00', 'America/Sao_Paulo')).toBe(Date.UTC(2026, 5, 15, 13));
     expect(readInstant('2026-06-15 10:00:00', 'America/Sao_Paulo')).toBe(Date.UTC(2026, 5, 15, 13));
     expect(readInstant('not a date', 'UTC')).toBeNull();

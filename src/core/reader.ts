@@ -12,7 +12,11 @@ export interface ReaderOptions {
 }
 
 /** From the config's booking section (named as in YAML). */
-export function readerOptions(config: { timezone: string; default_duration_minutes: number; service_durations: Record<string, number> }): ReaderOptions {
+export function readerOptions(config: {
+  timezone: string;
+  default_duration_minutes: number;
+  service_durations: Record<string, number>;
+}): ReaderOptions {
   return {
     timezone: config.timezone,
     defaultDurationMinutes: config.default_duration_minutes,
@@ -66,7 +70,9 @@ export function readKey(value: unknown, where: string): { ok: true; key: string 
   if (typeof key !== 'string' || key.trim() === '') return { ok: false, reason: `${where} has no appointment_key` };
   const problem = keyProblem(key);
   // The key itself is shown JSON-quoted and cut short, so a hostile one cannot break a log or status line.
-  return problem ? { ok: false, reason: `${where} has an unusable appointment_key ${JSON.stringify(key.slice(0, 60))}: it ${problem}` } : { ok: true, key };
+  return problem
+    ? { ok: false, reason: `${where} has an unusable appointment_key ${JSON.stringify(key.slice(0, 60))}: it ${problem}` }
+    : { ok: true, key };
 }
 
 /** The (usable) appointment key of a bare record or of an envelope's data; undefined when there is none. */
@@ -158,7 +164,7 @@ function readServices(r: Obj): Appointment['services'] {
 
 function readTags(r: Obj): string[] {
   const list = Array.isArray(r.tag_list) && r.tag_list.length > 0 ? r.tag_list : Array.isArray(r.tag_keys) ? r.tag_keys : [];
-  return list.map((t) => (isObj(t) ? text(t.tag_key) ?? text(t.key) : text(t))).filter((k): k is string => k !== null);
+  return list.map((t) => (isObj(t) ? (text(t.tag_key) ?? text(t.key)) : text(t))).filter((k): k is string => k !== null);
 }
 
 function readStatus(r: Obj): string | null {
@@ -178,7 +184,8 @@ function endOf(r: Obj, start: number, services: Appointment['services'], o: Read
 
 export function readAppointment(raw: unknown, options: ReaderOptions): ReadResult {
   const r = recordOf(raw);
-  if (!r) return { ok: false, reason: `not an appointment record (got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw})` };
+  if (!r)
+    return { ok: false, reason: `not an appointment record (got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw})` };
   const read = readKey(r.appointment_key, 'the record');
   if (!read.ok) return { ok: false, reason: read.reason };
   const key = read.key;

@@ -11,7 +11,13 @@ describe('secretsMatcher', () => {
   });
 
   it('takes no near miss for a match: a prefix, a longer string, another case, nothing', () => {
-    for (const given of ['front-desk-token-012345678', 'front-desk-token-01234567890', 'FRONT-DESK-TOKEN-0123456789', '', ' front-desk-token-0123456789']) {
+    for (const given of [
+      'front-desk-token-012345678',
+      'front-desk-token-01234567890',
+      'FRONT-DESK-TOKEN-0123456789',
+      '',
+      ' front-desk-token-0123456789',
+    ]) {
       expect(feedOf(given)).toBe(-1);
     }
   });

@@ -418,7 +418,10 @@ export class FeedCache {
       for (const { key, revision } of missing) {
         const stored = this.deps.appointments.get(key);
         if (!stored) continue;
-        batch.set(key, { revision: stored.revision, body: renderEvent(stored, { ...entry.feed, ...(this.deps.messages ? { messages: this.deps.messages } : {}) }) });
+        batch.set(key, {
+          revision: stored.revision,
+          body: renderEvent(stored, { ...entry.feed, ...(this.deps.messages ? { messages: this.deps.messages } : {}) }),
+        });
         // Written by another process since it was placed: follow the stored state.
         if (stored.revision !== revision) followed.put.push(memberOf(rowOf(stored)));
       }

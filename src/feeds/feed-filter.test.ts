@@ -23,11 +23,25 @@ describe('placeInFeed', () => {
     ['cancelled stays as cancelled when asked', { status: 'CANCELED' }, false, { include_cancelled: true }, 'cancelled'],
     ['gone leaves', {}, true, { include_cancelled: false }, 'absent'],
     ['gone leaves even with include_cancelled', { status: 'CANCELED' }, true, { include_cancelled: true }, 'absent'],
-    ['filters first: another calendar', { status: 'CANCELED' }, false, { include_cancelled: true, filters: { calendar_key: 'cal-b' } }, 'absent'],
-    ['a filter on a field the appointment lacks leaves it out', { calendarKey: null }, false, { include_cancelled: false, filters: { calendar_key: 'cal-a' } }, 'absent'],
+    [
+      'filters first: another calendar',
+      { status: 'CANCELED' },
+      false,
+      { include_cancelled: true, filters: { calendar_key: 'cal-b' } },
+      'absent',
+    ],
+    [
+      'a filter on a field the appointment lacks leaves it out',
+      { calendarKey: null },
+      false,
+      { include_cancelled: false, filters: { calendar_key: 'cal-a' } },
+      'absent',
+    ],
     ['keys match in any case', {}, false, { include_cancelled: false, filters: { calendar_key: 'CAL-A' } }, 'show'],
   ];
   it.each(cases)('%s', (_name, change, gone, feed, expected) => {
-    expect(placeInFeed({ ...facts, ...change }, gone, { filters: feed.filters ?? {}, include_cancelled: feed.include_cancelled })).toBe(expected);
+    expect(placeInFeed({ ...facts, ...change }, gone, { filters: feed.filters ?? {}, include_cancelled: feed.include_cancelled })).toBe(
+      expected,
+    );
   });
 });

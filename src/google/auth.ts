@@ -33,7 +33,11 @@ interface StoredRefreshToken {
 const configTokenHash = (cfg: GoogleConfig) => sha256Hex(cfg.credentials.refresh_token ?? '');
 
 export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string, issuedAt = Date.now()): void {
-  kv.set(REFRESH_TOKEN_KEY, { refresh_token: refreshToken, config_token_hash: configTokenHash(cfg), issued_at: issuedAt } satisfies StoredRefreshToken);
+  kv.set(REFRESH_TOKEN_KEY, {
+    refresh_token: refreshToken,
+    config_token_hash: configTokenHash(cfg),
+    issued_at: issuedAt,
+  } satisfies StoredRefreshToken);
 }
 
 /** When the refresh token in use was issued, if it is a stored one that says so (a token from the config does not). */
@@ -81,7 +85,8 @@ export function oauthClient(cfg: GoogleConfig, redirectUri?: string): OAuth2Clie
 
 function readKey(file: string): ServiceAccountKey {
   const read = readServiceAccountKey(file);
-  if (!read.ok) throw new GoogleError('auth', `the service account key (google.credentials.service_account_file) cannot be used: ${read.problem}`);
+  if (!read.ok)
+    throw new GoogleError('auth', `the service account key (google.credentials.service_account_file) cannot be used: ${read.problem}`);
   return read.key;
 }
 
@@ -173,4 +178,3 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
   });
   return { client, mode: 'oauth' };
 }
-

@@ -68,46 +68,89 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
   // Held to api_root's origin, no redirect followed (net/origin-fetch.ts): a 307 to plain http would
   // otherwise carry the access token and every event body there.
   const fetchImplementation = originFetch(new URL(rootUrl), 'google.api_root');
-  const api = calendarLib().calendar({ version: 'v3', auth: o.auth, rootUrl, retry: false, timeout: o.timeoutMs ?? 30_000, fetchImplementation, maxRedirects: 0 });
-  const deps = { pacer: o.pacer, clock: o.clock, sleep: o.sleep ?? realSleep, policy: o.policy ?? DEFAULT_RETRY, observer: o.observer, forgetAccessToken: () => forgetAccessToken(o.auth) };
+  const api = calendarLib().calendar({
+    version: 'v3',
+    auth: o.auth,
+    rootUrl,
+    retry: false,
+    timeout: o.timeoutMs ?? 30_000,
+    fetchImplementation,
+    maxRedirects: 0,
+  });
+  const deps = {
+    pacer: o.pacer,
+    clock: o.clock,
+    sleep: o.sleep ?? realSleep,
+    policy: o.policy ?? DEFAULT_RETRY,
+    observer: o.observer,
+    forgetAccessToken: () => forgetAccessToken(o.auth),
+  };
   const account = accountOf(o.auth);
   const call = <T>(op: string, fn: () => Promise<T>, calendarId?: string) =>
-    calendarId === undefined ? callWithRetry(op, fn, deps) : callWithRetry(op, fn, deps).catch((e: unknown) => Promise.reject(explainCalendarError(e, op, calendarId, account)));
+    calendarId === undefined
+      ? callWithRetry(op, fn, deps)
+      : callWithRetry(op, fn, deps).catch((e: unknown) => Promise.reject(explainCalendarError(e, op, calendarId, account)));
   const ifMatch = (etag?: string) => (etag ? { headers: { 'If-Match': etag } } : {});
 
   return {
     insert: (calendarId, eventId, body) =>
-      call('insert', async () => fromVendor((await api.events.insert({ calendarId, requestBody: { ...toVendor(body), id: eventId } })).data), calendarId),
+      call(
+        'insert',
+        async () => fromVendor((await api.events.insert({ calendarId, requestBody: { ...toVendor(body), id: eventId } })).data),
+        calendarId,
+      ),
     get: (calendarId, eventId) => call('get', async () => fromVendor((await api.events.get({ calendarId, eventId })).data), calendarId),
     update: (calendarId, eventId, body, etag) =>
-      call('update', async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data), calendarId),
+      call(
+        'update',
+        async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data),
+        calendarId,
+      ),
     delete: (calendarId, eventId) =>
-      call('delete', async () => {
-        await api.events.delete({ calendarId, eventId });
-      }, calendarId),
+      call(
+        'delete',
+        async () => {
+          await api.events.delete({ calendarId, eventId });
+        },
+        calendarId,
+      ),
     list: (calendarId, options: ListOptions) =>
-      call('list', async (): Promise<EventPage> => {
-        const params: calendar_v3.Params$Resource$Events$List = { calendarId, maxResults: options.maxResults ?? 250 };
-        if (options.syncToken) params.syncToken = options.syncToken;
-        if (options.pageToken) params.pageToken = options.pageToken;
-        if (options.showDeleted) params.showDeleted = true;
-        if (options.timeMin !== undefined) params.timeMin = new Date(options.timeMin).toISOString();
-        if (options.timeMax !== undefined) params.timeMax = new Date(options.timeMax).toISOString();
-        const { data } = await api.events.list(params);
-        return {
-          events: (data.items ?? []).map(fromVendor),
-          ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
-          ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
-        };
-      }, calendarId),
+      call(
+        'list',
+        async (): Promise<EventPage> => {
+          const params: calendar_v3.Params$Resource$Events$List = { calendarId, maxResults: options.maxResults ?? 250 };
+          if (options.syncToken) params.syncToken = options.syncToken;
+          if (options.pageToken) params.pageToken = options.pageToken;
+          if (options.showDeleted) params.showDeleted = true;
+          if (options.timeMin !== undefined) params.timeMin = new Date(options.timeMin).toISOString();
+          if (options.timeMax !== undefined) params.timeMax = new Date(options.timeMax).toISOString();
+          const { data } = await api.events.list(params);
+          return {
+            events: (data.items ?? []).map(fromVendor),
+            ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
+            ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
+          };
+        },
+        calendarId,
+      ),
     watch: (calendarId, r: WatchRequest) =>
-      call('watch', async () => {
-        const { data } = await api.events.watch({
-          calendarId,
-          requestBody: { id: r.channelId, type: 'web_hook', address: r.address, token: r.token, ...(r.expiration ? { expiration: String(r.expiration) } : {}) },
-        });
-        return { resourceId: data.resourceId ?? '', expiration: data.expiration ? Number(data.expiration) : null };
-      }, calendarId),
+      call(
+        'watch',
+        async () => {
+          const { data } = await api.events.watch({
+            calendarId,
+            requestBody: {
+              id: r.channelId,
+              type: 'web_hook',
+              address: r.address,
+              token: r.token,
+              ...(r.expiration ? { expiration: String(r.expiration) } : {}),
+            },
+          });
+          return { resourceId: data.resourceId ?? '', expiration: data.expiration ? Number(data.expiration) : null };
+        },
+        calendarId,
+      ),
     stopChannel: (channelId, resourceId) =>
       call('stop', async () => {
         await api.channels.stop({ requestBody: { id: channelId, resourceId } });

@@ -10,7 +10,9 @@ describe('calendar errors', () => {
   it.each(['insert', 'list', 'watch'])('says a 404 on %s is about the calendar: its ID or its sharing', (op) => {
     const e = explain(new GoogleError('not_found', 'Google answered 404 notFound: Not Found', 404, 'notFound'), op);
     expect(e.kind).toBe('not_found');
-    expect(e.message).toMatch(/^calendar "c_1@group\.calendar\.google\.com" was not found \(Google answered 404 notFound\): its ID is wrong, or it is not shared with the service account cb@p/);
+    expect(e.message).toMatch(
+      /^calendar "c_1@group\.calendar\.google\.com" was not found \(Google answered 404 notFound\): its ID is wrong, or it is not shared with the service account cb@p/,
+    );
   });
 
   it('leaves a 404 on one event alone: the event is gone, which the writer handles', () => {
@@ -20,16 +22,33 @@ describe('calendar errors', () => {
   });
 
   it('says a read-only share needs "Make changes to events"', () => {
-    const e = explain(new GoogleError('forbidden', 'Google answered 403 requiredAccessLevel: You need to have writer access to this calendar.', 403, 'requiredAccessLevel'), 'update');
+    const e = explain(
+      new GoogleError(
+        'forbidden',
+        'Google answered 403 requiredAccessLevel: You need to have writer access to this calendar.',
+        403,
+        'requiredAccessLevel',
+      ),
+      'update',
+    );
     expect(e.kind).toBe('forbidden');
-    expect(e.message).toContain(`without write access (Google answered 403 requiredAccessLevel): share the calendar with ${ACCOUNT} with "Make changes to events"`);
+    expect(e.message).toContain(
+      `without write access (Google answered 403 requiredAccessLevel): share the calendar with ${ACCOUNT} with "Make changes to events"`,
+    );
   });
 
-  it('keeps Google\'s own words where they say it best, and Google\'s refusal to revive an event', () => {
-    const off = new GoogleError('forbidden', 'Google answered 403 accessNotConfigured: Google Calendar API has not been used in project 1 before or it is disabled.', 403, 'accessNotConfigured');
+  it("keeps Google's own words where they say it best, and Google's refusal to revive an event", () => {
+    const off = new GoogleError(
+      'forbidden',
+      'Google answered 403 accessNotConfigured: Google Calendar API has not been used in project 1 before or it is disabled.',
+      403,
+      'accessNotConfigured',
+    );
     expect(explain(off, 'insert')).toBe(off);
     const revival = new GoogleError('forbidden', 'Google answered 403 forbidden: Forbidden', 403, 'forbidden');
     expect(explain(revival, 'update')).toBe(revival);
-    expect(explain(revival, 'insert').message).toMatch(/^Google refuses the service account cb@p\.iam\.gserviceaccount\.com access to calendar/);
+    expect(explain(revival, 'insert').message).toMatch(
+      /^Google refuses the service account cb@p\.iam\.gserviceaccount\.com access to calendar/,
+    );
   });
 });

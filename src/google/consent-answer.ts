@@ -14,15 +14,18 @@ export function readConsentAnswer(pasted: string, state: string): ConsentAnswer 
   const query = queryOf(text);
   if (!query) {
     // Google's codes have no spaces; a sentence or a stray word is not one.
-    if (/\s/.test(text) || text.length < 10) return { kind: 'invalid', reason: 'that is neither the address the browser ended on nor a code' };
+    if (/\s/.test(text) || text.length < 10)
+      return { kind: 'invalid', reason: 'that is neither the address the browser ended on nor a code' };
     return { kind: 'code', code: text };
   }
   const error = query.get('error');
   const code = query.get('code');
-  if (!error && !code) return { kind: 'invalid', reason: 'that address has no code in it; copy the whole address from the browser after allowing access' };
+  if (!error && !code)
+    return { kind: 'invalid', reason: 'that address has no code in it; copy the whole address from the browser after allowing access' };
   // A code from another run of this command (or another person's) must not be taken for this one.
   const given = query.get('state');
-  if (given !== null && given !== state) return { kind: 'invalid', reason: 'that address belongs to another consent (its state differs); use the URL printed above' };
+  if (given !== null && given !== state)
+    return { kind: 'invalid', reason: 'that address belongs to another consent (its state differs); use the URL printed above' };
   return error ? { kind: 'error', error } : { kind: 'code', code: code! };
 }
 

@@ -52,7 +52,12 @@ export function translateGoogleError(e: unknown): GoogleError {
   const status = err.response?.status ?? (typeof err.status === 'number' ? err.status : undefined);
   const { reason, message, oauth } = reasonOf(err.response?.data);
   const text = message ?? err.message ?? String(e);
-  if (oauth === 'invalid_grant' || oauth === 'invalid_client' || oauth === 'unauthorized_client' || /invalid_grant/.test(err.message ?? '')) {
+  if (
+    oauth === 'invalid_grant' ||
+    oauth === 'invalid_client' ||
+    oauth === 'unauthorized_client' ||
+    /invalid_grant/.test(err.message ?? '')
+  ) {
     return new GoogleError('auth', `${oauth ?? 'invalid_grant'}: ${text}`, status, oauth ?? 'invalid_grant');
   }
   if (status === undefined) {
@@ -60,7 +65,8 @@ export function translateGoogleError(e: unknown): GoogleError {
     const network = NETWORK.has(code) || /socket|network|fetch failed|timeout|ECONN/i.test(err.message ?? '');
     return new GoogleError(network ? 'transient' : 'invalid', `no answer from Google: ${text}`);
   }
-  const at = (kind: GoogleErrorKind) => new GoogleError(kind, `Google answered ${status}${reason ? ` ${reason}` : ''}: ${text}`, status, reason);
+  const at = (kind: GoogleErrorKind) =>
+    new GoogleError(kind, `Google answered ${status}${reason ? ` ${reason}` : ''}: ${text}`, status, reason);
   if (status === 429) return at('rate_limited');
   if (status === 403) {
     if (reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded') return at('rate_limited');

@@ -47,7 +47,13 @@ export async function callWithRetry<T>(
     }
     return { error: err, retry: isRetryable(err), rateLimited: err.kind === 'rate_limited' };
   };
-  return withRetries(attempt, judge, { policy: deps.policy, sleep: deps.sleep, now: () => deps.clock.now(), random: deps.random, pacer: deps.pacer });
+  return withRetries(attempt, judge, {
+    policy: deps.policy,
+    sleep: deps.sleep,
+    now: () => deps.clock.now(),
+    random: deps.random,
+    pacer: deps.pacer,
+  });
 }
 
 export { GoogleError };

@@ -130,6 +130,7 @@ export function accessWarnings(server: Config['server']): string[] {
       `server.status_auth is loopback while the server listens on ${server.host}: a request relayed by a proxy on this machine that adds no header opens /status and /api/status without a token; behind a proxy use status_auth: token with an admin_token, or listen on 127.0.0.1`,
     );
   }
-  if (server.metrics_auth && closed) warnings.push('server.metrics_auth is on but server.admin_token is not set, so /metrics answers 401 to every scraper');
+  if (server.metrics_auth && closed)
+    warnings.push('server.metrics_auth is on but server.admin_token is not set, so /metrics answers 401 to every scraper');
   return warnings;
 }

@@ -37,7 +37,11 @@ export function createApp(deps: AppDeps): Hono {
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 
   // Guards go first: Hono runs handlers in the order they were added.
-  const admin = adminAuth({ token: deps.adminToken, statusAuth: deps.statusAuth ?? 'token', ...(deps.messages ? { messages: deps.messages } : {}) });
+  const admin = adminAuth({
+    token: deps.adminToken,
+    statusAuth: deps.statusAuth ?? 'token',
+    ...(deps.messages ? { messages: deps.messages } : {}),
+  });
   // A person who opens the bare address wants the status page (which asks for the token).
   app.get('/', (c) => c.redirect('/status', 302));
   if (deps.metricsAuth) app.use('/metrics', admin);

@@ -43,13 +43,16 @@ function dayTable(rows: Row[], zone: string, m: Messages): Html {
   const g = m.demoGoogle;
   const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
   return html`<table class="agenda events"><thead><tr><th>${g.time}</th><th>${g.event}</th><th>${g.calendar}</th></tr></thead><tbody>${rows.map(
-    (r) => html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="${g.time}" class="time">${t(r.start)}&ndash;${t(r.end)}</td><td data-label="${g.event}"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">${g.tentative}</span>` : ''}</td><td data-label="${g.calendar}">${r.calendar}</td></tr>`,
+    (r) =>
+      html`<tr class="event" data-appointment="${r.appointmentKey ?? ''}" data-start="${new Date(r.start).toISOString()}"><td data-label="${g.time}" class="time">${t(r.start)}&ndash;${t(r.end)}</td><td data-label="${g.event}"><b>${r.summary}</b>${r.status === 'tentative' ? html`<span class="sub">${g.tentative}</span>` : ''}</td><td data-label="${g.calendar}">${r.calendar}</td></tr>`,
   )}</tbody></table>`;
 }
 
 function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, m: Messages = messagesFor('en')): string {
   const g = m.demoGoogle;
-  const rows: Row[] = calendars.flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name }))).sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
+  const rows: Row[] = calendars
+    .flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name })))
+    .sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
   const days = new Map<string, Row[]>();
   for (const r of rows) {
     const day = DateTime.fromMillis(r.start, { zone }).toISODate() ?? '';

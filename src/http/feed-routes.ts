@@ -97,7 +97,9 @@ export function feedEndpoint(deps: FeedRouteDeps): FeedEndpoint {
   const answer = (c: Context, index: number, attempt: number): Response | Promise<Response> => {
     const current = deps.feed(index);
     // Unchanged feeds are answered without a promise.
-    return current instanceof Promise ? current.then((feed) => answerWith(c, index, attempt, feed)) : answerWith(c, index, attempt, current);
+    return current instanceof Promise
+      ? current.then((feed) => answerWith(c, index, attempt, feed))
+      : answerWith(c, index, attempt, current);
   };
 
   const answerWith = (c: Context, index: number, attempt: number, feed: CachedFeed): Response | Promise<Response> => {

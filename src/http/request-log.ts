@@ -57,7 +57,10 @@ export function logRequests(app: Hono, log: Logger): void {
     if (failure?.aborted) {
       log.debug({ request_id: failure.requestId, method, route: failure.route, ms }, 'request aborted by the client');
     } else if (failure) {
-      log.error({ request_id: failure.requestId, method, route: failure.route, status: res.status, ms, err: failure.err }, 'request failed');
+      log.error(
+        { request_id: failure.requestId, method, route: failure.route, status: res.status, ms, err: failure.err },
+        'request failed',
+      );
     } else {
       const route = routeOf(request);
       const fields = { request_id: nextId(), method, route, status: res.status, ms };

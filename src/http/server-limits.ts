@@ -61,11 +61,16 @@ export function capConnections(server: Server, limits: ServerLimits, log: Logger
   server.maxConnections = limits.maxConnections;
   server.on(
     'drop',
-    oncePerMinute(() => log.warn({ max_connections: limits.maxConnections }, 'connection cap reached: new connections are closed until some finish')),
+    oncePerMinute(() =>
+      log.warn({ max_connections: limits.maxConnections }, 'connection cap reached: new connections are closed until some finish'),
+    ),
   );
   const perClient = new Map<string, number>();
   const warnPerClient = oncePerMinute(() =>
-    log.warn({ max_connections_per_client: limits.maxConnectionsPerClient }, "a client's connection cap reached: its new connections are closed until some finish"),
+    log.warn(
+      { max_connections_per_client: limits.maxConnectionsPerClient },
+      "a client's connection cap reached: its new connections are closed until some finish",
+    ),
   );
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;

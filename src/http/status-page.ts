@@ -61,7 +61,11 @@ export function statusPageRoutes(deps: StatusPageDeps): Hono {
     const status = redactStatus(deps.status(), deps.secrets);
     const body = renderStatusPage({
       readiness,
-      problems: pageProblems(readiness, status, { m: (deps.voice ?? ENGLISH).m, zone: deps.zone, ...(deps.codeOf ? { codeOf: deps.codeOf } : {}) }),
+      problems: pageProblems(readiness, status, {
+        m: (deps.voice ?? ENGLISH).m,
+        zone: deps.zone,
+        ...(deps.codeOf ? { codeOf: deps.codeOf } : {}),
+      }),
       status,
       agenda: deps.agenda(now),
       feeds,

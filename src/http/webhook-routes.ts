@@ -131,14 +131,18 @@ export function webhookRoutes(deps: WebhookDeps): Hono {
       }
     }
     const encoding = c.req.header('content-encoding');
-    if (encoding !== undefined && encoding.trim() !== '') return reject('unsupported_media_type', 415, `Content-Encoding ${encoding} is not accepted`);
+    if (encoding !== undefined && encoding.trim() !== '')
+      return reject('unsupported_media_type', 415, `Content-Encoding ${encoding} is not accepted`);
     if (!isJsonType(contentType ?? undefined)) return reject('unsupported_media_type', 415, `content type ${contentType} is not JSON`);
     const declared = Number(c.req.header('content-length') ?? '0');
     if (declared > MAX_BODY_BYTES) return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);
 
     // Served over node:http (src/net/hono-server.ts) the Node request is at hand; elsewhere (app.request) the web stream.
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    const raw = incoming && !incoming.readableDidRead ? await readIncoming(incoming, MAX_BODY_BYTES) : await readCapped(c.req.raw.body, MAX_BODY_BYTES);
+    const raw =
+      incoming && !incoming.readableDidRead
+        ? await readIncoming(incoming, MAX_BODY_BYTES)
+        : await readCapped(c.req.raw.body, MAX_BODY_BYTES);
     if (raw === 'too_large') return reject('too_large', 413, `the body is over ${MAX_BODY_BYTES} bytes`);
     let text: string;
     let parsed: unknown;

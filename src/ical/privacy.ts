@@ -37,7 +37,14 @@ const EMPTIED_BRACKETS = /\s*[([<]\s*(?:[,;·|/-]\s*)*[)\]>]/gu;
 function tidy(text: string): string {
   return text
     .split('\n')
-    .map((line) => line.replace(EMPTIED_BRACKETS, '').replace(/[ \t]{2,}/g, ' ').replace(LEADING, '').replace(TRAILING, '').trim())
+    .map((line) =>
+      line
+        .replace(EMPTIED_BRACKETS, '')
+        .replace(/[ \t]{2,}/g, ' ')
+        .replace(LEADING, '')
+        .replace(TRAILING, '')
+        .trim(),
+    )
     .filter((line) => line !== '')
     .join('\n');
 }

@@ -47,7 +47,9 @@ describe('renderEvent', () => {
   });
 
   it('titles from the template and describes the booking in a full feed; accents and emoji survive folding', () => {
-    const a = appointment(2, { person: { ...appointment(2).person, fullName: 'Maria da Graça Ñandú 👩🏽‍⚕️🦷 Conceição de Assunção Magalhães' } });
+    const a = appointment(2, {
+      person: { ...appointment(2).person, fullName: 'Maria da Graça Ñandú 👩🏽‍⚕️🦷 Conceição de Assunção Magalhães' },
+    });
     const body = feedOf([a], 'full', '{person.full_name} · {services}');
     expect(body).toMatch(/\r\nSUMMARY:[^\r\n]*\r\n [^\r\n]/); // the title is folded
     const [event] = checkFeed(body);
@@ -65,7 +67,8 @@ describe('renderEvent', () => {
     const [event] = checkFeed(body);
     expect(event?.summary).toBe(a.person.fullName);
     expect(event?.description).toContain('Services: Limpeza, avaliação; retorno');
-    for (const secret of [a.person.email!, a.person.phone!, a.person.documentNumber!, 'example.com']) expect(unfold(body)).not.toContain(secret);
+    for (const secret of [a.person.email!, a.person.phone!, a.person.documentNumber!, 'example.com'])
+      expect(unfold(body)).not.toContain(secret);
   });
 
   it('a busy event is "Busy" and the times only', () => {
@@ -74,7 +77,8 @@ describe('renderEvent', () => {
     const [event] = checkFeed(body);
     expect(event?.summary).toBe('Busy');
     expect(event?.description).toBeNull();
-    for (const secret of [a.person.fullName!, a.person.email!, a.person.phone!, a.calendar.name!, 'Limpeza', 'SC4X']) expect(unfold(body)).not.toContain(secret);
+    for (const secret of [a.person.fullName!, a.person.email!, a.person.phone!, a.calendar.name!, 'Limpeza', 'SC4X'])
+      expect(unfold(body)).not.toContain(secret);
   });
 
   it('drops control characters a record may carry and still parses', () => {
@@ -86,7 +90,9 @@ describe('renderEvent', () => {
 
 describe('styleVariant', () => {
   it('differs by privacy and title, except that a busy feed has no title to vary', () => {
-    expect(styleVariant({ privacy: 'full', title: '{person.full_name}' })).not.toBe(styleVariant({ privacy: 'limited', title: '{person.full_name}' }));
+    expect(styleVariant({ privacy: 'full', title: '{person.full_name}' })).not.toBe(
+      styleVariant({ privacy: 'limited', title: '{person.full_name}' }),
+    );
     expect(styleVariant({ privacy: 'full', title: 'a' })).not.toBe(styleVariant({ privacy: 'full', title: 'b' }));
     expect(styleVariant({ privacy: 'busy', title: 'a' })).toBe(styleVariant({ privacy: 'busy', title: 'b' }));
   });

@@ -76,7 +76,12 @@ export function renderEvent(input: RenderInput, style: EventStyle): string {
       timezone: style.zoned ? a.timezone : null,
       // busy: the times and this title only, nothing taken from the appointment.
       summary: style.privacy === 'busy' ? m.event.busy : shown(renderTemplate(style.title, a, m)) || m.event.untitled,
-      description: style.privacy === 'busy' ? null : shown(style.description === undefined || style.description === null ? describe(a, m) : renderTemplate(style.description, a, m)) || null,
+      description:
+        style.privacy === 'busy'
+          ? null
+          : shown(
+              style.description === undefined || style.description === null ? describe(a, m) : renderTemplate(style.description, a, m),
+            ) || null,
       status: statusOf(a.status),
     },
     parent,

@@ -31,6 +31,7 @@ function isTimeZone(zone: string): boolean {
 export function cronScheduleProblem(text: string): string | undefined {
   const { expression, timezone } = parseCronSchedule(text);
   if (timezone !== undefined && !isTimeZone(timezone)) return `CRON_TZ=${timezone} is not an IANA time zone (e.g. CRON_TZ=Europe/Lisbon)`;
-  if (!cron.validate(expression)) return 'is not a valid cron schedule (node-cron syntax, e.g. "*/5 * * * *", optionally after CRON_TZ=<zone>)';
+  if (!cron.validate(expression))
+    return 'is not a valid cron schedule (node-cron syntax, e.g. "*/5 * * * *", optionally after CRON_TZ=<zone>)';
   return undefined;
 }

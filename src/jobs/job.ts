@@ -5,7 +5,14 @@
  * `caldav-reverse-sync`, `google.ana-reschedules`; sync/target/adapter.ts targetJobs). Waking or
  * running a name of neither form does not compile.
  */
-export type JobName = 'poll' | 'deliveries' | 'google-channels' | 'microsoft-subscriptions' | 'retention' | 'alerts' | `${string}-${'writer' | 'reverse-sync' | 'reschedules'}`;
+export type JobName =
+  | 'poll'
+  | 'deliveries'
+  | 'google-channels'
+  | 'microsoft-subscriptions'
+  | 'retention'
+  | 'alerts'
+  | `${string}-${'writer' | 'reverse-sync' | 'reschedules'}`;
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
 export type Wake = (job: JobName) => void;

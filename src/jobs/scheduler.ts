@@ -43,7 +43,11 @@ export class Scheduler {
     this.log = log.child({ module: 'jobs' });
     this.runs = metrics.counter('job_runs_total', 'Job runs by job and outcome', ['job', 'status']);
     // Alert on `time() - this > N * period`: a job that keeps failing or never gets its lease shows here.
-    this.lastSuccess = metrics.gauge('job_last_success_timestamp_seconds', 'When each job last finished successfully in this process (Unix time)', ['job']);
+    this.lastSuccess = metrics.gauge(
+      'job_last_success_timestamp_seconds',
+      'When each job last finished successfully in this process (Unix time)',
+      ['job'],
+    );
   }
 
   add(job: Job): void {
@@ -57,7 +61,11 @@ export class Scheduler {
       if (typeof schedule === 'string') {
         const { expression, timezone } = parseCronSchedule(schedule);
         const zone = timezone ?? this.options.timezone;
-        slot.task = cron.schedule(expression, () => void this.trigger(slot.job.name), { name: slot.job.name, noOverlap: true, ...(zone ? { timezone: zone } : {}) });
+        slot.task = cron.schedule(expression, () => void this.trigger(slot.job.name), {
+          name: slot.job.name,
+          noOverlap: true,
+          ...(zone ? { timezone: zone } : {}),
+        });
       } else {
         slot.timer = setInterval(() => void this.trigger(slot.job.name), schedule.everyMs);
         slot.timer.unref();

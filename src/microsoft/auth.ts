@@ -28,13 +28,24 @@ export interface AuthEndpoints {
   request?: typeof httpRequest;
 }
 
-const endpoint = (e: AuthEndpoints, what: 'token' | 'devicecode') => new URL(`${encodeURIComponent(e.tenant)}/oauth2/v2.0/${what}`, e.authorityUrl);
+const endpoint = (e: AuthEndpoints, what: 'token' | 'devicecode') =>
+  new URL(`${encodeURIComponent(e.tenant)}/oauth2/v2.0/${what}`, e.authorityUrl);
 
 /** One form POST to the authority, through net/'s outbound client bound to its origin; network failures and 5xx are tried twice more. */
-async function post(e: AuthEndpoints, what: 'token' | 'devicecode', form: Record<string, string>, sleep: Sleep, accept: readonly number[] = []): Promise<{ status: number; json: Record<string, unknown>; answer: Answer }> {
+async function post(
+  e: AuthEndpoints,
+  what: 'token' | 'devicecode',
+  form: Record<string, string>,
+  sleep: Sleep,
+  accept: readonly number[] = [],
+): Promise<{ status: number; json: Record<string, unknown>; answer: Answer }> {
   const url = endpoint(e, what);
   const label = `POST ${url.pathname}`;
-  const out = new Outbound({ origin: new URL(e.authorityUrl), setting: 'microsoft.authority_url', ...(e.request ? { transport: e.request } : {}) });
+  const out = new Outbound({
+    origin: new URL(e.authorityUrl),
+    setting: 'microsoft.authority_url',
+    ...(e.request ? { transport: e.request } : {}),
+  });
   const attempt = async () => {
     const answer = await out.send(url, {
       method: 'POST',
@@ -77,7 +88,11 @@ export interface RefreshTokens {
  * The stored refresh token unless the config's own changed since it was stored: editing the config
  * (a new token pasted in) wins over an older rotation.
  */
-export function refreshTokensIn(kv: { get<T>(key: string): T | undefined; set(key: string, value: unknown): void }, key: string, configured: string | undefined): RefreshTokens {
+export function refreshTokensIn(
+  kv: { get<T>(key: string): T | undefined; set(key: string, value: unknown): void },
+  key: string,
+  configured: string | undefined,
+): RefreshTokens {
   const tie = configured ? hashOf(configured).slice(0, 16) : null;
   return {
     load() {
@@ -112,7 +127,8 @@ export function createTokenSource(o: TokenSourceOptions): AccessTokens & { lastE
       form = { client_id: o.clientId, client_secret: c.clientSecret, scope: appOnlyScope(o.graphRoot), grant_type: 'client_credentials' };
     } else {
       const rt = c.refreshTokens.load();
-      if (!rt) throw new GraphError('auth', 'this Microsoft account has no refresh token yet; run `calbridge microsoft auth` once to sign in');
+      if (!rt)
+        throw new GraphError('auth', 'this Microsoft account has no refresh token yet; run `calbridge microsoft auth` once to sign in');
       form = { client_id: o.clientId, refresh_token: rt, scope: delegatedScope(o.graphRoot), grant_type: 'refresh_token' };
     }
     const { json } = await post(o, 'token', form, o.sleep);
@@ -158,18 +174,32 @@ export async function startDeviceCode(e: AuthEndpoints, clock: Clock, sleep: Sle
   if (typeof user_code !== 'string' || typeof device_code !== 'string' || typeof verification_uri !== 'string') {
     throw new GraphError('invalid', 'the device code endpoint answered without user_code, device_code and verification_uri');
   }
-  return { userCode: user_code, deviceCode: device_code, verificationUri: verification_uri, intervalSeconds: Number(interval ?? 5), expiresAt: clock.now() + Number(expires_in ?? 900) * 1000 };
+  return {
+    userCode: user_code,
+    deviceCode: device_code,
+    verificationUri: verification_uri,
+    intervalSeconds: Number(interval ?? 5),
+    expiresAt: clock.now() + Number(expires_in ?? 900) * 1000,
+  };
 }
 
 /** Polls until the person signed in (the refresh token), declined or the code expired (thrown). */
 export async function finishDeviceCode(e: AuthEndpoints, start: DeviceCodeStart, clock: Clock, sleep: Sleep): Promise<string> {
   let interval = start.intervalSeconds;
   for (;;) {
-    if (clock.now() > start.expiresAt) throw new GraphError('auth', 'the sign-in code expired before anyone entered it; run `calbridge microsoft auth` again');
+    if (clock.now() > start.expiresAt)
+      throw new GraphError('auth', 'the sign-in code expired before anyone entered it; run `calbridge microsoft auth` again');
     await sleep(interval * 1000);
-    const { status, json } = await post(e, 'token', { client_id: e.clientId, device_code: start.deviceCode, grant_type: 'urn:ietf:params:oauth:grant-type:device_code' }, sleep, [400]);
+    const { status, json } = await post(
+      e,
+      'token',
+      { client_id: e.clientId, device_code: start.deviceCode, grant_type: 'urn:ietf:params:oauth:grant-type:device_code' },
+      sleep,
+      [400],
+    );
     if (status === 200) {
-      if (typeof json.refresh_token !== 'string') throw new GraphError('invalid', 'the sign-in finished without a refresh token (was offline_access granted?)');
+      if (typeof json.refresh_token !== 'string')
+        throw new GraphError('invalid', 'the sign-in finished without a refresh token (was offline_access granted?)');
       return json.refresh_token;
     }
     const error = json.error;
@@ -179,7 +209,13 @@ export async function finishDeviceCode(e: AuthEndpoints, start: DeviceCodeStart,
       continue;
     }
     if (error === 'authorization_declined') throw new GraphError('auth', 'the sign-in was declined');
-    if (error === 'expired_token') throw new GraphError('auth', 'the sign-in code expired before anyone entered it; run `calbridge microsoft auth` again');
-    throw new GraphError('auth', `the sign-in failed: ${typeof error === 'string' ? error : status}`, status, typeof error === 'string' ? error : undefined);
+    if (error === 'expired_token')
+      throw new GraphError('auth', 'the sign-in code expired before anyone entered it; run `calbridge microsoft auth` again');
+    throw new GraphError(
+      'auth',
+      `the sign-in failed: ${typeof error === 'string' ? error : status}`,
+      status,
+      typeof error === 'string' ? error : undefined,
+    );
   }
 }

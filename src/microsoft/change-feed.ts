@@ -22,7 +22,8 @@ export interface DeltaListing {
   fresh: boolean;
 }
 
-const expired = (e: unknown) => e instanceof GraphError && (e.status === 410 || e.code === 'syncStateNotFound' || e.code === 'resyncRequired');
+const expired = (e: unknown) =>
+  e instanceof GraphError && (e.status === 410 || e.code === 'syncStateNotFound' || e.code === 'resyncRequired');
 
 async function follow(http: GraphHttp, mailbox: string, first: string): Promise<{ items: DeltaItem[]; deltaLink: string }> {
   const items: DeltaItem[] = [];
@@ -35,7 +36,8 @@ async function follow(http: GraphHttp, mailbox: string, first: string): Promise<
       link = json['@odata.nextLink'];
       continue;
     }
-    if (typeof json['@odata.deltaLink'] !== 'string') throw new GraphError('invalid', `the last delta page of ${first.split('?')[0]} carried no @odata.deltaLink`);
+    if (typeof json['@odata.deltaLink'] !== 'string')
+      throw new GraphError('invalid', `the last delta page of ${first.split('?')[0]} carried no @odata.deltaLink`);
     return { items, deltaLink: json['@odata.deltaLink'] };
   }
   throw new GraphError('invalid', `the delta of ${first.split('?')[0]} went past ${MAX_PAGES} pages`);
@@ -50,7 +52,14 @@ export interface DeltaWindow {
  * `calendarPath` is "v1.0/{me|users/…}/calendars/{id}"; `cursor` a deltaLink from an earlier round
  * (one on another origin, after graph_root changed, is not sent: a new delta starts).
  */
-export async function readDelta(http: GraphHttp, mailbox: string, calendarPath: string, cursor: string | null, window: () => DeltaWindow, origin: string): Promise<DeltaListing> {
+export async function readDelta(
+  http: GraphHttp,
+  mailbox: string,
+  calendarPath: string,
+  cursor: string | null,
+  window: () => DeltaWindow,
+  origin: string,
+): Promise<DeltaListing> {
   if (cursor !== null && cursor.startsWith(`${origin}/`)) {
     try {
       return { ...(await follow(http, mailbox, cursor)), fresh: false };

@@ -37,7 +37,16 @@ export interface GraphConnection {
 
 export function connectGraph(o: GraphConnectionOptions): GraphConnection {
   const sleep = o.sleep ?? realSleep;
-  const tokens = createTokenSource({ authorityUrl: o.authorityUrl, tenant: o.tenant, graphRoot: o.graphRoot, clientId: o.clientId, credentials: o.credentials, clock: o.clock, sleep, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+  const tokens = createTokenSource({
+    authorityUrl: o.authorityUrl,
+    tenant: o.tenant,
+    graphRoot: o.graphRoot,
+    clientId: o.clientId,
+    credentials: o.credentials,
+    clock: o.clock,
+    sleep,
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+  });
   const http = new GraphHttp({
     graphRoot: o.graphRoot,
     tokens,
@@ -48,5 +57,9 @@ export function connectGraph(o: GraphConnectionOptions): GraphConnection {
     timeoutMs: o.timeoutMs ?? 30_000,
     ...(o.onCall ? { onCall: o.onCall } : {}),
   });
-  return { http, target: createGraphTarget({ http, ids: o.ids, graphRoot: o.graphRoot, window: o.window }), authError: () => tokens.lastError() };
+  return {
+    http,
+    target: createGraphTarget({ http, ids: o.ids, graphRoot: o.graphRoot, window: o.window }),
+    authError: () => tokens.lastError(),
+  };
 }

@@ -81,5 +81,8 @@ export function errorFromFailure(what: string, e: unknown): GraphError {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const detail = err.cause?.code ?? err.cause?.message ?? err.message ?? String(e);
   const reason = err.name === 'TimeoutError' ? 'no answer in time' : detail;
-  return new GraphError(NETWORK.test(`${err.name} ${err.message} ${detail}`) ? 'transient' : 'invalid', `${what}: no answer from Microsoft: ${reason}`);
+  return new GraphError(
+    NETWORK.test(`${err.name} ${err.message} ${detail}`) ? 'transient' : 'invalid',
+    `${what}: no answer from Microsoft: ${reason}`,
+  );
 }

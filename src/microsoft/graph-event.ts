@@ -16,7 +16,8 @@ const HASH_PROPERTY = propertyId(PROP_HASH);
 const odataString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** `$filter` of the events carrying this appointment key. */
-export const keyFilter = (key: string) => `singleValueExtendedProperties/Any(ep: ep/id eq ${odataString(KEY_PROPERTY)} and ep/value eq ${odataString(key)})`;
+export const keyFilter = (key: string) =>
+  `singleValueExtendedProperties/Any(ep: ep/id eq ${odataString(KEY_PROPERTY)} and ep/value eq ${odataString(key)})`;
 /** `$expand` of our hash, so a read shows whether the event holds our write. */
 export const HASH_EXPAND = `singleValueExtendedProperties($filter=id eq ${odataString(HASH_PROPERTY)})`;
 
@@ -67,7 +68,9 @@ function instant(t: unknown): number | null {
 }
 
 export function readGraphEvent(json: Record<string, unknown>): GraphEvent {
-  const props = Array.isArray(json.singleValueExtendedProperties) ? (json.singleValueExtendedProperties as { id?: unknown; value?: unknown }[]) : [];
+  const props = Array.isArray(json.singleValueExtendedProperties)
+    ? (json.singleValueExtendedProperties as { id?: unknown; value?: unknown }[])
+    : [];
   const prop = (id: string) => {
     const p = props.find((x) => typeof x.id === 'string' && x.id.toLowerCase() === id.toLowerCase());
     return typeof p?.value === 'string' ? p.value : null;
@@ -84,6 +87,13 @@ export function readGraphEvent(json: Record<string, unknown>): GraphEvent {
   };
 }
 
-export const targetEventOf = (id: string, e: GraphEvent, ourHash: string | null): TargetEvent => ({ id, etag: e.etag, deleted: false, start: e.start, end: e.end, ourHash });
+export const targetEventOf = (id: string, e: GraphEvent, ourHash: string | null): TargetEvent => ({
+  id,
+  etag: e.etag,
+  deleted: false,
+  start: e.start,
+  end: e.end,
+  ourHash,
+});
 
 export const deletionOf = (id: string): TargetEvent => ({ id, etag: null, deleted: true, start: null, end: null, ourHash: null });

@@ -82,7 +82,11 @@ export class GraphHttp {
   private readonly out: Outbound;
 
   constructor(private readonly o: GraphHttpOptions) {
-    this.out = new Outbound({ origin: new URL(o.graphRoot), setting: 'microsoft.graph_root', ...(o.request ? { transport: o.request } : {}) });
+    this.out = new Outbound({
+      origin: new URL(o.graphRoot),
+      setting: 'microsoft.graph_root',
+      ...(o.request ? { transport: o.request } : {}),
+    });
   }
 
   private lane(mailbox: string): Lane {
@@ -124,25 +128,49 @@ export class GraphHttp {
         this.o.tokens.invalidate();
         return { error: err, retry: true, again: true };
       }
-      return { error: err, retry: isRetryable(err), rateLimited: err.kind === 'rate_limited', ...(err.retryAfterMs !== undefined ? { waitMs: err.retryAfterMs } : {}), reason: err.message };
+      return {
+        error: err,
+        retry: isRetryable(err),
+        rateLimited: err.kind === 'rate_limited',
+        ...(err.retryAfterMs !== undefined ? { waitMs: err.retryAfterMs } : {}),
+        reason: err.message,
+      };
     };
-    return withRetries(attempt, judge, { policy: this.o.policy, sleep: this.o.sleep, now: () => this.o.clock.now(), pacer: lane.pacer, ...(this.o.random ? { random: this.o.random } : {}) });
+    return withRetries(attempt, judge, {
+      policy: this.o.policy,
+      sleep: this.o.sleep,
+      now: () => this.o.clock.now(),
+      pacer: lane.pacer,
+      ...(this.o.random ? { random: this.o.random } : {}),
+    });
   }
 
   private async send(url: URL, req: GraphRequest, what: string): Promise<OutboundAnswer> {
     const token = await this.o.tokens.token();
-    const headers: Record<string, string> = { ...req.headers, authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'calbridge' };
+    const headers: Record<string, string> = {
+      ...req.headers,
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'user-agent': 'calbridge',
+    };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     return this.out.send(
       url,
-      { method: req.method, headers, ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}), timeoutMs: this.o.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES },
+      {
+        method: req.method,
+        headers,
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+        timeoutMs: this.o.timeoutMs,
+        maxBodyBytes: MAX_ANSWER_BYTES,
+      },
       what,
     );
   }
 }
 
 function parse(what: string, answer: OutboundAnswer): Record<string, unknown> {
-  if (answer.text === null) throw new GraphError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, answer.status);
+  if (answer.text === null)
+    throw new GraphError('invalid', `${what}: the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`, answer.status);
   if (answer.text === '' || answer.status === 204) return {};
   try {
     const v = JSON.parse(answer.text) as unknown;
@@ -150,5 +178,9 @@ function parse(what: string, answer: OutboundAnswer): Record<string, unknown> {
   } catch {
     // answered below
   }
-  throw new GraphError('invalid', `${what}: Microsoft Graph answered ${answer.status} with a body that is not a JSON object`, answer.status);
+  throw new GraphError(
+    'invalid',
+    `${what}: Microsoft Graph answered ${answer.status} with a body that is not a JSON object`,
+    answer.status,
+  );
 }

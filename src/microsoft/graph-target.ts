@@ -8,7 +8,16 @@ import type { EventBody } from '../core/mirror/desired-event.ts';
 import type { CalendarTarget, ChangeBatch, GetResult, Precondition, PutResult, RemoveResult, TargetEvent } from '../core/mirror/target.ts';
 import { readDelta, type DeltaWindow } from './change-feed.ts';
 import { GraphError } from './errors.ts';
-import { deletionOf, graphBody, HASH_EXPAND, keyFilter, readGraphEvent, targetEventOf, transactionIdOf, type GraphEvent } from './graph-event.ts';
+import {
+  deletionOf,
+  graphBody,
+  HASH_EXPAND,
+  keyFilter,
+  readGraphEvent,
+  targetEventOf,
+  transactionIdOf,
+  type GraphEvent,
+} from './graph-event.ts';
 import type { GraphHttp } from './graph-http.ts';
 import type { GraphIds } from './graph-ids.ts';
 
@@ -53,10 +62,17 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     const { user, calendar } = parseCalendarRef(calendarId);
     const { json } = await http.request(user, { method: 'GET', path: `${userPath(user)}/calendars?$top=250` });
     const list = Array.isArray(json.value) ? (json.value as { id?: unknown; name?: unknown }[]) : [];
-    const match = list.find((c) => c.id === calendar) ?? list.find((c) => typeof c.name === 'string' && c.name.toLowerCase() === calendar.toLowerCase());
+    const match =
+      list.find((c) => c.id === calendar) ??
+      list.find((c) => typeof c.name === 'string' && c.name.toLowerCase() === calendar.toLowerCase());
     if (typeof match?.id !== 'string') {
       const names = list.map((c) => `"${String(c.name)}"`).join(', ');
-      throw new GraphError('not_found', `the mailbox ${user} has no calendar "${calendar}" (it has ${names || 'none'}); fix microsoft.calendars[].calendar`, 404, 'calendar_not_found');
+      throw new GraphError(
+        'not_found',
+        `the mailbox ${user} has no calendar "${calendar}" (it has ${names || 'none'}); fix microsoft.calendars[].calendar`,
+        404,
+        'calendar_not_found',
+      );
     }
     return { mailbox: user, path: `${userPath(user)}/calendars/${encodeURIComponent(match.id)}` };
   }
@@ -104,13 +120,23 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
         ids.set(calendarId, key, { graphId: existing[0].id, etag: existing[0].etag, hash: existing[0].hash });
         return { kind: 'exists' };
       }
-      const { json } = await http.request(cal.mailbox, { method: 'POST', path: `${cal.path}/events`, body: { ...payload, transactionId: transactionIdOf(calendarId, key) } });
+      const { json } = await http.request(cal.mailbox, {
+        method: 'POST',
+        path: `${cal.path}/events`,
+        body: { ...payload, transactionId: transactionIdOf(calendarId, key) },
+      });
       return remember(calendarId, key, json);
     }
     const graphId = await graphIdOf(calendarId, cal, key);
     if (graphId === null) return { kind: 'missing' };
     const headers: Record<string, string> = condition.kind === 'etag' ? { 'if-match': condition.etag } : {};
-    const r = await http.request(cal.mailbox, { method: 'PATCH', path: `${cal.path}/events/${encodeURIComponent(graphId)}`, body: payload, headers, accept: [404, 412] });
+    const r = await http.request(cal.mailbox, {
+      method: 'PATCH',
+      path: `${cal.path}/events/${encodeURIComponent(graphId)}`,
+      body: payload,
+      headers,
+      accept: [404, 412],
+    });
     if (r.status === 412) return { kind: 'changed' };
     if (r.status === 404) {
       ids.forget(calendarId, key);
@@ -123,7 +149,11 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     const cal = await calendar(calendarId);
     const graphId = await graphIdOf(calendarId, cal, key);
     if (graphId === null) return { kind: 'missing' };
-    const r = await http.request(cal.mailbox, { method: 'GET', path: `${cal.path}/events/${encodeURIComponent(graphId)}?$expand=${encodeURIComponent(HASH_EXPAND)}`, accept: [404] });
+    const r = await http.request(cal.mailbox, {
+      method: 'GET',
+      path: `${cal.path}/events/${encodeURIComponent(graphId)}?$expand=${encodeURIComponent(HASH_EXPAND)}`,
+      accept: [404],
+    });
     if (r.status === 404) {
       ids.forget(calendarId, key);
       return { kind: 'missing' };
@@ -137,7 +167,12 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     const graphId = await graphIdOf(calendarId, cal, key);
     if (graphId === null) return { kind: 'missing' };
     const headers: Record<string, string> = etag !== null ? { 'if-match': etag } : {};
-    const r = await http.request(cal.mailbox, { method: 'DELETE', path: `${cal.path}/events/${encodeURIComponent(graphId)}`, headers, accept: [404, 412] });
+    const r = await http.request(cal.mailbox, {
+      method: 'DELETE',
+      path: `${cal.path}/events/${encodeURIComponent(graphId)}`,
+      headers,
+      accept: [404, 412],
+    });
     if (r.status === 412) return { kind: 'changed' };
     ids.forget(calendarId, key);
     return r.status === 404 ? { kind: 'missing' } : { kind: 'removed' };

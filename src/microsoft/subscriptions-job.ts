@@ -43,7 +43,11 @@ export function subscriptionsJob(d: SubscriptionsJobDeps): Job {
             all[calendarId] = next;
             renewed++;
           } else {
-            all[calendarId] = await subscribe(d.http, d.target, calendarId, { notificationUrl: `${d.base}microsoft/notifications`, lifecycleUrl: `${d.base}microsoft/lifecycle`, now });
+            all[calendarId] = await subscribe(d.http, d.target, calendarId, {
+              notificationUrl: `${d.base}microsoft/notifications`,
+              lifecycleUrl: `${d.base}microsoft/lifecycle`,
+              now,
+            });
             made++;
             d.readDelta();
           }

@@ -23,7 +23,8 @@ export interface SubscriptionRecord {
 }
 
 /** Renew once half its life is gone (Graph's own advice), so a failed renewal has the other half to succeed. */
-export const renewalDue = (s: Pick<SubscriptionRecord, 'createdAt' | 'expiresAt'>, now: number): boolean => now >= s.createdAt + (s.expiresAt - s.createdAt) / 2;
+export const renewalDue = (s: Pick<SubscriptionRecord, 'createdAt' | 'expiresAt'>, now: number): boolean =>
+  now >= s.createdAt + (s.expiresAt - s.createdAt) / 2;
 
 export interface SubscribeRequest {
   notificationUrl: string;
@@ -31,7 +32,12 @@ export interface SubscribeRequest {
   now: number;
 }
 
-export async function subscribe(http: GraphHttp, target: GraphTarget, calendarId: string, r: SubscribeRequest): Promise<SubscriptionRecord> {
+export async function subscribe(
+  http: GraphHttp,
+  target: GraphTarget,
+  calendarId: string,
+  r: SubscribeRequest,
+): Promise<SubscriptionRecord> {
   const cal = await target.calendar(calendarId);
   const clientState = randomBytes(24).toString('base64url');
   const { json } = await http.request(cal.mailbox, {
@@ -48,7 +54,8 @@ export async function subscribe(http: GraphHttp, target: GraphTarget, calendarId
     },
   });
   const expiresAt = Date.parse(String(json.expirationDateTime));
-  if (typeof json.id !== 'string' || Number.isNaN(expiresAt)) throw new GraphError('invalid', 'Graph answered a subscription without id or expirationDateTime');
+  if (typeof json.id !== 'string' || Number.isNaN(expiresAt))
+    throw new GraphError('invalid', 'Graph answered a subscription without id or expirationDateTime');
   return { id: json.id, calendarId, createdAt: r.now, expiresAt, clientState };
 }
 
@@ -83,7 +90,13 @@ export function readNotices(body: unknown): Notice[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((v: Record<string, unknown>) =>
     typeof v?.subscriptionId === 'string'
-      ? [{ subscriptionId: v.subscriptionId, clientState: typeof v.clientState === 'string' ? v.clientState : '', ...(typeof v.lifecycleEvent === 'string' ? { lifecycle: v.lifecycleEvent } : {}) }]
+      ? [
+          {
+            subscriptionId: v.subscriptionId,
+            clientState: typeof v.clientState === 'string' ? v.clientState : '',
+            ...(typeof v.lifecycleEvent === 'string' ? { lifecycle: v.lifecycleEvent } : {}),
+          },
+        ]
       : [],
   );
 }

@@ -52,7 +52,8 @@ function nodeListener(
   const listener = getRequestListener((request, env) => fetch(request, env as NodeEnv), {
     // A request target that is no URL (`GET ftp://x/y`) is the client's fault; anything else thrown is ours.
     errorHandler: (e) => {
-      if (e instanceof RequestError) return new Response(`${e.message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      if (e instanceof RequestError)
+        return new Response(`${e.message}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
       onError(e);
       return new Response('Internal Server Error\n', { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     },

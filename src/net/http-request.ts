@@ -96,7 +96,8 @@ export function httpRequest(url: URL, o: RequestOptions): Promise<HttpAnswer> {
       res.on('end', () => finish(answer(Buffer.concat(chunks, size).toString('utf8'))));
       res.on('error', (e) => finish(new Error('the answer was cut off', { cause: e })));
       res.on('close', () => {
-        if (!res.complete) finish(new Error('the answer was cut off', { cause: Object.assign(new Error('connection closed'), { code: 'ECONNRESET' }) }));
+        if (!res.complete)
+          finish(new Error('the answer was cut off', { cause: Object.assign(new Error('connection closed'), { code: 'ECONNRESET' }) }));
       });
     });
     const timer = setTimeout(() => {

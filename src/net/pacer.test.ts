@@ -28,7 +28,10 @@ describe('Pacer', () => {
         fc.integer({ min: 1, max: 1200 }),
         fc.option(fc.integer({ min: 1, max: 1200 }), { nil: undefined }),
         // Gaps between callers: many at once (0), a trickle, and quiet spells that refill the bucket.
-        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 90_000 })), { minLength: 1, maxLength: 1500 }),
+        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 90_000 })), {
+          minLength: 1,
+          maxLength: 1500,
+        }),
         async (rpm, burst, gaps) => {
           const { clock, pacer } = manual(rpm, burst);
           const times: number[] = [];

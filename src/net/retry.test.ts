@@ -17,7 +17,16 @@ async function run(outcomes: (string | Error)[], verdict: (e: Error) => Partial<
       return o;
     },
     (e) => ({ error: e, retry: true, ...verdict(e as Error) }),
-    { policy, now: () => clock.now(), random: () => 0.5, pacer, sleep: async (ms) => { waits.push(ms); clock.advance(ms); } },
+    {
+      policy,
+      now: () => clock.now(),
+      random: () => 0.5,
+      pacer,
+      sleep: async (ms) => {
+        waits.push(ms);
+        clock.advance(ms);
+      },
+    },
   ).catch((e: unknown) => e);
   return { result, attempts, waits, clock };
 }
@@ -30,7 +39,7 @@ describe('withRetries, the one retry loop', () => {
     expect(r.waits).toEqual([75, 150]);
   });
 
-  it('stops after the policy\'s retries with the last error, and at once on what is not retryable', async () => {
+  it("stops after the policy's retries with the last error, and at once on what is not retryable", async () => {
     const spent = await run([new Error('1'), new Error('2'), new Error('3'), new Error('4'), 'late'], () => ({}));
     expect((spent.result as Error).message).toBe('4');
     expect(spent.attempts).toBe(4);

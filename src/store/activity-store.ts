@@ -3,7 +3,18 @@
 // few places where changes happen. The latest 1,000 entries are kept (migration 009's trigger).
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
-import { activityWords, backfillWords, BULK_ABOVE, ENGLISH, importWords, isOwnEcho, type ActivityDirection, type ActivityFact, type ActivityWords, type Voice } from '../core/activity-words.ts';
+import {
+  activityWords,
+  backfillWords,
+  BULK_ABOVE,
+  ENGLISH,
+  importWords,
+  isOwnEcho,
+  type ActivityDirection,
+  type ActivityFact,
+  type ActivityWords,
+  type Voice,
+} from '../core/activity-words.ts';
 import type { AppointmentStore } from './appointment-store.ts';
 import type { RescheduleStore } from './reschedule-store.ts';
 
@@ -90,7 +101,18 @@ export class ActivityStore {
     const stored = this.appointments.get(fact.key);
     if (!stored) return undefined;
     const a = stored.appointment;
-    const words = activityWords(fact, { label: a.searchCode ?? a.key, zone: a.timezone, start: a.start, status: a.status, gone: stored.goneAt !== null, goneReason: stored.goneReason }, this.voice);
+    const words = activityWords(
+      fact,
+      {
+        label: a.searchCode ?? a.key,
+        zone: a.timezone,
+        start: a.start,
+        status: a.status,
+        gone: stored.goneAt !== null,
+        goneReason: stored.goneReason,
+      },
+      this.voice,
+    );
     if (!words) return undefined;
     if (fact.kind === 'booking' && isOwnEcho(words, this.reverseActions.latest(fact.key))) return undefined;
     if (words.reason !== null) words.reason = this.secrets.reduce((text, secret) => text.split(secret).join('********'), words.reason);
@@ -162,7 +184,9 @@ export class ActivityStore {
   private insert(key: string | null, label: string | null, words: ActivityWords, tell = true): ActivityEntry {
     const at = this.clock.now();
     const { lastInsertRowid } = this.db
-      .prepare('INSERT INTO activity (at_ms, appointment_key, label, kind, direction, summary, reason, start_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO activity (at_ms, appointment_key, label, kind, direction, summary, reason, start_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(at, key, label, words.kind, words.direction, words.summary, words.reason, words.start);
     const entry: ActivityEntry = { id: Number(lastInsertRowid), at, appointmentKey: key, label, ...words };
     if (tell) this.tell(entry);

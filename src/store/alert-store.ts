@@ -41,9 +41,15 @@ export class AlertStore {
   constructor(private readonly db: Db) {
     this.selectState = db.prepare('SELECT key, since_ms, active, announced, last_sent_ms, sentence FROM alert_state ORDER BY key');
     this.clearState = db.prepare('DELETE FROM alert_state');
-    this.insertState = db.prepare('INSERT INTO alert_state (key, since_ms, active, announced, last_sent_ms, sentence) VALUES (?, ?, ?, ?, ?, ?)');
-    this.insertMessage = db.prepare('INSERT INTO alert_messages (sent_at_ms, event, key, sentence, since_ms, channels) VALUES (?, ?, ?, ?, ?, ?)');
-    this.selectMessages = db.prepare('SELECT sent_at_ms, event, key, sentence, since_ms, channels FROM alert_messages ORDER BY id DESC LIMIT ?');
+    this.insertState = db.prepare(
+      'INSERT INTO alert_state (key, since_ms, active, announced, last_sent_ms, sentence) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.insertMessage = db.prepare(
+      'INSERT INTO alert_messages (sent_at_ms, event, key, sentence, since_ms, channels) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.selectMessages = db.prepare(
+      'SELECT sent_at_ms, event, key, sentence, since_ms, channels FROM alert_messages ORDER BY id DESC LIMIT ?',
+    );
   }
 
   states(): AlertState[] {

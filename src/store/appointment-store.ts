@@ -204,7 +204,9 @@ export class AppointmentStore {
     const result = this.atomically((): UpsertResult => {
       const row = this.db
         .prepare('SELECT material_hash, revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?')
-        .get(a.key) as (Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string }) | undefined;
+        .get(a.key) as
+        | (Pick<Row, 'material_hash' | 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string })
+        | undefined;
       before = row && { start: row.start_ms, status: row.status, gone: row.gone_at_ms !== null };
       const columns = { key: a.key, start: a.start, end: a.end, data: JSON.stringify(a), hash, source: sourceHash, now, ...columnsOf(a) };
       if (!row) {
@@ -221,7 +223,9 @@ export class AppointmentStore {
       const revived = row.gone_at_ms !== null;
       // The filter columns are material (materialView holds them): an unchanged state keeps them.
       if (row.material_hash === hash && !revived) {
-        this.db.prepare('UPDATE appointments SET data = ?, source_hash = ?, seen_at_ms = ? WHERE appointment_key = ?').run(columns.data, sourceHash, now, a.key);
+        this.db
+          .prepare('UPDATE appointments SET data = ?, source_hash = ?, seen_at_ms = ? WHERE appointment_key = ?')
+          .run(columns.data, sourceHash, now, a.key);
         return { outcome: 'unchanged', revision: row.revision };
       }
       const revision = row.revision + 1;
@@ -245,9 +249,9 @@ export class AppointmentStore {
     const now = this.clock.now();
     let before: PreviousState | undefined;
     const revision = this.atomically((): number | null => {
-      const row = this.db.prepare('SELECT revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?').get(key) as
-        | (Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string })
-        | undefined;
+      const row = this.db
+        .prepare('SELECT revision, gone_at_ms, changed_at_ms, start_ms, status FROM appointments WHERE appointment_key = ?')
+        .get(key) as (Pick<Row, 'revision' | 'gone_at_ms' | 'changed_at_ms'> & { start_ms: number; status: string }) | undefined;
       if (!row || row.gone_at_ms !== null) return null;
       before = { start: row.start_ms, status: row.status, gone: false };
       this.db
@@ -262,7 +266,9 @@ export class AppointmentStore {
 
   /** When each appointment that became gone at or after `fromMs` did so, oldest first (the deletion breaker's rate). */
   goneTimesSince(fromMs: number): number[] {
-    const rows = this.db.prepare('SELECT gone_at_ms AS t FROM appointments WHERE gone_at_ms >= ? ORDER BY gone_at_ms').all(fromMs) as { t: number }[];
+    const rows = this.db.prepare('SELECT gone_at_ms AS t FROM appointments WHERE gone_at_ms >= ? ORDER BY gone_at_ms').all(fromMs) as {
+      t: number;
+    }[];
     return rows.map((r) => r.t);
   }
 

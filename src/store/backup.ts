@@ -56,7 +56,8 @@ export async function backupDatabase(source: string, target: string, options: { 
 function refuseTarget(source: string, target: string, force: boolean): void {
   if (!existsSync(dirname(target))) throw new BackupError(`the folder ${dirname(target)} does not exist`);
   if (!existsSync(target)) return;
-  if (statSync(target).isDirectory()) throw new BackupError(`${target} is a folder; give the backup a file name, e.g. ${join(target, 'calbridge-backup.db')}`);
+  if (statSync(target).isDirectory())
+    throw new BackupError(`${target} is a folder; give the backup a file name, e.g. ${join(target, 'calbridge-backup.db')}`);
   if (realpathSync(target) === realpathSync(source)) throw new BackupError(`${target} is the database itself; give another file name`);
   if (!force) throw new BackupError(`${target} already exists; choose another name, or add --force to replace it`);
 }

@@ -51,7 +51,9 @@ export class ChannelStore {
 
   /** Channels not stopped, newest first. */
   live(): StoredChannel[] {
-    return (this.db.prepare(`SELECT * FROM google_channels WHERE state != 'stopped' ORDER BY created_at_ms DESC, id`).all() as Row[]).map(fromRow);
+    return (this.db.prepare(`SELECT * FROM google_channels WHERE state != 'stopped' ORDER BY created_at_ms DESC, id`).all() as Row[]).map(
+      fromRow,
+    );
   }
 
   opening(c: { id: string; calendarId: string; token: string; address: string; expiration: number }): void {
@@ -80,7 +82,9 @@ export class ChannelStore {
   }
 
   activeCount(): number {
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM google_channels WHERE state = 'active' AND expiration_ms > ?`).get(this.clock.now()) as { n: number };
+    const row = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM google_channels WHERE state = 'active' AND expiration_ms > ?`)
+      .get(this.clock.now()) as { n: number };
     return row.n;
   }
 }

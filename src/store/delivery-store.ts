@@ -131,7 +131,9 @@ export class DeliveryStore {
     const retryingRows = pendingOf('deliveries_retry_since', retrying);
     // The oldest of both kinds.
     this.pendingRows = (limit) =>
-      [...(freshRows.all(limit) as PendingRow[]), ...(retryingRows.all(limit) as PendingRow[])].sort((a, b) => a.received_at_ms - b.received_at_ms).slice(0, limit);
+      [...(freshRows.all(limit) as PendingRow[]), ...(retryingRows.all(limit) as PendingRow[])]
+        .sort((a, b) => a.received_at_ms - b.received_at_ms)
+        .slice(0, limit);
     // Each in its index's order, so nothing is sorted: fresh ones by arrival, retries by due time.
     this.freshDue = db.prepare(
       `SELECT id, appointment_key FROM deliveries INDEXED BY deliveries_fresh
@@ -188,15 +190,23 @@ export class DeliveryStore {
     // INDEXED: else SQLite may walk every pending row through an index of them to test the list).
     const covered = `id IN (SELECT value FROM json_each(@ids)) AND appointment_key = @key AND state = 'pending'
        AND received_at_ms <= @requestedAt AND COALESCE(last_seen_ms, 0) <= @requestedAt`;
-    const stillPending = db.prepare(`SELECT id FROM deliveries NOT INDEXED WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`).pluck();
+    const stillPending = db
+      .prepare(`SELECT id FROM deliveries NOT INDEXED WHERE id IN (SELECT value FROM json_each(?)) AND state = 'pending'`)
+      .pluck();
     this.stillPending = (ids) => (ids.length ? new Set(stillPending.all(JSON.stringify(ids)) as number[]) : new Set());
-    const attemptsOf = db.prepare(`SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries NOT INDEXED WHERE ${covered}`);
-    const retryRows = db.prepare(`UPDATE deliveries NOT INDEXED SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`);
-    this.retry_ = db.transaction((key: string, ids: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
-      const { n, attempts } = attemptsOf.get({ key, ids, requestedAt }) as { n: number; attempts: number };
-      if (n > 0) retryRows.run({ key, ids, requestedAt, error, next: nextAttemptAt(attempts) });
-      return { deliveries: n, attempts };
-    });
+    const attemptsOf = db.prepare(
+      `SELECT COUNT(*) AS n, COALESCE(MAX(attempts), 0) AS attempts FROM deliveries NOT INDEXED WHERE ${covered}`,
+    );
+    const retryRows = db.prepare(
+      `UPDATE deliveries NOT INDEXED SET attempts = attempts + 1, next_attempt_ms = @next, last_error = @error WHERE ${covered}`,
+    );
+    this.retry_ = db.transaction(
+      (key: string, ids: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number) => {
+        const { n, attempts } = attemptsOf.get({ key, ids, requestedAt }) as { n: number; attempts: number };
+        if (n > 0) retryRows.run({ key, ids, requestedAt, error, next: nextAttemptAt(attempts) });
+        return { deliveries: n, attempts };
+      },
+    );
     this.insertMany_ = db.transaction((deliveries: NewDelivery[]) => {
       const inBatch = new Map<string, number>();
       return deliveries.map((d) => {
@@ -258,7 +268,8 @@ export class DeliveryStore {
     this.pending.clear();
     this.byDedupe.clear();
     this.hinted = 0;
-    for (const r of this.pendingRows(SEED_HINTS)) this.remember(r.appointment_key, { id: r.id, receivedAt: r.received_at_ms, dedupe: dedupeText(r.dedupe_key) });
+    for (const r of this.pendingRows(SEED_HINTS))
+      this.remember(r.appointment_key, { id: r.id, receivedAt: r.received_at_ms, dedupe: dedupeText(r.dedupe_key) });
   }
 
   /**
@@ -270,9 +281,19 @@ export class DeliveryStore {
    * The deliveries are those this process stored (see `pending`) and `scanned` (from due()).
    * Returns when each settled delivery arrived.
    */
-  settle<T>(key: string, requestedAt: number, now: number, apply: () => { value: T; failed?: string }, scanned: number[] = []): { value: T; receivedAt: number[] } {
+  settle<T>(
+    key: string,
+    requestedAt: number,
+    now: number,
+    apply: () => { value: T; failed?: string },
+    scanned: number[] = [],
+  ): { value: T; receivedAt: number[] } {
     const hints = this.pending.get(key) ?? [];
-    const r = this.settle_(key, this.candidates(hints, requestedAt, scanned), requestedAt, now, apply) as { value: T; receivedAt: number[]; settled: number[] };
+    const r = this.settle_(key, this.candidates(hints, requestedAt, scanned), requestedAt, now, apply) as {
+      value: T;
+      receivedAt: number[];
+      settled: number[];
+    };
     this.forget(key, hints, requestedAt, new Set(r.settled));
     return { value: r.value, receivedAt: r.receivedAt };
   }
@@ -281,8 +302,20 @@ export class DeliveryStore {
    * Leaves the appointment's deliveries that arrived at or before `requestedAt` pending, to be tried
    * again at `nextAttemptAt(attempts so far)`, with the error visible. Returns how many, and their attempts.
    */
-  retry(key: string, requestedAt: number, error: string, nextAttemptAt: (attempts: number) => number, scanned: number[] = []): { deliveries: number; attempts: number } {
-    return this.retry_.immediate(key, JSON.stringify(this.candidates(this.pending.get(key) ?? [], requestedAt, scanned)), requestedAt, error, nextAttemptAt);
+  retry(
+    key: string,
+    requestedAt: number,
+    error: string,
+    nextAttemptAt: (attempts: number) => number,
+    scanned: number[] = [],
+  ): { deliveries: number; attempts: number } {
+    return this.retry_.immediate(
+      key,
+      JSON.stringify(this.candidates(this.pending.get(key) ?? [], requestedAt, scanned)),
+      requestedAt,
+      error,
+      nextAttemptAt,
+    );
   }
 
   /** The ids a re-read asked at `requestedAt` may settle. */
@@ -320,7 +353,13 @@ export class DeliveryStore {
     const rows = this.countsQuery.all() as { bucket: string; n: number }[];
     const n = (bucket: string) => rows.find((r) => r.bucket === bucket)?.n ?? 0;
     const oldest = this.oldestQuery.get() as { at: number | null };
-    return { pending: n('pending') + n('retrying'), retrying: n('retrying'), failed: n('failed'), done: n('done'), oldestPendingAt: oldest.at };
+    return {
+      pending: n('pending') + n('retrying'),
+      retrying: n('retrying'),
+      failed: n('failed'),
+      done: n('done'),
+      oldestPendingAt: oldest.at,
+    };
   }
 
   /** The latest errors of deliveries still pending or failed, newest first. */
@@ -336,7 +375,9 @@ export class DeliveryStore {
 
   /** True when a delivery for this appointment is pending or arrived at or after `since`. */
   announced(appointmentKey: string, since: number): boolean {
-    const row = this.db.prepare(`SELECT 1 FROM webhook_announcements WHERE appointment_key = ? AND last_received_at_ms >= ?`).get(appointmentKey, since);
+    const row = this.db
+      .prepare(`SELECT 1 FROM webhook_announcements WHERE appointment_key = ? AND last_received_at_ms >= ?`)
+      .get(appointmentKey, since);
     return row !== undefined || this.pendingOfKey.get({ key: appointmentKey }) !== undefined;
   }
 

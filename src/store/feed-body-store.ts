@@ -5,7 +5,17 @@
 // file after it is unlinked). A small body is also kept in memory, under a bound for all feeds.
 // The files hold personal data: the folder is made 0700 and the files 0600, as the database's.
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -237,7 +247,10 @@ export class FeedBodyStore {
         retired = true;
         unlinkQuietly(path);
         // A copy still being made is removed when it is done.
-        void zipped?.then((gz) => gz && unlinkQuietly(gz.path), () => undefined);
+        void zipped?.then(
+          (gz) => gz && unlinkQuietly(gz.path),
+          () => undefined,
+        );
       },
     };
   }

@@ -47,7 +47,9 @@ export class FeedFragmentStore {
       ? this.db.prepare(`DELETE FROM feed_fragments WHERE variant NOT IN (${marks})`).run(...keepVariants).changes
       : this.db.prepare('DELETE FROM feed_fragments').run().changes;
     const gone = this.db
-      .prepare('DELETE FROM feed_fragments WHERE appointment_key IN (SELECT appointment_key FROM appointments WHERE gone_at_ms IS NOT NULL)')
+      .prepare(
+        'DELETE FROM feed_fragments WHERE appointment_key IN (SELECT appointment_key FROM appointments WHERE gone_at_ms IS NOT NULL)',
+      )
       .run().changes;
     return other + gone;
   }

@@ -44,7 +44,9 @@ export class FeedMemberStore {
   heldOf(feedId: string, keys: readonly string[]): Map<string, { start: number; revision: number }> {
     if (keys.length === 0) return new Map();
     const rows = this.db
-      .prepare(`SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key IN (${keys.map(() => '?').join(', ')})`)
+      .prepare(
+        `SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key IN (${keys.map(() => '?').join(', ')})`,
+      )
       .raw()
       .all(feedId, ...keys) as [string, number, number][];
     return new Map(rows.map(([key, start, revision]) => [key, { start, revision }]));
@@ -54,9 +56,14 @@ export class FeedMemberStore {
   range(feedId: string, after: string, upTo: string | null): Map<string, { start: number; revision: number }> {
     const rows = (
       upTo === null
-        ? this.db.prepare('SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ?').raw().all(feedId, after)
+        ? this.db
+            .prepare('SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ?')
+            .raw()
+            .all(feedId, after)
         : this.db
-            .prepare('SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ? AND appointment_key <= ?')
+            .prepare(
+              'SELECT appointment_key, start_ms, revision FROM feed_members WHERE feed_id = ? AND appointment_key > ? AND appointment_key <= ?',
+            )
             .raw()
             .all(feedId, after, upTo)
     ) as [string, number, number][];
@@ -97,7 +104,9 @@ export class FeedMemberStore {
   }
 
   summary(feedId: string): MemberSummary {
-    const row = this.db.prepare('SELECT COUNT(*) AS events, MAX(changed_at_ms) AS lastChange FROM feed_members WHERE feed_id = ?').get(feedId) as MemberSummary;
+    const row = this.db
+      .prepare('SELECT COUNT(*) AS events, MAX(changed_at_ms) AS lastChange FROM feed_members WHERE feed_id = ?')
+      .get(feedId) as MemberSummary;
     return { events: row.events, lastChange: row.lastChange };
   }
 

@@ -135,7 +135,9 @@ export class LinkStore {
 
   /** The link of one of our events (reverse sync: which appointment is this event?). */
   byEvent(calendarId: string, eventId: string): Link | undefined {
-    const row = this.db.prepare(`SELECT * FROM links WHERE target = ? AND calendar_id = ? AND event_id = ?`).get(this.target, calendarId, eventId) as Row | undefined;
+    const row = this.db
+      .prepare(`SELECT * FROM links WHERE target = ? AND calendar_id = ? AND event_id = ?`)
+      .get(this.target, calendarId, eventId) as Row | undefined;
     return row && fromRow(row);
   }
 
@@ -173,7 +175,9 @@ export class LinkStore {
   /** Nothing to write for this revision: noted, and any earlier failure no longer matters. */
   recordRevision(key: string, revision: number): void {
     this.db
-      .prepare(`UPDATE links SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0, failed_hash = NULL WHERE target = ? AND appointment_key = ?`)
+      .prepare(
+        `UPDATE links SET written_revision = ?, last_error = NULL, attempts = 0, next_attempt_ms = 0, failed_hash = NULL WHERE target = ? AND appointment_key = ?`,
+      )
       .run(revision, this.target, key);
   }
 
@@ -189,7 +193,9 @@ export class LinkStore {
    */
   leaveToReverse(key: string, deferral: Deferral, lookAgainAt: number): void {
     this.db
-      .prepare(`UPDATE links SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ?, failed_hash = NULL WHERE target = ? AND appointment_key = ?`)
+      .prepare(
+        `UPDATE links SET deferred_etag = ?, deferred_since_ms = ?, next_attempt_ms = ?, failed_hash = NULL WHERE target = ? AND appointment_key = ?`,
+      )
       .run(deferral.etag, deferral.since, lookAgainAt, this.target, key);
   }
 
@@ -198,7 +204,13 @@ export class LinkStore {
    * show (its backoff holds only while that is still wanted; null: whatever is wanted); `target`
    * creates the row when none exists yet, without claiming an event is present.
    */
-  recordFailure(key: string, target: { calendarId: string; eventId: string; generation: number }, error: string, nextAttemptMs: number, content: string | null): void {
+  recordFailure(
+    key: string,
+    target: { calendarId: string; eventId: string; generation: number },
+    error: string,
+    nextAttemptMs: number,
+    content: string | null,
+  ): void {
     this.db
       .prepare(
         `INSERT INTO links (target, appointment_key, calendar_id, event_id, generation, present, attempts, next_attempt_ms, last_error, failed_hash, updated_at_ms)
@@ -226,7 +238,9 @@ export class LinkStore {
   /** Our events that should exist in a calendar (a full re-list compares against these). */
   mirroredIn(calendarId: string): { appointmentKey: string; eventId: string }[] {
     return this.db
-      .prepare(`SELECT appointment_key AS appointmentKey, event_id AS eventId FROM links WHERE target = ? AND calendar_id = ? AND present = 1`)
+      .prepare(
+        `SELECT appointment_key AS appointmentKey, event_id AS eventId FROM links WHERE target = ? AND calendar_id = ? AND present = 1`,
+      )
       .all(this.target, calendarId) as { appointmentKey: string; eventId: string }[];
   }
 
@@ -246,7 +260,9 @@ export class LinkStore {
   /** The event was deleted in Google: the writer inserts it again (409 on the tombstone, revived). */
   requestRecreate(key: string): void {
     this.db
-      .prepare(`UPDATE links SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE target = ? AND appointment_key = ?`)
+      .prepare(
+        `UPDATE links SET present = 0, written_hash = NULL, etag = NULL, next_attempt_ms = 0, updated_at_ms = ? WHERE target = ? AND appointment_key = ?`,
+      )
       .run(this.clock.now(), this.target, key);
   }
 
@@ -277,7 +293,9 @@ export class LinkStore {
 
   counts(): { mirrored: number; failed: number } {
     const r = this.db
-      .prepare(`SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM links WHERE target = ?`)
+      .prepare(
+        `SELECT COALESCE(SUM(present), 0) AS mirrored, COALESCE(SUM(last_error IS NOT NULL), 0) AS failed FROM links WHERE target = ?`,
+      )
       .get(this.target) as { mirrored: number; failed: number };
     return r;
   }
@@ -286,6 +304,12 @@ export class LinkStore {
     const rows = this.db
       .prepare(`SELECT * FROM links WHERE target = ? AND last_error IS NOT NULL ORDER BY next_attempt_ms LIMIT ?`)
       .all(this.target, limit) as Row[];
-    return rows.map((r) => ({ appointmentKey: r.appointment_key, eventId: r.event_id, attempts: r.attempts, nextAttemptMs: r.next_attempt_ms, lastError: r.last_error ?? '' }));
+    return rows.map((r) => ({
+      appointmentKey: r.appointment_key,
+      eventId: r.event_id,
+      attempts: r.attempts,
+      nextAttemptMs: r.next_attempt_ms,
+      lastError: r.last_error ?? '',
+    }));
   }
 }

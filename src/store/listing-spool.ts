@@ -83,7 +83,11 @@ export class ListingSpool {
    * (`isCancelled` judges a status), and those the listing did not name, with their status. Read a
    * row at a time: only the unlisted ones are kept (a handful, unless the listing is broken).
    */
-  unlistedInWindow(fromMs: number, toMs: number, isCancelled: (status: string) => boolean): { active: number; unlisted: { key: string; status: string }[] } {
+  unlistedInWindow(
+    fromMs: number,
+    toMs: number,
+    isCancelled: (status: string) => boolean,
+  ): { active: number; unlisted: { key: string; status: string }[] } {
     const rows = this.db
       .prepare(
         `SELECT a.appointment_key, a.status, EXISTS (SELECT 1 FROM temp.poll_listed AS l WHERE l.key = a.appointment_key)

@@ -40,14 +40,33 @@ export class RejectionStore {
   }
 
   counts(): Record<string, number> {
-    const rows = this.db.prepare('SELECT reason, count FROM webhook_rejection_counts ORDER BY reason').all() as { reason: string; count: number }[];
+    const rows = this.db.prepare('SELECT reason, count FROM webhook_rejection_counts ORDER BY reason').all() as {
+      reason: string;
+      count: number;
+    }[];
     return Object.fromEntries(rows.map((r) => [r.reason, r.count]));
   }
 
   recent(limit = 5): Rejection[] {
     const rows = this.db
-      .prepare('SELECT reason, status, detail, content_type, sample, received_at_ms FROM webhook_rejection_samples ORDER BY id DESC LIMIT ?')
-      .all(limit) as { reason: string; status: number; detail: string; content_type: string | null; sample: string | null; received_at_ms: number }[];
-    return rows.map((r) => ({ reason: r.reason, status: r.status, detail: r.detail, contentType: r.content_type, sample: r.sample, at: r.received_at_ms }));
+      .prepare(
+        'SELECT reason, status, detail, content_type, sample, received_at_ms FROM webhook_rejection_samples ORDER BY id DESC LIMIT ?',
+      )
+      .all(limit) as {
+      reason: string;
+      status: number;
+      detail: string;
+      content_type: string | null;
+      sample: string | null;
+      received_at_ms: number;
+    }[];
+    return rows.map((r) => ({
+      reason: r.reason,
+      status: r.status,
+      detail: r.detail,
+      contentType: r.content_type,
+      sample: r.sample,
+      at: r.received_at_ms,
+    }));
   }
 }

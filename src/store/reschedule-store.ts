@@ -114,7 +114,9 @@ export class RescheduleStore {
     const now = this.clock.now();
     return atomicOf(this.db)(() => {
       this.db
-        .prepare(`UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND target = ? AND state = 'pending'`)
+        .prepare(
+          `UPDATE reschedules SET state = 'superseded', updated_at_ms = ? WHERE appointment_key = ? AND target = ? AND state = 'pending'`,
+        )
         .run(now, a.appointmentKey, this.target);
       const { lastInsertRowid } = this.db
         .prepare(
@@ -122,7 +124,22 @@ export class RescheduleStore {
              state, reason, created_at_ms, updated_at_ms, target, adopt_hash)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(a.appointmentKey, a.kind, a.newStart, a.newEnd, a.fromStart ?? null, a.observedEtag, a.calendarId, a.eventId, a.state, a.reason ?? null, now, now, this.target, a.adoptHash ?? null);
+        .run(
+          a.appointmentKey,
+          a.kind,
+          a.newStart,
+          a.newEnd,
+          a.fromStart ?? null,
+          a.observedEtag,
+          a.calendarId,
+          a.eventId,
+          a.state,
+          a.reason ?? null,
+          now,
+          now,
+          this.target,
+          a.adoptHash ?? null,
+        );
       return this.get(Number(lastInsertRowid))!;
     });
   }
@@ -134,20 +151,26 @@ export class RescheduleStore {
 
   /** The latest action for an appointment, whatever its state. */
   latest(appointmentKey: string): ReverseActionRow | undefined {
-    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1').get(appointmentKey, this.target) as Row | undefined;
+    const row = this.db
+      .prepare('SELECT * FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
+      .get(appointmentKey, this.target) as Row | undefined;
     return row && fromRow(row);
   }
 
   /** The latest action for an appointment from any account (the booking service's echo of any of them is not news). */
   latestOfAny(appointmentKey: string): ReverseActionRow | undefined {
-    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1').get(appointmentKey) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM reschedules WHERE appointment_key = ? ORDER BY id DESC LIMIT 1').get(appointmentKey) as
+      | Row
+      | undefined;
     return row && fromRow(row);
   }
 
   /** The latest decision as the writer weighs it: the state of the event it was made on, and whether it is carried out. */
   latestDecision(appointmentKey: string): ReverseDecision | undefined {
     const row = this.db
-      .prepare('SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1')
+      .prepare(
+        'SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1',
+      )
       .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms'> | undefined;
     return row && { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash: row.adopt_hash, decidedAt: row.created_at_ms };
   }
@@ -155,7 +178,9 @@ export class RescheduleStore {
   /** Where the latest completed reschedule of this appointment put it. */
   lastRescheduledTo(appointmentKey: string): number | null {
     const row = this.db
-      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`,
+      )
       .get(appointmentKey, this.target) as { new_start_ms: number } | undefined;
     return row?.new_start_ms ?? null;
   }
@@ -163,7 +188,9 @@ export class RescheduleStore {
   /** Our latest completed reschedule of this appointment: where it put it, and when it settled. */
   lastReschedule(appointmentKey: string): { to: number; settledAt: number } | null {
     const row = this.db
-      .prepare(`SELECT new_start_ms, updated_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`)
+      .prepare(
+        `SELECT new_start_ms, updated_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'done' ORDER BY id DESC LIMIT 1`,
+      )
       .get(appointmentKey, this.target) as { new_start_ms: number; updated_at_ms: number } | undefined;
     return row ? { to: row.new_start_ms, settledAt: row.updated_at_ms } : null;
   }
@@ -171,7 +198,9 @@ export class RescheduleStore {
   /** Where the reschedules of this appointment still pending would put it (one may have been sent before a crash). */
   pendingTargets(appointmentKey: string): number[] {
     const rows = this.db
-      .prepare(`SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 5`)
+      .prepare(
+        `SELECT new_start_ms FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 5`,
+      )
       .all(appointmentKey, this.target) as { new_start_ms: number }[];
     return rows.map((r) => r.new_start_ms);
   }
@@ -198,14 +227,18 @@ export class RescheduleStore {
   /** Settles a pending action. Only a still-pending row changes (a superseded one stays so). */
   finish(id: number, state: Exclude<ActionState, 'pending' | 'superseded'>, reason: string | null, detail: string | null = null): boolean {
     const r = this.db
-      .prepare(`UPDATE reschedules SET state = ?, reason = COALESCE(?, reason), detail = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`)
+      .prepare(
+        `UPDATE reschedules SET state = ?, reason = COALESCE(?, reason), detail = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`,
+      )
       .run(state, reason, detail, this.clock.now(), id);
     return r.changes === 1;
   }
 
   retryLater(id: number, nextAttemptAt: number, error: string): void {
     this.db
-      .prepare(`UPDATE reschedules SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`)
+      .prepare(
+        `UPDATE reschedules SET attempts = attempts + 1, next_attempt_ms = ?, last_error = ?, updated_at_ms = ? WHERE id = ? AND state = 'pending'`,
+      )
       .run(nextAttemptAt, error, this.clock.now(), id);
   }
 
@@ -231,7 +264,9 @@ export class RescheduleStore {
 
   /** Actions given up on; an indexed count (readiness asks it on every call). */
   failedCount(): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM reschedules WHERE state = 'failed' AND target = ?`).get(this.target) as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM reschedules WHERE state = 'failed' AND target = ?`).get(this.target) as { n: number }
+    ).n;
   }
 
   /**

@@ -33,7 +33,9 @@ export class WriteCheck {
       if (version !== latest) {
         return `the database is at schema version ${version} but this calbridge runs version ${latest} (a newer release migrated it); run that release`;
       }
-      this.db.prepare(`INSERT INTO kv (key, value, updated_at_ms) VALUES ('readyz', '0', 0) ON CONFLICT (key) DO UPDATE SET updated_at_ms = 0`).run();
+      this.db
+        .prepare(`INSERT INTO kv (key, value, updated_at_ms) VALUES ('readyz', '0', 0) ON CONFLICT (key) DO UPDATE SET updated_at_ms = 0`)
+        .run();
       return undefined;
     } catch (e) {
       return `the database is not writable: ${(e as Error).message}`;

@@ -8,7 +8,12 @@ const DAY = 86_400_000;
 type Doc = { targets?: Record<string, TargetSection>; ingest?: Partial<IngestSection> };
 const facts = (d: Doc, over: Partial<ProblemFacts> = {}): ProblemFacts => ({
   // The ingest section is given in part: these rules read only its booking API and deletion breaker.
-  status: { version: 't', now: new Date(NOW).toISOString(), targets: d.targets ?? {}, ...(d.ingest ? { ingest: d.ingest as IngestSection } : {}) } satisfies StatusDocument,
+  status: {
+    version: 't',
+    now: new Date(NOW).toISOString(),
+    targets: d.targets ?? {},
+    ...(d.ingest ? { ingest: d.ingest as IngestSection } : {}),
+  } satisfies StatusDocument,
   databaseProblem: undefined,
   googleTokenIssuedAt: null,
   now: NOW,
@@ -35,39 +40,107 @@ const section = (kind: string, over: Partial<TargetSection> = {}): TargetSection
 });
 const target = (kind: string, over: Partial<TargetSection> = {}): Doc => ({ targets: { [`${kind}.default`]: section(kind, over) } });
 const google = (over: Partial<TargetSection>) => target('google', over);
-const refused: Partial<TargetSection> = { auth: { mode: 'oauth', ok: false, error: 'invalid_grant: Token has been expired or revoked.' }, failed: 3 };
-const withPush = (push: { enabled: true; address: string; channels_active: number } | { enabled: false; why: string }): TargetSection['reverse_sync'] => ({
-  enabled: true,
-  calendars: ['primary'],
-  on_conflict: 'revert',
-  on_delete: 'recreate',
-  last_round_at: null,
-  last_ok_round_at: null,
-  last_error: null,
-  moves_detected: 0,
-  restored_booking_wins: 0,
-  held_by_breaker: 0,
-  reschedules: { done: 0, reverted: 0, conflicts: 0, refused: 0, pending: 0, failed: 0 },
-  deletions: { recreated: 0, cancelled: 0, ignored: 0 },
-  problems: [],
-  push,
-} as TargetSection['reverse_sync']);
+const refused: Partial<TargetSection> = {
+  auth: { mode: 'oauth', ok: false, error: 'invalid_grant: Token has been expired or revoked.' },
+  failed: 3,
+};
+const withPush = (
+  push: { enabled: true; address: string; channels_active: number } | { enabled: false; why: string },
+): TargetSection['reverse_sync'] =>
+  ({
+    enabled: true,
+    calendars: ['primary'],
+    on_conflict: 'revert',
+    on_delete: 'recreate',
+    last_round_at: null,
+    last_ok_round_at: null,
+    last_error: null,
+    moves_detected: 0,
+    restored_booking_wins: 0,
+    held_by_breaker: 0,
+    reschedules: { done: 0, reverted: 0, conflicts: 0, refused: 0, pending: 0, failed: 0 },
+    deletions: { recreated: 0, cancelled: 0, ignored: 0 },
+    problems: [],
+    push,
+  }) as TargetSection['reverse_sync'];
 
 describe('alertProblems', () => {
   it.each<[string, ProblemFacts, string[]]>([
-    ['all well', facts({ ...google({}), ingest: { booking_api: { last_ok_at: '2026-06-15T11:59:00Z', last_error: null }, deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 } } as Partial<IngestSection> }), []],
+    [
+      'all well',
+      facts({
+        ...google({}),
+        ingest: {
+          booking_api: { last_ok_at: '2026-06-15T11:59:00Z', last_error: null },
+          deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 },
+        } as Partial<IngestSection>,
+      }),
+      [],
+    ],
     ['credentials refused: one problem, not also the writes they fail', facts(google(refused)), ['google.default.auth']],
     ['writes failing', facts(google({ failed: 2 })), ['google.default.writes']],
-    ['a breaker holding', facts(target('caldav', { breaker: { deletes: 40, mirrored: 100, at: '2026-06-15T11:00:00.000Z' } })), ['caldav.default.breaker']],
+    [
+      'a breaker holding',
+      facts(target('caldav', { breaker: { deletes: 40, mirrored: 100, at: '2026-06-15T11:00:00.000Z' } })),
+      ['caldav.default.breaker'],
+    ],
     ['a wrong CalDAV password', facts(target('caldav', { auth: { ok: false, error: '401' } })), ['caldav.default.auth']],
-    ['the booking API failing since its last good answer', facts({ ingest: { booking_api: { last_ok_at: '2026-06-15T11:00:00Z', last_error: { at: '2026-06-15T11:30:00Z', message: 'HTTP 502' } }, deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 } } as Partial<IngestSection> }), ['booking.api']],
-    ['an old booking error, answered since', facts({ ingest: { booking_api: { last_ok_at: '2026-06-15T11:40:00Z', last_error: { at: '2026-06-15T11:30:00Z', message: 'HTTP 502' } }, deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 } } as Partial<IngestSection> }), []],
-    ['the deletion breaker holding', facts({ ingest: { deletion_breaker: { held: 12, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 12 } } as Partial<IngestSection> }), ['booking.breaker']],
-    ['push channels gone', facts(google({ reverse_sync: withPush({ enabled: true, address: 'https://sync.clinic.example/google/notifications', channels_active: 0 }) })), ['google.default.push']],
+    [
+      'the booking API failing since its last good answer',
+      facts({
+        ingest: {
+          booking_api: { last_ok_at: '2026-06-15T11:00:00Z', last_error: { at: '2026-06-15T11:30:00Z', message: 'HTTP 502' } },
+          deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 },
+        } as Partial<IngestSection>,
+      }),
+      ['booking.api'],
+    ],
+    [
+      'an old booking error, answered since',
+      facts({
+        ingest: {
+          booking_api: { last_ok_at: '2026-06-15T11:40:00Z', last_error: { at: '2026-06-15T11:30:00Z', message: 'HTTP 502' } },
+          deletion_breaker: { held: 0, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 0 },
+        } as Partial<IngestSection>,
+      }),
+      [],
+    ],
+    [
+      'the deletion breaker holding',
+      facts({
+        ingest: {
+          deletion_breaker: { held: 12, held_appointments: [], max_gone_per_hour: null, gone_last_hour: 12 },
+        } as Partial<IngestSection>,
+      }),
+      ['booking.breaker'],
+    ],
+    [
+      'push channels gone',
+      facts(
+        google({
+          reverse_sync: withPush({ enabled: true, address: 'https://sync.clinic.example/google/notifications', channels_active: 0 }),
+        }),
+      ),
+      ['google.default.push'],
+    ],
     ['push off is no problem', facts(google({ reverse_sync: withPush({ enabled: false, why: 'public_url is not https' }) })), []],
     ['the database not writable', facts({}, { databaseProblem: 'attempt to write a readonly database' }), ['db.writable']],
-    ['Microsoft: the sign-in refused, and change notifications failing', facts(target('microsoft', { auth: { ok: false, error: 'AADSTS' }, failed: 4, reverse_sync: withPush({ enabled: true, address: 'https://sync.clinic.example/microsoft/notifications', channels_active: 0 }) })), ['microsoft.default.auth', 'microsoft.default.push']],
-    ['each account by its own name', facts({ targets: { 'google.ana': section('google', { account: 'google.ana', failed: 1 }), 'google.default': section('google') } }), ['google.ana.writes']],
+    [
+      'Microsoft: the sign-in refused, and change notifications failing',
+      facts(
+        target('microsoft', {
+          auth: { ok: false, error: 'AADSTS' },
+          failed: 4,
+          reverse_sync: withPush({ enabled: true, address: 'https://sync.clinic.example/microsoft/notifications', channels_active: 0 }),
+        }),
+      ),
+      ['microsoft.default.auth', 'microsoft.default.push'],
+    ],
+    [
+      'each account by its own name',
+      facts({ targets: { 'google.ana': section('google', { account: 'google.ana', failed: 1 }), 'google.default': section('google') } }),
+      ['google.ana.writes'],
+    ],
   ])('%s', (_name, f, keys) => {
     expect(alertProblems(f).map((p) => p.key)).toEqual(keys);
   });
@@ -88,13 +161,17 @@ describe('alertProblems', () => {
   });
 
   it('never quotes the upstream error text', () => {
-    const [p] = alertProblems(facts(google({ auth: { mode: 'oauth', ok: false, error: 'invalid_grant: account ana@clinic.example 12345678901' } })));
+    const [p] = alertProblems(
+      facts(google({ auth: { mode: 'oauth', ok: false, error: 'invalid_grant: account ana@clinic.example 12345678901' } })),
+    );
     expect(p!.sentence).not.toContain('ana@clinic.example');
     expect(p!.sentence).not.toContain('12345678901');
   });
 
   it('a service account refused is told its own fix', () => {
-    const [p] = alertProblems(facts(google({ auth: { mode: 'service_account', ok: false, error: 'invalid_grant' } }), { googleTokenIssuedAt: NOW - 7 * DAY }));
+    const [p] = alertProblems(
+      facts(google({ auth: { mode: 'service_account', ok: false, error: 'invalid_grant' } }), { googleTokenIssuedAt: NOW - 7 * DAY }),
+    );
     expect(p!.sentence).toContain('service account');
     expect(p!.sentence).not.toContain('Testing');
   });

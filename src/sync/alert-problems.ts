@@ -49,7 +49,11 @@ export function alertProblems(f: ProblemFacts): Problem[] {
     const refused = !section.auth.ok;
     if (refused) {
       const sentence =
-        kind === 'google' ? googleAuthSentence(section.auth.error ?? undefined, section.auth.mode, f) : kind === 'caldav' ? w.caldavAuth : w.microsoftAuth;
+        kind === 'google'
+          ? googleAuthSentence(section.auth.error ?? undefined, section.auth.mode, f)
+          : kind === 'caldav'
+            ? w.caldavAuth
+            : w.microsoftAuth;
       problems.push({ key: `${account}.auth`, sentence });
     }
     // Refused credentials fail every write: one message about the cause, not two.

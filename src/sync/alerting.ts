@@ -95,7 +95,14 @@ export class Alerting {
         const state = states.find((s) => s.key === p.key && s.active);
         return { key: p.key, sentence: p.sentence, since: state ? iso(state.since) : null, sent: state?.announced ?? false };
       }),
-      last_sent: recent.map((m) => ({ at: iso(m.at), event: m.event, key: m.key, sentence: m.sentence, since: iso(m.since), channels: m.channels })),
+      last_sent: recent.map((m) => ({
+        at: iso(m.at),
+        event: m.event,
+        key: m.key,
+        sentence: m.sentence,
+        since: iso(m.since),
+        channels: m.channels,
+      })),
     };
   }
 }

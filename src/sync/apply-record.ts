@@ -46,7 +46,10 @@ const settingsHashes = new WeakMap<PollFilters, { reader: ReaderOptions; hash: s
 export function sourceHashOf(deps: Pick<ApplyDeps, 'reader' | 'filters'>, text: string): string {
   let settings = settingsHashes.get(deps.filters);
   if (settings?.reader !== deps.reader) {
-    settings = { reader: deps.reader, hash: sha256Hex(stableStringify({ version: packageVersion(), reader: deps.reader, filters: deps.filters })) };
+    settings = {
+      reader: deps.reader,
+      hash: sha256Hex(stableStringify({ version: packageVersion(), reader: deps.reader, filters: deps.filters })),
+    };
     settingsHashes.set(deps.filters, settings);
   }
   // One call per record, thousands per poll: the one-shot digest, not a Hash object each time.
@@ -63,7 +66,11 @@ export function applyRecord(deps: ApplyDeps, raw: unknown, requestedAt: number, 
   if (!read.ok) return { kind: 'unreadable', key: expectedKey, reason: read.reason };
   const a = read.appointment;
   if (expectedKey !== undefined && a.key !== expectedKey) {
-    return { kind: 'unreadable', key: expectedKey, reason: `asked for appointment ${expectedKey}, the booking service answered with ${a.key}` };
+    return {
+      kind: 'unreadable',
+      key: expectedKey,
+      reason: `asked for appointment ${expectedKey}, the booking service answered with ${a.key}`,
+    };
   }
   const stored = deps.appointments.seen(a.key);
   // Real times only: changedAt may run a little ahead (it is kept a whole second past the previous change).

@@ -84,17 +84,29 @@ function answerSettler(deps: DeliveryWorkerDeps): (answer: BookingAnswer) => Pro
   // Apply and "done" in one transaction: a crash leaves neither, and the appointment is simply re-read.
   function settleOne({ key, ids, requestedAt, raw, notFound }: BookingAnswer): Settled {
     let unreadable: string | undefined;
-    const r = deps.deliveries.settle(key, requestedAt, deps.clock.now(), (): { value: KeyOutcome; failed?: string } => {
-      if (notFound) return { value: applyNotFound(deps, key) };
-      const applied = applyRecord(deps, raw, requestedAt, key);
-      if (applied.kind === 'unreadable') {
-        unreadable = applied.reason;
-        return { value: 'failed', failed: applied.reason };
-      }
-      // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
-      const outcome = isChange(applied) ? (applied.kind === 'out_of_scope' ? 'gone' : 'changed') : applied.kind === 'out_of_scope' && applied.held ? 'held' : 'unchanged';
-      return { value: outcome };
-    }, ids);
+    const r = deps.deliveries.settle(
+      key,
+      requestedAt,
+      deps.clock.now(),
+      (): { value: KeyOutcome; failed?: string } => {
+        if (notFound) return { value: applyNotFound(deps, key) };
+        const applied = applyRecord(deps, raw, requestedAt, key);
+        if (applied.kind === 'unreadable') {
+          unreadable = applied.reason;
+          return { value: 'failed', failed: applied.reason };
+        }
+        // A held one is done here too: the deletion breaker lists it and the poll re-reads it.
+        const outcome = isChange(applied)
+          ? applied.kind === 'out_of_scope'
+            ? 'gone'
+            : 'changed'
+          : applied.kind === 'out_of_scope' && applied.held
+            ? 'held'
+            : 'unchanged';
+        return { value: outcome };
+      },
+      ids,
+    );
     return { outcome: r.value, deliveries: r.receivedAt, ...(unreadable === undefined ? {} : { unreadable }) };
   }
 
@@ -183,13 +195,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): Job {
       } else {
         const message = errorMessage(e);
         if (!(e instanceof BookingError) || e.kind !== 'invalid') deps.health.failed(message);
-        const retried = deps.deliveries.retry(key, requestedAt, message, (attempts) => deps.clock.now() + retryDelayMs(attempts, e, deps.random), ids);
+        const retried = deps.deliveries.retry(
+          key,
+          requestedAt,
+          message,
+          (attempts) => deps.clock.now() + retryDelayMs(attempts, e, deps.random),
+          ids,
+        );
         deps.log.warn({ appointment: key, attempts: retried.attempts + 1, err: message }, 'delivery not applied; will retry');
         return { outcome: 'retry', deliveries: retried.deliveries };
       }
     }
     const settled = await settle({ key, ids, requestedAt, raw, notFound });
-    if (settled.unreadable !== undefined) deps.log.warn({ appointment: key, reason: settled.unreadable }, 'delivery failed: the record cannot be read');
+    if (settled.unreadable !== undefined)
+      deps.log.warn({ appointment: key, reason: settled.unreadable }, 'delivery failed: the record cannot be read');
     const now = deps.clock.now();
     for (const at of settled.deliveries) deps.metrics.lag.observe(Math.max(0, now - at) / 1000);
     return { outcome: settled.outcome, deliveries: settled.deliveries.length };

@@ -42,8 +42,15 @@ export class GoneBreaker {
   private readonly heldNow;
 
   constructor(private readonly d: GoneBreakerDeps) {
-    this.heldTotal = d.metrics.counter('appointments_gone_held_total', 'Appointments the deletion breaker kept from becoming gone, by reason, counted once when first held', ['reason']);
-    this.heldNow = d.metrics.gauge('appointments_gone_held', 'Appointments held by the deletion breaker now (as last seen by this process)');
+    this.heldTotal = d.metrics.counter(
+      'appointments_gone_held_total',
+      'Appointments the deletion breaker kept from becoming gone, by reason, counted once when first held',
+      ['reason'],
+    );
+    this.heldNow = d.metrics.gauge(
+      'appointments_gone_held',
+      'Appointments held by the deletion breaker now (as last seen by this process)',
+    );
   }
 
   get perHour(): number {

@@ -37,7 +37,9 @@ export function ingestStatus(d: IngestStatusDeps): IngestSection {
       failed: counts.failed,
       applied: counts.done,
       oldest_pending_at: iso(counts.oldestPendingAt),
-      last_errors: d.deliveries.lastErrors().map((e) => ({ appointment_key: e.appointmentKey, state: e.state, attempts: e.attempts, error: e.error, at: iso(e.at) })),
+      last_errors: d.deliveries
+        .lastErrors()
+        .map((e) => ({ appointment_key: e.appointmentKey, state: e.state, attempts: e.attempts, error: e.error, at: iso(e.at) })),
     },
     webhook_rejections: {
       by_reason: d.rejections.counts(),
@@ -65,7 +67,10 @@ export function ingestStatus(d: IngestStatusDeps): IngestSection {
       unannounced_changes_total: d.history.unannouncedTotal(),
     },
     deletion_breaker: deletionBreaker(d.gone),
-    booking_api: { last_ok_at: iso(health.lastOkAt), last_error: health.lastError && { at: iso(health.lastError.at), message: health.lastError.message } },
+    booking_api: {
+      last_ok_at: iso(health.lastOkAt),
+      last_error: health.lastError && { at: iso(health.lastError.at), message: health.lastError.message },
+    },
   };
 }
 
@@ -83,7 +88,10 @@ export function ingestReadiness(d: IngestStatusDeps): Readiness {
   else if (now - lastOkAt > readinessWindowMs(d.pollSchedule)) {
     say(`the booking API has not answered successfully since ${iso(lastOkAt)}`, 'booking_api');
   }
-  const passes = d.history.history().filter((h) => h.outcome === 'success').slice(-2);
+  const passes = d.history
+    .history()
+    .filter((h) => h.outcome === 'success')
+    .slice(-2);
   if (passes.length === 2 && passes.every((p) => p.unannounced > 0)) {
     const n = passes.reduce((s, p) => s + p.unannounced, 0);
     say(

@@ -57,7 +57,12 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   // Whether an earlier write's outcome is unknown, read before this write records its own intent.
   const before = links.get(key);
   const unsureBefore = before !== undefined && outcomeUnknown(before);
-  links.recordIntent(key, action.kind === 'move' ? { ...action.from, generation: action.generation } : { ...action, generation: action.kind === 'insert' ? action.generation : (before?.generation ?? 0) });
+  links.recordIntent(
+    key,
+    action.kind === 'move'
+      ? { ...action.from, generation: action.generation }
+      : { ...action, generation: action.kind === 'insert' ? action.generation : (before?.generation ?? 0) },
+  );
 
   const record = (calendarId: string, eventId: string, generation: number, etag: string | null, d: DesiredEvent<B>): WriteOutcome => {
     links.recordWrite(key, { calendarId, eventId, generation, present: true, hash: d.hash, etag, start: d.start, end: d.end, revision });
@@ -94,7 +99,11 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
       // The target will not revive this deleted id: remember the next generation before using it.
       links.bumpGeneration(key, calendarId, idOf(key, g + 1), g + 1);
     }
-    return { kind: 'failed', error: 'forbidden', message: `the calendar refused ${MAX_GENERATION_STEPS} revivals of this appointment's event` };
+    return {
+      kind: 'failed',
+      error: 'forbidden',
+      message: `the calendar refused ${MAX_GENERATION_STEPS} revivals of this appointment's event`,
+    };
   }
 
   async function update(calendarId: string, eventId: string, etag: string | null, d: DesiredEvent<B>): Promise<WriteOutcome> {
@@ -128,7 +137,8 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
     // Not there as far as we know (a create whose outcome is unknown): read before deleting.
     const sure = before !== undefined && !before.present;
     if (!sure || afterSureRead(await target.get(calendarId, eventId)) === 'remove') {
-      if (afterRemove(await target.remove(calendarId, eventId, etag)).kind === 'remove-any-version') await target.remove(calendarId, eventId, null);
+      if (afterRemove(await target.remove(calendarId, eventId, etag)).kind === 'remove-any-version')
+        await target.remove(calendarId, eventId, null);
     }
     links.recordWrite(key, { calendarId, eventId, generation, present: false, hash: null, etag: null, start: null, end: null, revision });
   }

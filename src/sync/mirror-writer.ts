@@ -156,14 +156,32 @@ export class MirrorWriter<B> {
       const edit = takesPersonsEdit(row.link, this.deps.reverse?.actions.latestDecision(row.key), desired.hash);
       if (edit) {
         const { calendarId, eventId, generation } = row.link;
-        links.recordWrite(row.key, { calendarId, eventId, generation, present: true, hash: desired.hash, etag: edit.etag, start: desired.start, end: desired.end, revision: row.revision });
+        links.recordWrite(row.key, {
+          calendarId,
+          eventId,
+          generation,
+          present: true,
+          hash: desired.hash,
+          etag: edit.etag,
+          start: desired.start,
+          end: desired.end,
+          revision: row.revision,
+        });
         this.deps.log.debug({ appointment: row.key }, "calendar event taken as the person left it: it shows the booking service's state");
         return null;
       }
     }
     if (failureSuperseded(row.link, action)) links.forgetError(row.key);
     const content = contentOf(desired);
-    return { key: row.key, revision: memo.revision, action, desired, content, nextAttemptMs: retryDueAt(row.link, content), attempts: row.link?.attempts ?? 0 };
+    return {
+      key: row.key,
+      revision: memo.revision,
+      action,
+      desired,
+      content,
+      nextAttemptMs: retryDueAt(row.link, content),
+      attempts: row.link?.attempts ?? 0,
+    };
   }
 
   /**
@@ -190,7 +208,8 @@ export class MirrorWriter<B> {
     let work: Work<B>[] = [];
     // Planned on their own: changes noted since a recent pass over everything. A pass with nothing
     // noted was started by the schedule or by hand, and looks at everything.
-    let full = this.changed.size === 0 || this.fullNeeded || this.retryLater || performance.now() - this.fullAt >= (this.deps.fullPassEveryMs ?? 0);
+    let full =
+      this.changed.size === 0 || this.fullNeeded || this.retryLater || performance.now() - this.fullAt >= (this.deps.fullPassEveryMs ?? 0);
     if (!full) {
       work = this.planChanged(new Set());
       full = this.fullNeeded;
@@ -209,7 +228,10 @@ export class MirrorWriter<B> {
       breaker = null;
       if (breakerTrips(deletes, mirrored, this.deps.breakerShare)) {
         breaker = { deletes, mirrored, at: now };
-        log.warn({ deletes, mirrored, share: this.deps.breakerShare }, 'breaker: too many deletions in one pass; deletions held, nothing deleted');
+        log.warn(
+          { deletes, mirrored, share: this.deps.breakerShare },
+          'breaker: too many deletions in one pass; deletions held, nothing deleted',
+        );
         work = work.filter((w) => w.action.kind !== 'delete');
       }
       pending = work.length;
@@ -319,10 +341,14 @@ export class MirrorWriter<B> {
 
   private recordFailure(w: Work<B>, kind: TargetErrorKind, message: string): void {
     const { clock, links, log } = this.deps;
-    const delay = kind === 'quota_exceeded' ? QUOTA_BACKOFF_MS : backoffMs(w.attempts, this.deps.itemBackoff ?? DEFAULT_ITEM_BACKOFF, this.deps.random ?? Math.random);
-    const target = w.action.kind === 'move' || w.action.kind === 'insert'
-      ? { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: w.action.generation }
-      : { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: 0 };
+    const delay =
+      kind === 'quota_exceeded'
+        ? QUOTA_BACKOFF_MS
+        : backoffMs(w.attempts, this.deps.itemBackoff ?? DEFAULT_ITEM_BACKOFF, this.deps.random ?? Math.random);
+    const target =
+      w.action.kind === 'move' || w.action.kind === 'insert'
+        ? { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: w.action.generation }
+        : { calendarId: w.action.calendarId, eventId: w.action.eventId, generation: 0 };
     links.recordFailure(w.key, target, message, clock.now() + delay, failedContentOf(kind, w.content));
     this.state.lastError = message;
     log.warn({ appointment: w.key, action: w.action.kind, kind, err: message, retryInMs: delay }, 'calendar write failed');

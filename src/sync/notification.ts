@@ -3,9 +3,7 @@
 // Pure. Only the appointment key matters: the worker re-reads the appointment before acting.
 import { readKey } from '../core/reader.ts';
 
-export type NotificationCheck =
-  | { ok: true; appointmentKey: string; event: string | null }
-  | { ok: false; reason: string };
+export type NotificationCheck = { ok: true; appointmentKey: string; event: string | null } | { ok: false; reason: string };
 
 const UPPER_EVENTS: Record<string, string> = {
   CREATED: 'appointment.created',

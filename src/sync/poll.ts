@@ -66,7 +66,20 @@ async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult>
   const startedAt = clock.now();
   // Whole seconds: the listing's offset-less filter times have no milliseconds.
   const window = pollWindow(Math.floor(startedAt / 1000) * 1000, deps.timezone, poll.past_days, poll.future_days);
-  const report: PollReport = { startedAt, finishedAt: startedAt, outcome: 'success', window, listed: 0, created: 0, changed: 0, gone: 0, held: 0, unchanged: 0, failed: 0, unannounced: 0 };
+  const report: PollReport = {
+    startedAt,
+    finishedAt: startedAt,
+    outcome: 'success',
+    window,
+    listed: 0,
+    created: 0,
+    changed: 0,
+    gone: 0,
+    held: 0,
+    unchanged: 0,
+    failed: 0,
+    unannounced: 0,
+  };
   const finish = (outcome: PollOutcome, error?: string): JobResult => {
     report.finishedAt = clock.now();
     report.outcome = outcome;
@@ -158,7 +171,16 @@ async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult>
         report.held++;
         return;
       }
-      const kind = o.kind === 'created' ? 'created' : o.kind === 'out_of_scope' ? (o.markedGone ? 'gone' : 'unchanged') : isChange(o) ? 'changed' : 'unchanged';
+      const kind =
+        o.kind === 'created'
+          ? 'created'
+          : o.kind === 'out_of_scope'
+            ? o.markedGone
+              ? 'gone'
+              : 'unchanged'
+            : isChange(o)
+              ? 'changed'
+              : 'unchanged';
       report[kind]++;
       if (kind === 'unchanged') return;
       deps.metrics.pollChanges.inc({ kind });
@@ -196,11 +218,14 @@ async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult>
         const from = i;
         const t0 = performance.now();
         const created = report.created;
-        deps.appointments.batch(() => {
-          do apply(chunk[i++]!);
-          while (i < chunk.length && performance.now() - t0 < BATCH_MS);
-          importEntry?.stored(report.created - created);
-        }, { imported });
+        deps.appointments.batch(
+          () => {
+            do apply(chunk[i++]!);
+            while (i < chunk.length && performance.now() - t0 < BATCH_MS);
+            importEntry?.stored(report.created - created);
+          },
+          { imported },
+        );
         done += i - from;
         progress?.(done, total);
         await yieldToIo();
@@ -215,7 +240,8 @@ async function pollOnce(deps: PollDeps, progress?: Progress): Promise<JobResult>
       } catch (e) {
         if (isNotFound(e)) {
           const verdict = applyNotFound(deps, key);
-          if (verdict !== 'unchanged') tally({ kind: 'out_of_scope', key, markedGone: verdict === 'gone', held: verdict === 'held', why: 'not found' }, s);
+          if (verdict !== 'unchanged')
+            tally({ kind: 'out_of_scope', key, markedGone: verdict === 'gone', held: verdict === 'held', why: 'not found' }, s);
         } else {
           report.failed++;
           deps.log.warn({ appointment: key, err: errorMessage(e) }, 'poll: re-reading a missing appointment failed; left as it is');

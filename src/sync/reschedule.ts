@@ -5,7 +5,15 @@ import type { Appointment } from '../core/appointment.ts';
 import { isCancelled } from '../core/appointment.ts';
 import { readAppointment, type ReaderOptions } from '../core/reader.ts';
 import { backoffMs } from '../core/backoff.ts';
-import { adoptAfterReschedule, afterSlotCheck, alreadyPutBack, beforeReschedule, slotConflicts, type FreshState, type OnConflict } from '../core/mirror/reschedule-decide.ts';
+import {
+  adoptAfterReschedule,
+  afterSlotCheck,
+  alreadyPutBack,
+  beforeReschedule,
+  slotConflicts,
+  type FreshState,
+  type OnConflict,
+} from '../core/mirror/reschedule-decide.ts';
 import type { BookingApi } from '../booking/port.ts';
 import { BookingError } from '../booking/errors.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -50,7 +58,8 @@ export interface ProcessResult {
 }
 
 /** A retryable failure: the booking service may well accept it later. */
-const retryable = (e: unknown) => !(e instanceof BookingError) || e.kind === 'transient' || e.kind === 'rate_limited' || e.kind === 'unauthorized';
+const retryable = (e: unknown) =>
+  !(e instanceof BookingError) || e.kind === 'transient' || e.kind === 'rate_limited' || e.kind === 'unauthorized';
 const detailOf = (e: unknown) => (e instanceof BookingError ? (e.detail ?? e.message) : errorMessage(e));
 
 async function readFresh(deps: RescheduleDeps, key: string): Promise<{ fresh: FreshState; appointment?: Appointment }> {
@@ -75,11 +84,16 @@ async function readFresh(deps: RescheduleDeps, key: string): Promise<{ fresh: Fr
 /** Other appointments of the same booking calendar that overlap [start, end). */
 async function occupants(deps: RescheduleDeps, a: Appointment, start: number, end: number): Promise<Appointment[]> {
   const found: Appointment[] = [];
-  const filters = { start_date: start - SLOT_LOOKBACK_MS, end_date: end, ...(a.calendar.calendarKey ? { calendar_key: a.calendar.calendarKey } : {}) };
+  const filters = {
+    start_date: start - SLOT_LOOKBACK_MS,
+    end_date: end,
+    ...(a.calendar.calendarKey ? { calendar_key: a.calendar.calendarKey } : {}),
+  };
   for await (const page of deps.booking.listPages(filters)) {
     for (const raw of page) {
       const r = readAppointment(raw, deps.reader);
-      if (r.ok && (a.calendar.calendarKey === null || r.appointment.calendar.calendarKey === a.calendar.calendarKey)) found.push(r.appointment);
+      if (r.ok && (a.calendar.calendarKey === null || r.appointment.calendar.calendarKey === a.calendar.calendarKey))
+        found.push(r.appointment);
     }
   }
   const occ = found.map((o) => ({ key: o.key, start: o.start, end: o.end, cancelled: isCancelled(o.status) }));
@@ -87,7 +101,13 @@ async function occupants(deps: RescheduleDeps, a: Appointment, start: number, en
   return found.filter((o) => conflicts.has(o.key));
 }
 
-type Outcome = { state: 'done' | 'reverted' | 'dropped' | 'failed'; reason: string; detail?: string; put: 'back' | 'recreate' | null; taken?: string[] };
+type Outcome = {
+  state: 'done' | 'reverted' | 'dropped' | 'failed';
+  reason: string;
+  detail?: string;
+  put: 'back' | 'recreate' | null;
+  taken?: string[];
+};
 
 async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outcome> {
   const { fresh, appointment } = await readFresh(deps, row.appointmentKey);
@@ -95,7 +115,13 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
   const step = beforeReschedule(fresh, row.newStart, expected);
   if (step.kind === 'drop') return { state: 'dropped', reason: step.reason, put: null };
   if (step.kind === 'done') return { state: 'done', reason: step.reason, put: null };
-  if (step.kind === 'revert') return { state: 'reverted', reason: step.reason, detail: 'the booking service changed this appointment meanwhile; it wins', put: 'back' };
+  if (step.kind === 'revert')
+    return {
+      state: 'reverted',
+      reason: step.reason,
+      detail: 'the booking service changed this appointment meanwhile; it wins',
+      put: 'back',
+    };
   const a = appointment!;
   const end = row.newStart + (a.end - a.start);
   if (deps.onConflict === 'revert') {
@@ -112,9 +138,17 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
     return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'back' };
   }
   const link = deps.links.get(a.key);
-  const edit = adoptAfterReschedule(link, { etag: row.observedEtag, fromStart: row.fromStart, start: row.newStart, end, decidedAt: row.createdAt });
+  const edit = adoptAfterReschedule(link, {
+    etag: row.observedEtag,
+    fromStart: row.fromStart,
+    start: row.newStart,
+    end,
+    decidedAt: row.createdAt,
+  });
   if (edit && link) deps.links.adoptEdit(a.key, edit, link.updatedAt);
-  await readFresh(deps, a.key).catch((e: unknown) => deps.log.warn({ err: e, key: a.key }, 'rescheduled, but the re-read failed; the poll will bring it'));
+  await readFresh(deps, a.key).catch((e: unknown) =>
+    deps.log.warn({ err: e, key: a.key }, 'rescheduled, but the re-read failed; the poll will bring it'),
+  );
   return { state: 'done', reason: 'rescheduled', put: null };
 }
 
@@ -123,7 +157,12 @@ async function cancel(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outc
   if (!fresh.found) return { state: 'dropped', reason: 'gone', put: null };
   if (fresh.cancelled) return { state: 'done', reason: 'already-cancelled', put: null };
   if (row.fromStart !== null && fresh.start !== row.fromStart) {
-    return { state: 'reverted', reason: 'booking-changed', detail: 'the booking service changed this appointment meanwhile; it wins', put: 'recreate' };
+    return {
+      state: 'reverted',
+      reason: 'booking-changed',
+      detail: 'the booking service changed this appointment meanwhile; it wins',
+      put: 'recreate',
+    };
   }
   try {
     await deps.booking.cancel(row.appointmentKey, { sendEmail: deps.sendEmail });
@@ -131,21 +170,38 @@ async function cancel(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outc
     if (retryable(e)) throw e;
     return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'recreate' };
   }
-  await readFresh(deps, row.appointmentKey).catch((e: unknown) => deps.log.warn({ err: e, key: row.appointmentKey }, 'cancelled, but the re-read failed'));
+  await readFresh(deps, row.appointmentKey).catch((e: unknown) =>
+    deps.log.warn({ err: e, key: row.appointmentKey }, 'cancelled, but the re-read failed'),
+  );
   return { state: 'done', reason: 'cancelled', put: null };
 }
 
 function settle(deps: RescheduleDeps, row: ReverseActionRow, o: Outcome): void {
   if (!deps.actions.finish(row.id, o.state, o.reason, o.detail ?? null)) return;
-  deps.activity?.record({ kind: 'settled', key: row.appointmentKey, action: row.kind, state: o.state, reason: o.reason, detail: o.detail ?? null, to: row.newStart, ...(o.taken ? { taken: o.taken } : {}) });
-  if (o.put === 'back' && !alreadyPutBack(deps.links.get(row.appointmentKey), { observedEtag: row.observedEtag, decidedAt: row.createdAt })) {
+  deps.activity?.record({
+    kind: 'settled',
+    key: row.appointmentKey,
+    action: row.kind,
+    state: o.state,
+    reason: o.reason,
+    detail: o.detail ?? null,
+    to: row.newStart,
+    ...(o.taken ? { taken: o.taken } : {}),
+  });
+  if (
+    o.put === 'back' &&
+    !alreadyPutBack(deps.links.get(row.appointmentKey), { observedEtag: row.observedEtag, decidedAt: row.createdAt })
+  ) {
     deps.links.requestRewrite(row.appointmentKey, row.observedEtag);
   }
   if (o.put === 'recreate') deps.links.requestRecreate(row.appointmentKey);
   if (o.put) deps.wakeWriter();
   deps.metrics.reschedules.inc({ outcome: o.state, reason: o.reason });
   const level = o.state === 'done' || o.state === 'dropped' ? 'info' : 'warn';
-  deps.log[level]({ key: row.appointmentKey, kind: row.kind, state: o.state, reason: o.reason, detail: o.detail }, 'reverse sync action settled');
+  deps.log[level](
+    { key: row.appointmentKey, kind: row.kind, state: o.state, reason: o.reason, detail: o.detail },
+    'reverse sync action settled',
+  );
 }
 
 /** Processes every due action once. */

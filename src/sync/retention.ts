@@ -93,7 +93,11 @@ export function createRetention(s: RetentionDeps): { job: Job; status(): { reten
         },
         last_run_at: last ? new Date(last.at).toISOString() : null,
         last_deleted: last
-          ? { processed_deliveries: last.deleted.deliveries, webhook_announcements: last.deleted.announcements, settled_reverse_actions: last.deleted.reverseActions }
+          ? {
+              processed_deliveries: last.deleted.deliveries,
+              webhook_announcements: last.deleted.announcements,
+              settled_reverse_actions: last.deleted.reverseActions,
+            }
           : null,
       };
       return { retention };

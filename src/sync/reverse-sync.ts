@@ -6,7 +6,18 @@ import type { Appointment } from '../core/appointment.ts';
 import type { Clock } from '../core/clock.ts';
 import { deletionsTripBreaker } from '../core/mirror/breakers.ts';
 import { isDesired, type Desired } from '../core/mirror/desired-event.ts';
-import { adoptsAgreement, adoptsDeletion, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type ObservedEvent, type OnDelete, type ReverseAction } from '../core/mirror/reverse-decide.ts';
+import {
+  adoptsAgreement,
+  adoptsDeletion,
+  advancesCursor,
+  decideReverse,
+  readAgain,
+  weighedLink,
+  writtenSince,
+  type ObservedEvent,
+  type OnDelete,
+  type ReverseAction,
+} from '../core/mirror/reverse-decide.ts';
 import { adoptOnAcceptance } from '../core/mirror/reschedule-decide.ts';
 import { outcomeUnknown } from '../core/mirror/write-plan.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
@@ -100,7 +111,15 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     adoptHash = adoptOnAcceptance(event, isDesired(afterMove) ? afterMove : undefined);
   }
   const adoptGone = stored && adoptsDeletion(action, link) ? stored.revision : null;
-  return { key: link.appointmentKey, event, action, at: deps.clock.now(), adopt: adoptsAgreement(action, link, event, wanted), adoptHash, adoptGone };
+  return {
+    key: link.appointmentKey,
+    event,
+    action,
+    at: deps.clock.now(),
+    adopt: adoptsAgreement(action, link, event, wanted),
+    adoptHash,
+    adoptGone,
+  };
 }
 
 /** An event read again: what the target shows now, a missing one being a deletion. */
@@ -117,7 +136,15 @@ function record<B>(deps: ReverseDeps<B>, calendarId: string, p: Planned, wakes: 
   deps.activity?.record({ kind: 'reverse', key: p.key, action, movedTo: p.event.start });
   switch (action.kind) {
     case 'reschedule':
-      deps.actions.record({ ...base, kind: 'reschedule', state: 'pending', newStart: action.start, newEnd: action.end, fromStart: action.fromStart, adoptHash: p.adoptHash ?? null });
+      deps.actions.record({
+        ...base,
+        kind: 'reschedule',
+        state: 'pending',
+        newStart: action.start,
+        newEnd: action.end,
+        fromStart: action.fromStart,
+        adoptHash: p.adoptHash ?? null,
+      });
       deps.metrics.moves.inc();
       wakes.add('reschedules');
       return;
@@ -157,7 +184,8 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
     // A full list shows no deletions: what we mirror and it lacks may have been deleted meanwhile.
     const seen = new Set(batch.events.filter((e) => !e.deleted).map((e) => e.id));
     for (const link of mirroredHere) {
-      if (!seen.has(link.eventId)) observed.push({ id: link.eventId, deleted: true, etag: null, start: null, end: null, ourHash: null, source: 'missing' });
+      if (!seen.has(link.eventId))
+        observed.push({ id: link.eventId, deleted: true, etag: null, start: null, end: null, ourHash: null, source: 'missing' });
     }
   }
   const planned: Planned[] = [];
@@ -181,7 +209,18 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
       }
       if (p.adoptGone !== undefined && p.adoptGone !== null) {
         const link = deps.links.get(p.key);
-        if (link) deps.links.recordWrite(p.key, { calendarId: link.calendarId, eventId: link.eventId, generation: link.generation, present: false, hash: null, etag: null, start: null, end: null, revision: p.adoptGone });
+        if (link)
+          deps.links.recordWrite(p.key, {
+            calendarId: link.calendarId,
+            eventId: link.eventId,
+            generation: link.generation,
+            present: false,
+            hash: null,
+            etag: null,
+            start: null,
+            end: null,
+            revision: p.adoptGone,
+          });
         continue;
       }
       if (p.adopt) {
@@ -198,7 +237,10 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   });
   if (held) {
     deps.metrics.breaker.inc();
-    deps.log.warn({ calendarId, cancels, mirrored: mirroredHere.length }, 'reverse sync: too many deletions at once; none cancelled at the booking service');
+    deps.log.warn(
+      { calendarId, cancels, mirrored: mirroredHere.length },
+      'reverse sync: too many deletions at once; none cancelled at the booking service',
+    );
   }
   deps.metrics.rounds.inc({ mode: batch.mode, outcome: held ? 'held' : 'ok' });
   if (wakes.has('reschedules')) deps.wakeReschedules();

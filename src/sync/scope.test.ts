@@ -28,7 +28,12 @@ describe('outOfScope', () => {
     ['no filters', {}, {}, undefined],
     ['matching calendar', { calendar_key: 'cal-A' }, {}, undefined],
     ['other calendar', { calendar_key: 'cal-B' }, {}, 'calendar_key is cal-A, not cal-B'],
-    ['a record without calendar key cannot be judged', { calendar_key: 'cal-B' }, { calendar: { calendarKey: null, name: null } }, undefined],
+    [
+      'a record without calendar key cannot be judged',
+      { calendar_key: 'cal-B' },
+      { calendar: { calendarKey: null, name: null } },
+      undefined,
+    ],
     ['status filter, cancelled record', { status: 'CONFIRMED' }, { status: 'CANCELED' }, 'status is CANCELED, not CONFIRMED'],
     ['owner compared without case', { owner_user: 'ana@example.com' }, {}, undefined],
     ['client', { client_key: 'cl-2' }, {}, 'client_key is cl-1, not cl-2'],

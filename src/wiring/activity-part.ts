@@ -9,15 +9,17 @@ const RECENT_ACTIVITY = 50;
 export function createActivityPart(s: Pick<Services, 'activity'>): Part {
   return {
     name: 'activity',
-    status: () => ({ activity: {
-      recent: s.activity.recent(RECENT_ACTIVITY).map((e) => ({
-        at: new Date(e.at).toISOString(),
-        appointment: e.label,
-        direction: e.direction,
-        kind: e.kind,
-        summary: e.summary,
-        reason: e.reason,
-      })),
-    } }),
+    status: () => ({
+      activity: {
+        recent: s.activity.recent(RECENT_ACTIVITY).map((e) => ({
+          at: new Date(e.at).toISOString(),
+          appointment: e.label,
+          direction: e.direction,
+          kind: e.kind,
+          summary: e.summary,
+          reason: e.reason,
+        })),
+      },
+    }),
   };
 }

@@ -56,7 +56,9 @@ export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
             inSync: false,
             async run() {
               const sent = await alerting.tick();
-              return sent.length === 0 ? { status: 'success', idle: true } : { status: 'success', summary: `${sent.length} alert messages` };
+              return sent.length === 0
+                ? { status: 'success', idle: true }
+                : { status: 'success', summary: `${sent.length} alert messages` };
             },
           },
         ]

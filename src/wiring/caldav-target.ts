@@ -8,19 +8,37 @@ import { CALDAV_AUTH_WARNING, caldavBodyFacts, caldavWords, setupWarning } from 
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { mappedCalendars } from '../sync/reverse-sync.ts';
-import { type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
+import type { TargetAccount, TargetAdapter } from '../sync/target/adapter.ts';
 import { connectCalDav } from './caldav-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 import { targetPart, type TargetPartOptions } from './target-part.ts';
 
-export function caldavTarget(s: Services, cfg: CalDavConfig, apply: ApplyDeps, options: TargetPartOptions & { retry?: RetryPolicy } = {}): Part {
+export function caldavTarget(
+  s: Services,
+  cfg: CalDavConfig,
+  apply: ApplyDeps,
+  options: TargetPartOptions & { retry?: RetryPolicy } = {},
+): Part {
   const zone = s.config.booking.timezone;
-  const caldav = connectCalDav({ config: cfg, zone, clock: s.clock, metrics: s.metrics, ...(options.retry ? { retry: options.retry } : {}) });
+  const caldav = connectCalDav({
+    config: cfg,
+    zone,
+    clock: s.clock,
+    metrics: s.metrics,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
   const messages = messagesOf(s.config);
   const mapping = mirrorMapping(cfg, messages);
   const calendars = mappedCalendars(mapping);
-  const account: TargetAccount = { kind: 'caldav', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: cfg.reverse_sync };
+  const account: TargetAccount = {
+    kind: 'caldav',
+    name: 'default',
+    calendars,
+    requests_per_minute: cfg.requests_per_minute,
+    breaker_share: cfg.breaker_share,
+    reverse_sync: cfg.reverse_sync,
+  };
 
   const adapter: TargetAdapter<CalendarObject> = {
     kind: 'caldav',

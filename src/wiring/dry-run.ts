@@ -50,7 +50,14 @@ export async function dryRunPass(config: Config, options: DryRunOptions): Promis
     const woken = new Set<JobName>();
     const runtime = buildRuntime(
       { ...config, database: { ...config.database, path: copy } },
-      { log: options.log, held, processMetrics: false, wake: (job) => void woken.add(job), ...(options.clock ? { clock: options.clock } : {}), ...(options.booking ? { booking: options.booking } : {}) },
+      {
+        log: options.log,
+        held,
+        processMetrics: false,
+        wake: (job) => void woken.add(job),
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.booking ? { booking: options.booking } : {}),
+      },
     );
     try {
       const all = () => snapshotOf(runtime.services.appointments.listAll({ includeGone: true }));

@@ -17,7 +17,15 @@ export function createFeedsPart(s: Services): Part {
   const path = s.config.database.path;
   // Assembled bodies beside the database, as its -wal and -shm files are: a cache of it (docs/reference/behaviour.md, "Retention").
   const bodies = new FeedBodyStore(path === ':memory:' ? null : `${path}-feeds`);
-  const cache = new FeedCache({ feeds, messages: messagesOf(s.config), appointments: s.appointments, store: s.fragments, bodies, clock: s.clock, onRendered: (n) => rendered.inc(n) });
+  const cache = new FeedCache({
+    feeds,
+    messages: messagesOf(s.config),
+    appointments: s.appointments,
+    store: s.fragments,
+    bodies,
+    clock: s.clock,
+    onRendered: (n) => rendered.inc(n),
+  });
   const unsubscribe = s.appointments.changes.subscribe(({ key }) => cache.noteChange(key));
   const byOutcome = { ok: requests.labels('ok'), not_modified: requests.labels('not_modified'), not_found: requests.labels('not_found') };
   const endpoint = feedEndpoint({ feeds, feed: (i) => cache.feed(i), onRequest: (outcome) => byOutcome[outcome].inc() });
@@ -50,17 +58,19 @@ export function createFeedsPart(s: Services): Part {
     status() {
       const urls = maskedFeedUrls(s.config);
       return {
-        feeds: { feeds: feeds.map((f, i) => {
-          const { events, lastChange } = cache.summary(i);
-          return {
-            name: f.name,
-            privacy: f.privacy,
-            events,
-            last_change: lastChange === null ? null : new Date(lastChange).toISOString(),
-            url: urls[i]?.https,
-            webcal: urls[i]?.webcal,
-          };
-        }) },
+        feeds: {
+          feeds: feeds.map((f, i) => {
+            const { events, lastChange } = cache.summary(i);
+            return {
+              name: f.name,
+              privacy: f.privacy,
+              events,
+              last_change: lastChange === null ? null : new Date(lastChange).toISOString(),
+              url: urls[i]?.https,
+              webcal: urls[i]?.webcal,
+            };
+          }),
+        },
       };
     },
   };

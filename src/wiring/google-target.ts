@@ -16,13 +16,31 @@ import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 import { targetPart, type TargetPartOptions } from './target-part.ts';
 
-export function googleTarget(s: Services, cfg: GoogleConfig, apply: ApplyDeps, options: TargetPartOptions & { retry?: RetryPolicy } = {}): Part {
-  const google = connectGoogle({ config: cfg, kv: s.kv, clock: s.clock, metrics: s.metrics, ...(options.retry ? { retry: options.retry } : {}) });
+export function googleTarget(
+  s: Services,
+  cfg: GoogleConfig,
+  apply: ApplyDeps,
+  options: TargetPartOptions & { retry?: RetryPolicy } = {},
+): Part {
+  const google = connectGoogle({
+    config: cfg,
+    kv: s.kv,
+    clock: s.clock,
+    metrics: s.metrics,
+    ...(options.retry ? { retry: options.retry } : {}),
+  });
   const calendars = mappedCalendars(cfg);
   const messages = messagesOf(s.config);
   const mapping = { ...cfg, messages };
   const rs = cfg.reverse_sync;
-  const account: TargetAccount = { kind: 'google', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: rs };
+  const account: TargetAccount = {
+    kind: 'google',
+    name: 'default',
+    calendars,
+    requests_per_minute: cfg.requests_per_minute,
+    breaker_share: cfg.breaker_share,
+    reverse_sync: rs,
+  };
   const pushUrl = rs.push_url ?? new URL('google/notifications', s.config.server.public_url.replace(/\/?$/, '/')).toString();
   const push = rs.enabled && rs.push_notifications && pushUrl.startsWith('https://');
   const { channels, clock } = s;
@@ -63,7 +81,11 @@ export function googleTarget(s: Services, cfg: GoogleConfig, apply: ApplyDeps, o
       wake: () => s.wake('google-reverse-sync'),
     }),
     async start() {
-      if (rs.push_notifications && !push) log.warn({ public_url: s.config.server.public_url }, 'Google push notifications need an https public_url; the scheduled reverse sync runs alone');
+      if (rs.push_notifications && !push)
+        log.warn(
+          { public_url: s.config.server.public_url },
+          'Google push notifications need an https public_url; the scheduled reverse sync runs alone',
+        );
       if (push) s.wake('google-channels');
       await part.start?.();
     },

@@ -49,7 +49,16 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
     }
   };
 
-  const statusDeps: IngestStatusDeps = { clock, appointments, deliveries, rejections, health, history, gone: apply.gone, pollSchedule: config.poll.schedule };
+  const statusDeps: IngestStatusDeps = {
+    clock,
+    appointments,
+    deliveries,
+    rejections,
+    health,
+    history,
+    gone: apply.gone,
+    pollSchedule: config.poll.schedule,
+  };
 
   return {
     name: 'ingest',
@@ -65,7 +74,10 @@ export function createIngestPart(s: Services, apply: ApplyDeps): Part {
       activity: receiver,
     }),
     // `sync` runs them in this order: the poll brings the window up to date, then deliveries.
-    jobs: [createPollJob({ ...common, activity: s.activity, history, poll: config.poll, timezone: config.booking.timezone }), createDeliveryWorker({ ...common, receiver })],
+    jobs: [
+      createPollJob({ ...common, activity: s.activity, history, poll: config.poll, timezone: config.booking.timezone }),
+      createDeliveryWorker({ ...common, receiver }),
+    ],
     async start() {
       // serve only: keep WAL checkpoints (page copies, fsync) out of the receiver's commits, once
       // webhooks flood in.

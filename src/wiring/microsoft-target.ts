@@ -33,12 +33,24 @@ function microsoftMapping(cfg: MicrosoftConfig): MirrorMapping {
   return { ...cfg, calendars: cfg.calendars.map((c) => ({ calendar_key: c.calendar_key, calendar_id: calendarRef(c.user, c.calendar) })) };
 }
 
-export function microsoftTarget(s: Services, cfg: MicrosoftConfig, apply: ApplyDeps, options: TargetPartOptions & { retry?: RetryPolicy } = {}): Part {
+export function microsoftTarget(
+  s: Services,
+  cfg: MicrosoftConfig,
+  apply: ApplyDeps,
+  options: TargetPartOptions & { retry?: RetryPolicy } = {},
+): Part {
   const { clock, metrics } = s;
   const rs = cfg.reverse_sync;
   const mapping = microsoftMapping(cfg);
   const calendars = mappedCalendars(mapping);
-  const account: TargetAccount = { kind: 'microsoft', name: 'default', calendars, requests_per_minute: cfg.requests_per_minute, breaker_share: cfg.breaker_share, reverse_sync: rs };
+  const account: TargetAccount = {
+    kind: 'microsoft',
+    name: 'default',
+    calendars,
+    requests_per_minute: cfg.requests_per_minute,
+    breaker_share: cfg.breaker_share,
+    reverse_sync: rs,
+  };
 
   const calls = metrics.counter('microsoft_calls_total', 'Microsoft Graph requests by outcome', ['outcome']);
   let lastSuccessAt: number | null = null;
@@ -148,7 +160,11 @@ export function microsoftTarget(s: Services, cfg: MicrosoftConfig, apply: ApplyD
       },
     }),
     async start() {
-      if (rs.push_notifications && !push) log.warn({ public_url: s.config.server.public_url }, 'Graph change notifications need an https public_url; the scheduled delta queries run alone');
+      if (rs.push_notifications && !push)
+        log.warn(
+          { public_url: s.config.server.public_url },
+          'Graph change notifications need an https public_url; the scheduled delta queries run alone',
+        );
       if (push) s.wake('microsoft-subscriptions');
       await part.start?.();
     },

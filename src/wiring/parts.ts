@@ -59,9 +59,21 @@ export function createParts(s: Services, tuning: Tuning = {}): Part[] {
     createIngestPart(s, apply),
     createWebhookRegistrationPart(s),
     s.config.feeds.length ? createFeedsPart(s) : undefined,
-    g && googleTarget(s, g, apply, { ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}), ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}) }),
-    c && caldavTarget(s, c, apply, { ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}), ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}) }),
-    m && microsoftTarget(s, m, apply, { ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}), ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}) }),
+    g &&
+      googleTarget(s, g, apply, {
+        ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}),
+        ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}),
+      }),
+    c &&
+      caldavTarget(s, c, apply, {
+        ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
+        ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
+      }),
+    m &&
+      microsoftTarget(s, m, apply, {
+        ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}),
+        ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}),
+      }),
     createRetentionPart(s),
     createActivityPart(s),
   ];

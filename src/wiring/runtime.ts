@@ -93,7 +93,10 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   const writable = new WriteCheck(db);
   const own = [...createParts(services, options.tuning), lifecycle.part];
   const statusOf = (of: readonly Part[]): StatusDocument =>
-    assembleStatus({ version: packageVersion(), now: new Date(clock.now()).toISOString() }, of.flatMap((p) => (p.status ? [p.status()] : [])));
+    assembleStatus(
+      { version: packageVersion(), now: new Date(clock.now()).toISOString() },
+      of.flatMap((p) => (p.status ? [p.status()] : [])),
+    );
   // Alerts read every other part's status, so they come last and see all of it.
   const alerts = createAlertsPart(services, {
     status: () => statusOf(own),
@@ -106,7 +109,10 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   const status = (): StatusDocument => statusOf(parts);
   const readiness = (): OverallReadiness => {
     const problem = writable.problem();
-    return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);
+    return overallReadiness([
+      { reasons: problem ? [problem] : [], warnings: [] },
+      ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : [])),
+    ]);
   };
   const secrets = configuredSecrets(config);
   const app = createApp({
@@ -147,7 +153,8 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   });
 
   const shortcuts = parts.flatMap((p) => (p.shortcut ? [p.shortcut] : []));
-  const shortcut: Shortcut | undefined = shortcuts.length === 0 ? undefined : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
+  const shortcut: Shortcut | undefined =
+    shortcuts.length === 0 ? undefined : (incoming, outgoing) => shortcuts.some((s) => s(incoming, outgoing));
 
   let closed = false;
   return {

@@ -72,7 +72,9 @@ export function createServices(deps: ServiceDeps): Services {
   const latestOfAny = { latest: (key: string) => anyActions.latestOfAny(key) };
   const activity = new ActivityStore(db, clock, appointments, latestOfAny, configuredSecrets(deps.config), voiceOf(deps.config));
   // A bulk import's new appointments are told in one entry, by the poll that stored them.
-  appointments.changes.subscribe(({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })));
+  appointments.changes.subscribe(
+    ({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })),
+  );
   return {
     ...deps,
     atomic: atomicOf(db),

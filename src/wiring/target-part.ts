@@ -14,7 +14,13 @@ export interface TargetPartOptions {
   itemBackoff?: { baseMs: number; maxMs: number };
 }
 
-export function targetPart<B>(s: Services, adapter: TargetAdapter<B>, account: TargetAccount, apply: ApplyDeps, options: TargetPartOptions = {}): Part {
+export function targetPart<B>(
+  s: Services,
+  adapter: TargetAdapter<B>,
+  account: TargetAccount,
+  apply: ApplyDeps,
+  options: TargetPartOptions = {},
+): Part {
   const { links, actions } = s.targetStores(accountId(account));
   const held = s.held;
   let captured: CalendarTarget<B> | undefined;
@@ -22,7 +28,12 @@ export function targetPart<B>(s: Services, adapter: TargetAdapter<B>, account: T
     ? {
         ...adapter,
         target: () =>
-          (captured ??= captureTarget(adapter.kind, adapter.target(), { body: (b) => adapter.bodyFacts(b), keyOf: (c, e) => links.byEvent(c, e)?.appointmentKey ?? null }, held)),
+          (captured ??= captureTarget(
+            adapter.kind,
+            adapter.target(),
+            { body: (b) => adapter.bodyFacts(b), keyOf: (c, e) => links.byEvent(c, e)?.appointmentKey ?? null },
+            held,
+          )),
       }
     : adapter;
   return buildTarget(run, account, {

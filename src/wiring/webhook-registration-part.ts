@@ -37,14 +37,28 @@ export function createWebhookRegistrationPart(s: Services): Part {
 
   const attempt = async (n: number): Promise<void> => {
     try {
-      const r = await ensureWebhook(s.booking, { publicUrl: config.server.public_url, secret, events: config.webhook.events, previousSecret: config.webhook.previous_secret });
-      record({ state: 'registered', action: r.action, webhook_key: r.webhook.webhook_key, callback_url: masked, at: new Date(s.clock.now()).toISOString() });
+      const r = await ensureWebhook(s.booking, {
+        publicUrl: config.server.public_url,
+        secret,
+        events: config.webhook.events,
+        previousSecret: config.webhook.previous_secret,
+      });
+      record({
+        state: 'registered',
+        action: r.action,
+        webhook_key: r.webhook.webhook_key,
+        callback_url: masked,
+        at: new Date(s.clock.now()).toISOString(),
+      });
       log.info({ action: r.action, removed: r.removed, webhook: masked }, 'webhook registration ensured');
     } catch (e) {
       const error = maskUrlSecret(errorMessage(e), secret);
       record({ state: 'failed', callback_url: masked, error, at: new Date(s.clock.now()).toISOString() });
       // Registration is a convenience: the poll still finds every change, so serve keeps running.
-      log.warn({ error, retryInMs: RETRY_MS[Math.min(n, RETRY_MS.length - 1)] }, 'webhook registration failed; polling still covers changes');
+      log.warn(
+        { error, retryInMs: RETRY_MS[Math.min(n, RETRY_MS.length - 1)] },
+        'webhook registration failed; polling still covers changes',
+      );
       if (!stopped) timer = setTimeout(() => void attempt(n + 1), RETRY_MS[Math.min(n, RETRY_MS.length - 1)]).unref();
     }
   };
@@ -67,7 +81,12 @@ export function createWebhookRegistrationPart(s: Services): Part {
       if (timer) clearTimeout(timer);
     },
     // In serve, what this process did; in a one-shot command, what serve last recorded.
-    status: () => ({ webhook_registration: { register: config.webhook.register, ...(started ? status : (s.cursors.get<RegistrationState>(CURSOR) ?? initial)) } }),
+    status: () => ({
+      webhook_registration: {
+        register: config.webhook.register,
+        ...(started ? status : (s.cursors.get<RegistrationState>(CURSOR) ?? initial)),
+      },
+    }),
     // Warnings in our own words: why it was skipped is ours (the config), why it failed is the booking
     // service's text, which stays in status.
     readiness: () => ({

@@ -50,7 +50,11 @@ async function setUp(afterMinutes: number) {
       booking: unreachableBooking,
       wake: () => {},
       processMetrics: false,
-      tuning: { googleRetry: { retries: 0, baseMs: 1, maxMs: 1 }, googleItemBackoff: { baseMs: 0, maxMs: 0 }, alertRetry: { retries: 0, baseMs: 1, maxMs: 1 } },
+      tuning: {
+        googleRetry: { retries: 0, baseMs: 1, maxMs: 1 },
+        googleItemBackoff: { baseMs: 0, maxMs: 0 },
+        alertRetry: { retries: 0, baseMs: 1, maxMs: 1 },
+      },
     });
     runtimes.push(r);
     const job = (name: string) => r.parts.flatMap((p) => p.jobs ?? []).find((j) => j.name === name)!;
@@ -59,7 +63,14 @@ async function setUp(afterMinutes: number) {
   return { config, clock, start };
 }
 
-const secretsOf = (config: Config, fake: GoogleSimulator) => [CLIENT.client_secret, CLIENT.refresh_token, config.booking.token, config.webhook.secret, ADMIN, ...fake.tokens.refreshTokens];
+const secretsOf = (config: Config, fake: GoogleSimulator) => [
+  CLIENT.client_secret,
+  CLIENT.refresh_token,
+  config.booking.token,
+  config.webhook.secret,
+  ADMIN,
+  ...fake.tokens.refreshTokens,
+];
 
 it('a revoked Google sign-in: one problem message, none again after a restart, one recovered once Google answers', async () => {
   const { config, clock, start } = await setUp(0);
@@ -86,7 +97,13 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
   expect(ntfy[0]!.body).toContain('run `calbridge google auth` again');
   expect(ntfy[0]!.body).toContain('Status: http://127.0.0.1:8080/status');
   const problem = JSON.parse(hook[0]!.body) as Record<string, unknown>;
-  expect(problem).toEqual({ event: 'problem', key: 'google.default.auth', sentence: ntfy[0]!.body, since: expect.any(String), status_url: 'http://127.0.0.1:8080/status' });
+  expect(problem).toEqual({
+    event: 'problem',
+    key: 'google.default.auth',
+    sentence: ntfy[0]!.body,
+    since: expect.any(String),
+    status_url: 'http://127.0.0.1:8080/status',
+  });
 
   // A new sign-in, as `calbridge google auth` stores it; the daemon restarts.
   storeRefreshToken(one.r.services.kv, config.google!, fake!.issueRefreshToken(), clock.now());
@@ -99,10 +116,14 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
   await two.tick();
   await two.tick();
 
-  const after = receiver!.received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string });
+  const after = receiver!.received
+    .filter((r) => r.path === '/hook')
+    .map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string });
   expect(after.map((m) => `${m.event} ${m.key}`)).toEqual(['problem google.default.auth', 'recovered google.default.auth']);
   expect(after[1]!.sentence).toMatch(/^Resolved: Google refused calbridge's sign-in/);
-  expect(receiver!.received.filter((r) => r.path === '/clinic-topic')[1]!.headers['title']).toBe('calbridge: recovered (google.default.auth)');
+  expect(receiver!.received.filter((r) => r.path === '/clinic-topic')[1]!.headers['title']).toBe(
+    'calbridge: recovered (google.default.auth)',
+  );
 
   // No secret in any message.
   const everything = receiver!.received.map((r) => JSON.stringify(r.headers) + r.body).join('\n');
@@ -111,7 +132,9 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
   // The last messages sent are in /api/status.
   const res = await two.r.app.request('/api/status', { headers: { Authorization: `Bearer ${ADMIN}` } });
   expect(res.status).toBe(200);
-  const status = (await res.json()) as { alerts: { channels: string[]; problems: unknown[]; last_sent: { event: string; key: string; channels: Record<string, string> }[] } };
+  const status = (await res.json()) as {
+    alerts: { channels: string[]; problems: unknown[]; last_sent: { event: string; key: string; channels: Record<string, string> }[] };
+  };
   expect(status.alerts.channels).toEqual(['ntfy', 'webhook']);
   expect(status.alerts.problems).toEqual([]);
   expect(status.alerts.last_sent.map((m) => [m.event, m.key, m.channels])).toEqual([
@@ -121,7 +144,7 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
   // And on the status page, among its sections.
   const page = await (await two.r.app.request('/status', { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
   expect(page).toContain('id="section-alerts"');
-  expect(page).toContain("Resolved: Google refused calbridge&#39;s sign-in");
+  expect(page).toContain('Resolved: Google refused calbridge&#39;s sign-in');
 });
 
 it('waits after_minutes before the problem message', async () => {

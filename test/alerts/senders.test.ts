@@ -11,7 +11,8 @@ import { startReceiver, type Receiver } from './receiver.ts';
 const MESSAGE: OutgoingAlert = {
   event: 'problem',
   key: 'caldav.default.auth',
-  sentence: 'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password. Status: https://sync.clinic.example/status',
+  sentence:
+    'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password. Status: https://sync.clinic.example/status',
   since: '2026-06-15T12:00:00.000Z',
   status_url: 'https://sync.clinic.example/status',
 };
@@ -42,7 +43,13 @@ it('webhook: JSON {event, key, sentence, since, status_url}; a 503 is retried', 
   await webhookSender(`${receiver.url}/hook`, FAST).send(MESSAGE);
   expect(receiver.received).toHaveLength(2);
   expect(receiver.received[1]!.headers['content-type']).toBe('application/json');
-  expect(JSON.parse(receiver.received[1]!.body)).toEqual({ event: 'problem', key: MESSAGE.key, sentence: MESSAGE.sentence, since: MESSAGE.since, status_url: MESSAGE.status_url });
+  expect(JSON.parse(receiver.received[1]!.body)).toEqual({
+    event: 'problem',
+    key: MESSAGE.key,
+    sentence: MESSAGE.sentence,
+    since: MESSAGE.since,
+    status_url: MESSAGE.status_url,
+  });
 });
 
 it('a 4xx is final, and a redirect to another origin is not followed', async () => {
@@ -65,7 +72,9 @@ it('an address that does not answer: its code, not the address (an ntfy topic is
   const dead = receiver.url;
   await receiver.close();
   receiver = undefined;
-  const e = await ntfySender(`${dead}/secret-topic-0123456789`, FAST).send(MESSAGE).catch((x: unknown) => x);
+  const e = await ntfySender(`${dead}/secret-topic-0123456789`, FAST)
+    .send(MESSAGE)
+    .catch((x: unknown) => x);
   expect((e as Error).message).toBe('could not be reached (ECONNREFUSED)');
 });
 
@@ -88,7 +97,9 @@ async function startSmtp(password: string) {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           // Quoted-printable soft line breaks joined: the text as a mail client shows it.
-          data: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, ''),
+          data: Buffer.concat(chunks)
+            .toString('utf8')
+            .replace(/=\r?\n/g, ''),
           user: String(session.user),
         });
         cb();
@@ -103,7 +114,9 @@ it('e-mail over SMTP with a login: subject, sentence, status link; a refused log
   const password = 'smtp-pass-w0rd-!@';
   const { port, mails } = await startSmtp(password);
   const url = (pw: string) => `smtp://${encodeURIComponent('alerts@clinic.example')}:${encodeURIComponent(pw)}@127.0.0.1:${port}`;
-  await emailSender({ smtp_url: url(password), from: 'calbridge@clinic.example', to: ['owner@clinic.example', 'ana@clinic.example'] }).send(MESSAGE);
+  await emailSender({ smtp_url: url(password), from: 'calbridge@clinic.example', to: ['owner@clinic.example', 'ana@clinic.example'] }).send(
+    MESSAGE,
+  );
   expect(mails).toHaveLength(1);
   expect(mails[0]!.from).toBe('calbridge@clinic.example');
   expect(mails[0]!.to).toEqual(['owner@clinic.example', 'ana@clinic.example']);

@@ -93,7 +93,9 @@ describe('BookingClient: errors a user can act on', () => {
 
   it('a 404 that is not the API\'s JSON (a proxy page, a wrong base_url) is transient, never "gone"', async () => {
     const sim = await simulator();
-    const proxy = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>404 Not Found</body></html>'));
+    const proxy = createServer((_req, res) =>
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>404 Not Found</body></html>'),
+    );
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     try {
       const { client } = clientFor(sim, { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
@@ -131,13 +133,19 @@ describe('BookingClient: errors a user can act on', () => {
     const sim = await simulator();
     const a = sim.create();
     const { client } = clientFor(sim);
-    await expect(client.updateStatus(a.appointment_key, 'DONE')).rejects.toMatchObject({ kind: 'invalid', detail: expect.stringContaining('DONE') });
+    await expect(client.updateStatus(a.appointment_key, 'DONE')).rejects.toMatchObject({
+      kind: 'invalid',
+      detail: expect.stringContaining('DONE'),
+    });
   });
 
   it('a request that gets no answer in time is transient', async () => {
     const sim = await simulator({ faults: { delayMs: 400 } });
     const { client } = clientFor(sim, { timeoutMs: 100, maxRetries: 0 });
-    await expect(client.getAppointment('x')).rejects.toMatchObject({ kind: 'transient', message: expect.stringMatching(/no answer within 100 ms/) });
+    await expect(client.getAppointment('x')).rejects.toMatchObject({
+      kind: 'transient',
+      message: expect.stringMatching(/no answer within 100 ms/),
+    });
   });
 
   it('a closed port is transient after the retries, each retry waiting longer', async () => {

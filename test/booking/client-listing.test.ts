@@ -51,7 +51,10 @@ describe('BookingClient.listPages: every list filter of the booking API', () => 
     { filter: { person_key: 'person-hit' }, sent: { person_key: ['person-hit'] } },
     { filter: { status: 'PENDING' }, sent: { status: ['PENDING'] } },
     // 10:00 local (São Paulo, -03:00) is 13:00Z: offset-less in booking.timezone
-    { filter: { start_date: at('2026-06-15T12:00:00Z'), end_date: at('2026-06-16T00:00:00Z') }, sent: { start_date: ['2026-06-15T09:00:00'], end_date: ['2026-06-15T21:00:00'] } },
+    {
+      filter: { start_date: at('2026-06-15T12:00:00Z'), end_date: at('2026-06-16T00:00:00Z') },
+      sent: { start_date: ['2026-06-15T09:00:00'], end_date: ['2026-06-15T21:00:00'] },
+    },
     { filter: { email: 'SEBASTIAO@' }, sent: { email: ['SEBASTIAO@'] } },
     { filter: { phone: '98888' }, sent: { phone: ['98888'] } },
     { filter: { name: 'gonçalves' }, sent: { name: ['gonçalves'] } },
@@ -59,7 +62,10 @@ describe('BookingClient.listPages: every list filter of the booking API', () => 
     { filter: { external_id: 'ext-hit' }, sent: { external_id: ['ext-hit'] } },
     { filter: { search_code: 'HIT01' }, sent: { search_code: ['HIT01'] } },
     { filter: { is_cancelled: false }, sent: { is_cancelled: ['false'] } },
-    { filter: { service_keys: [S1, 'cccccccc-0000-4000-a000-000000000009'] }, sent: { service_keys: [S1, 'cccccccc-0000-4000-a000-000000000009'] } },
+    {
+      filter: { service_keys: [S1, 'cccccccc-0000-4000-a000-000000000009'] },
+      sent: { service_keys: [S1, 'cccccccc-0000-4000-a000-000000000009'] },
+    },
     { filter: { tag_keys: [T1] }, sent: { tag_keys: [T1] } },
     { filter: { owner_user: 'owner-hit@example.com' }, sent: { owner_user: ['owner-hit@example.com'] } },
     { filter: { created_at: '2026-06-01' }, sent: { created_at: ['2026-06-01'] } },
@@ -99,7 +105,10 @@ describe('BookingClient.listPages: every list filter of the booking API', () => 
   it('a bad filter value surfaces the service detail', async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
-    await expect(collect(client.listPages({ created_at: 'last week' }))).rejects.toMatchObject({ kind: 'invalid', detail: expect.stringContaining('created_at') });
+    await expect(collect(client.listPages({ created_at: 'last week' }))).rejects.toMatchObject({
+      kind: 'invalid',
+      detail: expect.stringContaining('created_at'),
+    });
   });
 });
 
@@ -109,7 +118,12 @@ describe('BookingClient.listPages: pagination', () => {
     const { client } = clientFor(sim, { pageSize: 10 });
     const pages = await collect(client.listPages({}));
     expect(pages.map((p) => p.length)).toEqual([10, 10, 10, 10, 5]);
-    expect(keysOf(pages)).toEqual(sim.all().map((a) => a.appointment_key).sort());
+    expect(keysOf(pages)).toEqual(
+      sim
+        .all()
+        .map((a) => a.appointment_key)
+        .sort(),
+    );
     expect(sim.requests.map((r) => r.query.page?.[0] ?? '1')).toEqual(['1', '2', '3', '4', '5']);
     expect(sim.requests.every((r) => r.query.page_size?.[0] === '10')).toBe(true);
   });

@@ -42,4 +42,8 @@ export async function collect(pages: AsyncIterable<unknown[]>): Promise<Record<s
   return out;
 }
 
-export const keysOf = (pages: Record<string, unknown>[][]): string[] => pages.flat().map((r) => String(r.appointment_key)).sort();
+export const keysOf = (pages: Record<string, unknown>[][]): string[] =>
+  pages
+    .flat()
+    .map((r) => String(r.appointment_key))
+    .sort();

@@ -133,7 +133,12 @@ describe('keys never step out of the API path', () => {
     sim.failNext({
       status: 200,
       pathIncludes: '/webhooks/',
-      body: { count: 2, next: null, previous: null, results: [{ webhook_key: '..', url: 'https://cal.example.com/webhooks/s/', events: [] }, good] },
+      body: {
+        count: 2,
+        next: null,
+        previous: null,
+        results: [{ webhook_key: '..', url: 'https://cal.example.com/webhooks/s/', events: [] }, good],
+      },
     });
     const { client } = clientFor(sim);
     expect((await client.listWebhooks()).map((w) => w.webhook_key)).toEqual([good.webhook_key]);

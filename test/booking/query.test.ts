@@ -11,10 +11,25 @@ import { onCleanup } from './helpers.ts';
 describe('URLs and times for the booking API', () => {
   const root = apiRoot('https://eagenda.com.br');
   it.each([
-    ['absolute, same origin', 'https://eagenda.com.br/api/v3/appointments/?page=2', 'https://eagenda.com.br/api/v3/appointments/?page=2', false],
+    [
+      'absolute, same origin',
+      'https://eagenda.com.br/api/v3/appointments/?page=2',
+      'https://eagenda.com.br/api/v3/appointments/?page=2',
+      false,
+    ],
     ['relative', '/api/v3/appointments/?page=3', 'https://eagenda.com.br/api/v3/appointments/?page=3', false],
-    ['http instead of https (a proxy)', 'http://eagenda.com.br/api/v3/appointments/?page=2', 'https://eagenda.com.br/api/v3/appointments/?page=2', true],
-    ['another host', 'https://internal-node-7:8000/api/v3/appointments/?page=2&status=PENDING', 'https://eagenda.com.br/api/v3/appointments/?page=2&status=PENDING', true],
+    [
+      'http instead of https (a proxy)',
+      'http://eagenda.com.br/api/v3/appointments/?page=2',
+      'https://eagenda.com.br/api/v3/appointments/?page=2',
+      true,
+    ],
+    [
+      'another host',
+      'https://internal-node-7:8000/api/v3/appointments/?page=2&status=PENDING',
+      'https://eagenda.com.br/api/v3/appointments/?page=2&status=PENDING',
+      true,
+    ],
   ])('next link %s', (_name, next, expected, rebuilt) => {
     const r = sameOriginNext(next, apiUrl(root, 'appointments/'), root);
     expect(r.url.href).toBe(expected);
@@ -39,7 +54,9 @@ describe('URLs and times for the booking API', () => {
   });
 
   it('leaves out empty filters', () => {
-    expect(filterParams({ status: '', service_keys: [], name: undefined, is_cancelled: false }, 'UTC', 'repeat').toString()).toBe('is_cancelled=false');
+    expect(filterParams({ status: '', service_keys: [], name: undefined, is_cancelled: false }, 'UTC', 'repeat').toString()).toBe(
+      'is_cancelled=false',
+    );
   });
 
   it.each([
@@ -80,12 +97,14 @@ describe('URLs and times for the booking API', () => {
     expect(rateLimitResetAt(header, now)! - now).toBe(wait);
   });
 
-  it.each([['a reset in the past', String(Date.parse('2026-06-15T11:00:00Z') / 1000)], ['zero', '0'], ['text', 'soon'], ['nothing', null]])(
-    'ignores X-RateLimit-Reset when it is %s',
-    (_kind, header) => {
-      expect(rateLimitResetAt(header, Date.parse('2026-06-15T12:00:00Z'))).toBeUndefined();
-    },
-  );
+  it.each([
+    ['a reset in the past', String(Date.parse('2026-06-15T11:00:00Z') / 1000)],
+    ['zero', '0'],
+    ['text', 'soon'],
+    ['nothing', null],
+  ])('ignores X-RateLimit-Reset when it is %s', (_kind, header) => {
+    expect(rateLimitResetAt(header, Date.parse('2026-06-15T12:00:00Z'))).toBeUndefined();
+  });
 
   it.each([
     [{ detail: 'Not found.' }, true],

@@ -33,7 +33,9 @@ const ALL = ['appointment.created', 'appointment.updated', 'appointment.canceled
 
 async function wired(notify: Partial<NotifyOptions> = {}, status = 200) {
   const r = await receiver(status);
-  const sim = await simulator({ notify: { rewriteCallback: (u) => new URL(new URL(u).pathname, r.origin).href, retryDelayMs: 10, ...notify } });
+  const sim = await simulator({
+    notify: { rewriteCallback: (u) => new URL(new URL(u).pathname, r.origin).href, retryDelayMs: 10, ...notify },
+  });
   const { client } = clientFor(sim);
   await client.createWebhook(CALLBACK, ALL);
   return { sim, client, got: r.got };
@@ -49,7 +51,12 @@ describe('simulator notifications', () => {
     await client.reschedule(a.appointment_key, a.start + 3_600_000);
     await client.cancel(a.appointment_key, { sendEmail: false });
     await sim.idle();
-    expect(got.map((g) => g.body.event)).toEqual(['appointment.created', 'appointment.updated', 'appointment.updated', 'appointment.canceled']);
+    expect(got.map((g) => g.body.event)).toEqual([
+      'appointment.created',
+      'appointment.updated',
+      'appointment.updated',
+      'appointment.canceled',
+    ]);
     expect(got.every((g) => g.path === '/webhooks/0123456789abcdef0123/')).toBe(true);
     const last = got.at(-1)?.body;
     expect(typeof last?.timestamp).toBe('string');
@@ -136,7 +143,10 @@ describe('simulator HTTP interface', () => {
   it('refuses a webhook whose URL is not https', async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
-    await expect(client.createWebhook('http://calendar.example.com/webhooks/x/', ALL)).rejects.toMatchObject({ kind: 'invalid', detail: expect.stringMatching(/HTTPS/) });
+    await expect(client.createWebhook('http://calendar.example.com/webhooks/x/', ALL)).rejects.toMatchObject({
+      kind: 'invalid',
+      detail: expect.stringMatching(/HTTPS/),
+    });
     expect(sim.webhooks()).toEqual([]);
   });
 
@@ -169,7 +179,8 @@ describe('simulator data', () => {
   it('seeds realistic appointments the reader accepts, identical for the same seed number', async () => {
     const a = await simulator({ seed: { count: 30, random: 7 } });
     const b = await simulator({ seed: { count: 30, random: 7 } });
-    const strip = (list: ReturnType<typeof a.all>) => list.map(({ created_at: _c, ...rest }) => ({ ...rest, start: 0, end: rest.end - rest.start }));
+    const strip = (list: ReturnType<typeof a.all>) =>
+      list.map(({ created_at: _c, ...rest }) => ({ ...rest, start: 0, end: rest.end - rest.start }));
     expect(strip(a.all())).toEqual(strip(b.all()));
     expect(new Set(a.all().map((x) => x.calendar.calendar_key)).size).toBeGreaterThan(1);
     expect(a.all().some((x) => /[À-ÿ]/.test(x.person.full_name))).toBe(true);

@@ -24,7 +24,7 @@ describe('ensureWebhook', () => {
     expect(sim.requests.filter((r) => r.method !== 'GET')).toHaveLength(1);
   });
 
-  it('during a secret rotation moves the webhook at the old secret\'s URL to the new one, in place', async () => {
+  it("during a secret rotation moves the webhook at the old secret's URL to the new one, in place", async () => {
     const sim = await simulator();
     const { client } = clientFor(sim);
     const oldSecret = 'old-secret-0123456789abcdef';
@@ -43,10 +43,7 @@ describe('ensureWebhook', () => {
     const other = await client.createWebhook('https://someone-else.example.com/hook/', ['appointment.created']);
     const r = await ensureWebhook(client, { ...target, publicUrl: `${PUBLIC}/` });
     expect(r).toMatchObject({ action: 'updated', removed: 1 });
-    expect(sim.webhooks()).toEqual([
-      { webhook_key: first.webhook_key, url: OURS, events: EVENTS },
-      other,
-    ]);
+    expect(sim.webhooks()).toEqual([{ webhook_key: first.webhook_key, url: OURS, events: EVENTS }, other]);
   });
 
   it('refuses a non-https public URL, saying why, without touching the service', async () => {
@@ -119,7 +116,10 @@ describe('webhooks commands', () => {
   it('a wrong token exits 1 with advice and without the token', async () => {
     const sim = await simulator({ token: 'the-real-token-000000000000000000000000' });
     const file = configFor(sim).replace(/$/, '');
-    writeFileSync(file, `server:\n  public_url: ${PUBLIC}\nbooking:\n  base_url: ${sim.url}\n  token: not-the-token-1234567890\nwebhook:\n  secret: ${SECRET}\n`);
+    writeFileSync(
+      file,
+      `server:\n  public_url: ${PUBLIC}\nbooking:\n  base_url: ${sim.url}\n  token: not-the-token-1234567890\nwebhook:\n  secret: ${SECRET}\n`,
+    );
     const r = await cli('webhooks', 'list', '--config', file);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/check booking\.token/);

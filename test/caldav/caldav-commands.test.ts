@@ -54,14 +54,23 @@ it('sync writes the calendar and sends a move made there; status shows it; check
   const status = await cli('status', '--json', '--config', file);
   expect(status.code).toBe(0);
   const doc = statusDocument.parse(JSON.parse(status.out));
-  expect(doc.targets['caldav.default']).toMatchObject({ mirrored: 1, failed: 0, reverse_sync: { moves_detected: 1, reschedules: { done: 1 } } });
+  expect(doc.targets['caldav.default']).toMatchObject({
+    mirrored: 1,
+    failed: 0,
+    reverse_sync: { moves_detected: 1, reschedules: { done: 1 } },
+  });
   expect(status.out).not.toContain(PASSWORD);
 
   // A dry run lists the CalDAV writes a sync would make, and makes none.
   const added = sim.create({ start: slot(7) });
   sim.reschedule(a.appointment_key, slot(2));
   const folder = join(radicale.storage, 'collection-root', USER, 'clinic');
-  const stored = () => Object.fromEntries(readdirSync(folder).filter((f) => f.endsWith('.ics')).map((f) => [f, readFileSync(join(folder, f), 'utf8')]));
+  const stored = () =>
+    Object.fromEntries(
+      readdirSync(folder)
+        .filter((f) => f.endsWith('.ics'))
+        .map((f) => [f, readFileSync(join(folder, f), 'utf8')]),
+    );
   const before = stored();
   const dry = await cli('sync', '--dry-run', '--config', file);
   expect(dry.code).toBe(0);

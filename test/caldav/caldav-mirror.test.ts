@@ -16,7 +16,10 @@ afterEach(async () => {
 describe('the CalDAV writer', () => {
   it('mirrors 200 appointments exactly once through 30% injected 5xx, then writes nothing on a repeat pass', async () => {
     env = await startMirrorEnv({ proxy: { share: 0.3, seed: 16, when: 'mixed' } });
-    const keys = Array.from({ length: 200 }, (_, i) => env!.sim.create({ start: slot(i % 48) + Math.floor(i / 48) * 86_400_000 }).appointment_key);
+    const keys = Array.from(
+      { length: 200 },
+      (_, i) => env!.sim.create({ start: slot(i % 48) + Math.floor(i / 48) * 86_400_000 }).appointment_key,
+    );
     await env.run('poll');
     await env.writeAll();
 
@@ -81,10 +84,18 @@ describe('the CalDAV writer', () => {
     expect(personal.status).toBe(201);
     await env.settle(2);
 
-    const synced = await syncedByVdirsyncer({ serverUrl: env.radicale.url, username: USER, password: PASSWORD, collection: 'clinic', zone: TEST_ZONE });
+    const synced = await syncedByVdirsyncer({
+      serverUrl: env.radicale.url,
+      username: USER,
+      password: PASSWORD,
+      collection: 'clinic',
+      zone: TEST_ZONE,
+    });
     const ours = synced.filter((e) => e.key !== null);
     const expected = keys.filter((k) => k !== keys[7]).map((k) => ({ key: k, start: env!.sim.get(k)!.start, end: env!.sim.get(k)!.end }));
-    expect(ours.map((e) => ({ key: e.key, start: e.start, end: e.end })).sort((a, b) => a.key!.localeCompare(b.key!))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
+    expect(ours.map((e) => ({ key: e.key, start: e.start, end: e.end })).sort((a, b) => a.key!.localeCompare(b.key!))).toEqual(
+      expected.sort((a, b) => a.key.localeCompare(b.key)),
+    );
     expect(ours.find((e) => e.key === keys[3])?.start).toBe(slot(30));
     // A person's own event in the same calendar is left alone.
     expect(synced.filter((e) => e.key === null).map((e) => e.uid)).toEqual(['lunch@phone']);
@@ -93,5 +104,18 @@ describe('the CalDAV writer', () => {
 
 /** An event a person made on the phone in the same calendar: not ours, never touched. */
 function otherEvent(): string {
-  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//phone//EN', 'BEGIN:VEVENT', 'UID:lunch@phone', 'DTSTAMP:20260101T000000Z', 'DTSTART:20300101T120000Z', 'DTEND:20300101T130000Z', 'SUMMARY:Lunch', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//phone//EN',
+    'BEGIN:VEVENT',
+    'UID:lunch@phone',
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART:20300101T120000Z',
+    'DTEND:20300101T130000Z',
+    'SUMMARY:Lunch',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
 }

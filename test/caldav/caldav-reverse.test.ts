@@ -50,7 +50,9 @@ describe('a person moves an event in a calendar app', () => {
     expect(env.status().reverse_sync).toMatchObject({ moves_detected: 1, reschedules: { done: 1, reverted: 0, pending: 0 } });
     // Told once, as made in the CalDAV calendar; the booking service's echo of it is not news.
     const moves = told(env, key).filter((x) => !x.startsWith('booking-to-targets: booked'));
-    expect(moves).toEqual([expect.stringMatching(/^caldav-to-booking: moved in the CalDAV calendar to .* → rescheduled at the booking service$/)]);
+    expect(moves).toEqual([
+      expect.stringMatching(/^caldav-to-booking: moved in the CalDAV calendar to .* → rescheduled at the booking service$/),
+    ]);
   });
 
   it('moves it back, with no PATCH, when the new slot is taken', async () => {

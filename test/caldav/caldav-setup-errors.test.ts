@@ -41,7 +41,9 @@ describe('sync tells a CalDAV setup mistake in one sentence', () => {
   it('a wrong password: the server refused it, and where app passwords are made', async () => {
     const r = await syncWith((url) => ({ url, password: WRONG, calendar: 'Clinic' }));
     expect(r.code).toBe(1);
-    expect(r.line).toMatch(/^caldav-reverse-sync\s+failed .*the server refused the username and password \(401\); check caldav\.username and the password: iCloud and Fastmail need an app-specific password/);
+    expect(r.line).toMatch(
+      /^caldav-reverse-sync\s+failed .*the server refused the username and password \(401\); check caldav\.username and the password: iCloud and Fastmail need an app-specific password/,
+    );
     expect(`${r.out}\n${r.err}`).not.toContain(WRONG);
     expect(`${r.out}\n${r.err}`).not.toMatch(/\n\s+at /);
   });
@@ -60,7 +62,9 @@ describe('sync tells a CalDAV setup mistake in one sentence', () => {
   it('a URL that is a plain web server: not CalDAV, with the DAV roots of the common servers', async () => {
     const r = await syncWith((_, booking) => ({ url: booking, password: PASSWORD, calendar: 'Clinic' }));
     expect(r.code).toBe(1);
-    expect(r.line).toMatch(/does not answer like a CalDAV server \(PROPFIND \/: the server answered \d{3}\); check caldav\.url, usually the server's DAV root \(Nextcloud: .*iCloud: .*Fastmail: /);
+    expect(r.line).toMatch(
+      /does not answer like a CalDAV server \(PROPFIND \/: the server answered \d{3}\); check caldav\.url, usually the server's DAV root \(Nextcloud: .*iCloud: .*Fastmail: /,
+    );
     expect(`${r.out}\n${r.err}`).not.toMatch(/\n\s+at /);
   });
 });

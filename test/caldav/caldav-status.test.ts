@@ -56,7 +56,9 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(metrics).toMatch(/calbridge_caldav_calls_total\{op="PUT",outcome="ok"\} 3/);
     expect(metrics).toMatch(/calbridge_caldav_reverse_sync_rounds_total\{mode="full",outcome="ok"\} 1/);
     expect(metrics).toMatch(/calbridge_caldav_pending 0/);
-    expect(metrics).toContain('# HELP calbridge_caldav_reverse_restores_total Events in a CalDAV calendar put back because the booking service wins');
+    expect(metrics).toContain(
+      '# HELP calbridge_caldav_reverse_restores_total Events in a CalDAV calendar put back because the booking service wins',
+    );
     // The details section's heading spells the protocol's name.
     expect(page.text).toContain('<details class="part" id="section-caldav.default"><summary>CalDAV</summary>');
   });
@@ -93,7 +95,11 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     const text = await ready.text();
     expect(text).toContain('CalDAV: the calendar \\"Clinc\\" of caldav.calendars is not one of the account\'s calendars');
     expect(text).not.toContain(env.radicale.url);
-    expect(env.status().setup_problem).toEqual({ kind: 'calendar_not_found', calendar: 'Clinc', message: expect.stringContaining(`found: "Clinic" (${env.calendarUrl})`) });
+    expect(env.status().setup_problem).toEqual({
+      kind: 'calendar_not_found',
+      calendar: 'Clinc',
+      message: expect.stringContaining(`found: "Clinic" (${env.calendarUrl})`),
+    });
     expect(env.files()).toEqual([]);
   });
 
@@ -108,6 +114,10 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     const text = await ready.text();
     expect(text).toMatch(/CalDAV reverse sync: the last round failed/);
     expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
-    expect(env.status()).toMatchObject({ mirrored: 0, failed: 1, reverse_sync: { last_error: expect.stringMatching(/Clinic: .*no answer from the server/) } });
+    expect(env.status()).toMatchObject({
+      mirrored: 0,
+      failed: 1,
+      reverse_sync: { last_error: expect.stringMatching(/Clinic: .*no answer from the server/) },
+    });
   });
 });

@@ -67,7 +67,10 @@ describe('the CalDAV calendar target', () => {
   });
 
   it('names a calendar that does not exist as not_found', async () => {
-    await expect(target.put('Nowhere', 'k1', body('k1', T), { kind: 'absent' })).rejects.toMatchObject({ name: 'TargetError', kind: 'not_found' });
+    await expect(target.put('Nowhere', 'k1', body('k1', T), { kind: 'absent' })).rejects.toMatchObject({
+      name: 'TargetError',
+      kind: 'not_found',
+    });
   });
 
   for (const mode of ['sync-collection', 'ETag listing'] as const) {

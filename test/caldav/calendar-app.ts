@@ -26,7 +26,10 @@ export class CalendarApp {
 
   /** Saves an object the way an app does after an edit: If-Match on the ETag it had. */
   async save(url: string, ics: string, etag?: string): Promise<{ status: number; etag: string | null }> {
-    const res = await this.request('PUT', url, ics, { 'content-type': 'text/calendar; charset=utf-8', ...(etag ? { 'if-match': etag } : {}) });
+    const res = await this.request('PUT', url, ics, {
+      'content-type': 'text/calendar; charset=utf-8',
+      ...(etag ? { 'if-match': etag } : {}),
+    });
     return { status: res.status, etag: res.headers.get('etag') };
   }
 

@@ -10,10 +10,16 @@ import { caldavWarnings } from '../../src/config/caldav-checks.ts';
 import { ConfigError, parseConfig } from '../../src/config/load.ts';
 import type { ConfigProblem } from '../../src/config/problem.ts';
 
-const env = { BOOKING_TOKEN: 'booking-token-0123456789abcdef', WEBHOOK_SECRET: 'webhook-secret-0123456789', FEED_TOKEN: 'feed-token-0123456789abcdef' };
-const base = 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
+const env = {
+  BOOKING_TOKEN: 'booking-token-0123456789abcdef',
+  WEBHOOK_SECRET: 'webhook-secret-0123456789',
+  FEED_TOKEN: 'feed-token-0123456789abcdef',
+};
+const base =
+  'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
 const section = (lines: string) => `${base}caldav:\n${lines.replace(/^/gm, '  ')}\n`;
-const complete = 'url: https://cloud.example.com/remote.php/dav/\nusername: ana\npassword: app-password-1\ncalendars:\n  - {calendar_key: "*", calendar: Clinic}';
+const complete =
+  'url: https://cloud.example.com/remote.php/dav/\nusername: ana\npassword: app-password-1\ncalendars:\n  - {calendar_key: "*", calendar: Clinic}';
 
 function problems(text: string): ConfigProblem[] {
   try {
@@ -74,7 +80,9 @@ describe('check-config on caldav', () => {
   const warnings = (lines: string) => caldavWarnings(parseConfig(section(lines), '/c.yaml', env)).map((p) => `${p.path}: ${p.message}`);
 
   it('warns of a password sent over http:// to another host, but not to this machine', () => {
-    expect(warnings(complete.replace('https://cloud.example.com', 'http://cloud.example.com'))).toEqual([expect.stringMatching(/^caldav\.url: is http:\/\/.*clear text/)]);
+    expect(warnings(complete.replace('https://cloud.example.com', 'http://cloud.example.com'))).toEqual([
+      expect.stringMatching(/^caldav\.url: is http:\/\/.*clear text/),
+    ]);
     expect(warnings(complete.replace('https://cloud.example.com', 'http://127.0.0.1:5232'))).toEqual([]);
   });
 

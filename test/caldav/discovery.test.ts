@@ -77,7 +77,12 @@ describe('a calendar home on another host', () => {
       if (req.method !== 'PROPFIND') return res.writeHead(405).end();
       if (req.url === '/') return reply(multistatus('/', '<current-user-principal><href>/1234/principal/</href></current-user-principal>'));
       if (req.url === '/1234/principal/') {
-        return reply(multistatus(req.url, `<calendar-home-set xmlns="urn:ietf:params:xml:ns:caldav"><href xmlns="DAV:">${server.url}alice/</href></calendar-home-set>`));
+        return reply(
+          multistatus(
+            req.url,
+            `<calendar-home-set xmlns="urn:ietf:params:xml:ns:caldav"><href xmlns="DAV:">${server.url}alice/</href></calendar-home-set>`,
+          ),
+        );
       }
       res.writeHead(404).end();
     });

@@ -66,7 +66,12 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function forward(target: URL, req: IncomingMessage, body: Buffer, plain = false): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function forward(
+  target: URL,
+  req: IncomingMessage,
+  body: Buffer,
+  plain = false,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
   delete headers.connection;
   // An answer to be rewritten must come uncompressed (Radicale gzips when asked).
@@ -93,7 +98,9 @@ function withoutSyncCollection(body: Buffer): Buffer {
     return part.replace(token[0], '') + missing;
   });
   return Buffer.from(
-    edited.join('').replace(/<((?:\w+:)?)supported-report>\s*<\1report>\s*<\1sync-collection\s*\/>\s*<\/\1report>\s*<\/\1supported-report>/g, ''),
+    edited
+      .join('')
+      .replace(/<((?:\w+:)?)supported-report>\s*<\1report>\s*<\1sync-collection\s*\/>\s*<\/\1report>\s*<\/\1supported-report>/g, ''),
     'utf8',
   );
 }

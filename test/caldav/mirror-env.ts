@@ -72,10 +72,14 @@ export function movedObject(ics: string, start: number, end: number): string {
   const utc = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
   // Only the VEVENT's: the VTIMEZONE has DTSTART lines of its own.
   const at = ics.indexOf('BEGIN:VEVENT');
-  return ics.slice(0, at) + ics.slice(at)
-    .replace(/^DTSTART[;:].*$/m, `DTSTART:${utc(start)}`)
-    .replace(/^DTEND[;:].*$/m, `DTEND:${utc(end)}`)
-    .replace(/^SEQUENCE:(\d+)$/m, (_, n: string) => `SEQUENCE:${Number(n) + 1}`);
+  return (
+    ics.slice(0, at) +
+    ics
+      .slice(at)
+      .replace(/^DTSTART[;:].*$/m, `DTSTART:${utc(start)}`)
+      .replace(/^DTEND[;:].*$/m, `DTEND:${utc(end)}`)
+      .replace(/^SEQUENCE:(\d+)$/m, (_, n: string) => `SEQUENCE:${Number(n) + 1}`)
+  );
 }
 
 export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<MirrorEnv> {
@@ -133,7 +137,10 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
       }
       throw new Error(`still ${section().pending} to write after ${maxPasses} passes: ${JSON.stringify(section().failures?.[0])}`);
     },
-    files: () => readdirSync(folder).filter((f) => f.endsWith('.ics')).sort(),
+    files: () =>
+      readdirSync(folder)
+        .filter((f) => f.endsWith('.ics'))
+        .sort(),
     objects() {
       return new Map(env.files().map((f) => [f, readEvent(readFileSync(join(folder, f), 'utf8'), TEST_ZONE)]));
     },
@@ -150,10 +157,13 @@ export async function startMirrorEnv(options: MirrorEnvOptions = {}): Promise<Mi
       const current = await app.get(url);
       return app.delete(url, current.etag ?? undefined);
     },
-    reschedulePatches: (key) => sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
+    reschedulePatches: (key) =>
+      sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
     async calls(method) {
       const metric = await t.runtime.services.metrics.registry.getSingleMetric('calbridge_caldav_calls_total')?.get();
-      return (metric?.values ?? []).filter((v) => v.labels.outcome === 'ok' && (!method || v.labels.op === method)).reduce((n, v) => n + v.value, 0);
+      return (metric?.values ?? [])
+        .filter((v) => v.labels.outcome === 'ok' && (!method || v.labels.op === method))
+        .reduce((n, v) => n + v.value, 0);
     },
     status: section,
     async close() {

@@ -86,7 +86,9 @@ describe('update', () => {
     const created = await dav.put(cal, 'k-gone', objectFor('k-gone', T).ics, { kind: 'create' });
     if (created.kind !== 'written' || !created.etag) throw new Error('not created');
     await app.delete(new URL('k-gone.ics', cal).href);
-    expect(await dav.put(cal, 'k-gone', objectFor('k-gone', T).ics, { kind: 'update', etag: created.etag })).toEqual({ kind: 'changed_remotely' });
+    expect(await dav.put(cal, 'k-gone', objectFor('k-gone', T).ics, { kind: 'update', etag: created.etag })).toEqual({
+      kind: 'changed_remotely',
+    });
     expect(await dav.get(cal, 'k-gone')).toEqual({ kind: 'not_found' });
   });
 });

@@ -33,7 +33,11 @@ async function davRoot(answer: (path: string) => string | undefined): Promise<Mi
 describe('CalDAV discovery links and redirects to another origin', () => {
   it('a current-user-principal on another origin over http gets no Authorization, and the error names the address', async () => {
     const far = await elsewhere();
-    const root = await davRoot((path) => (path === '/dav/' ? multistatus('/dav/', `<current-user-principal><href>${far.origin}/alice/</href></current-user-principal>`) : undefined));
+    const root = await davRoot((path) =>
+      path === '/dav/'
+        ? multistatus('/dav/', `<current-user-principal><href>${far.origin}/alice/</href></current-user-principal>`)
+        : undefined,
+    );
     const e = await failure(adapter(`${root.origin}/dav/`).calendars());
     expect(far.requests).toEqual([]);
     expect(e.message).toContain(far.origin);
@@ -45,7 +49,11 @@ describe('CalDAV discovery links and redirects to another origin', () => {
     const far = await elsewhere();
     const root = await davRoot((path) => {
       if (path === '/dav/') return multistatus('/dav/', '<current-user-principal><href>/dav/alice/</href></current-user-principal>');
-      if (path === '/dav/alice/') return multistatus('/dav/alice/', `<calendar-home-set xmlns="urn:ietf:params:xml:ns:caldav"><href xmlns="DAV:">${far.origin}/calendars/alice/</href></calendar-home-set>`);
+      if (path === '/dav/alice/')
+        return multistatus(
+          '/dav/alice/',
+          `<calendar-home-set xmlns="urn:ietf:params:xml:ns:caldav"><href xmlns="DAV:">${far.origin}/calendars/alice/</href></calendar-home-set>`,
+        );
       return undefined;
     });
     const e = await failure(adapter(`${root.origin}/dav/`).calendars());

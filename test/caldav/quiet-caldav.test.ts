@@ -21,7 +21,10 @@ async function booked(e: MirrorEnv, hours: number): Promise<string> {
 }
 
 const reverted = (e: MirrorEnv, key: string) =>
-  e.t.ctx.activity.recent(100).filter((x) => x.appointmentKey === key && x.direction === 'reverted').map((x) => x.summary);
+  e.t.ctx.activity
+    .recent(100)
+    .filter((x) => x.appointmentKey === key && x.direction === 'reverted')
+    .map((x) => x.summary);
 
 it("after a person's move the booking service accepted, the object is taken as it is: no PUT of the times it already shows", async () => {
   env = await startMirrorEnv();

@@ -26,14 +26,21 @@ export function requireBinary(name: string, debianPackage: string): string {
   }
   const found = spawnSync('which', [name], { encoding: 'utf8' }).stdout.trim();
   if (found) return found;
-  throw new Error(`${name} is not installed: these tests run it as a real second party; install it with "apt-get install ${debianPackage}"`);
+  throw new Error(
+    `${name} is not installed: these tests run it as a real second party; install it with "apt-get install ${debianPackage}"`,
+  );
 }
 
 export async function startRadicale(options: RadicaleOptions = {}): Promise<Radicale> {
   const binary = requireBinary('radicale', 'radicale');
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-radicale-'));
   const users = options.users ?? { alice: 'alice-app-password' };
-  writeFileSync(join(dir, 'users'), Object.entries(users).map(([u, p]) => `${u}:${p}\n`).join(''));
+  writeFileSync(
+    join(dir, 'users'),
+    Object.entries(users)
+      .map(([u, p]) => `${u}:${p}\n`)
+      .join(''),
+  );
   const storage = join(dir, 'collections');
   writeFileSync(
     join(dir, 'config'),

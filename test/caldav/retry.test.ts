@@ -122,7 +122,10 @@ describe('no answer at all', () => {
       });
     });
     const calls: string[] = [];
-    const { dav } = pacedAdapter(`http://127.0.0.1:${closed}/`, { policy: { retries: 2, baseMs: 500, maxMs: 32_000 }, onCall: (_m, outcome) => calls.push(outcome) });
+    const { dav } = pacedAdapter(`http://127.0.0.1:${closed}/`, {
+      policy: { retries: 2, baseMs: 500, maxMs: 32_000 },
+      onCall: (_m, outcome) => calls.push(outcome),
+    });
     const e = await dav.calendars().catch((err: unknown) => err);
     expect(e).toMatchObject({ kind: 'transient' });
     expect((e as Error).message).toMatch(/no answer from the server/);

@@ -28,14 +28,22 @@ export function adapter(url: string, over: Partial<CalDavClientOptions> = {}): C
 }
 
 /** An appointment `key` starting `start` (epoch ms), an hour long, as a calendar object. */
-export function objectFor(key: string, start: number, over: Partial<Appointment> = {}, revision = 1): { appointment: Appointment; ics: string } {
+export function objectFor(
+  key: string,
+  start: number,
+  over: Partial<Appointment> = {},
+  revision = 1,
+): { appointment: Appointment; ics: string } {
   const appointment = testAppointment({ key, start, end: start + 3_600_000, ...over });
   return { appointment, ics: renderCalendarObject({ appointment, revision, changedAt: start - 86_400_000 }, TEMPLATES) };
 }
 
 /** The CalDavError a call fails with (the test fails if it succeeds or throws anything else). */
 export async function failure(p: Promise<unknown>): Promise<CalDavError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(CalDavError);
   return e as CalDavError;
 }

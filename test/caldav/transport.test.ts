@@ -66,7 +66,7 @@ describe('the CalDAV transport', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('says a refused connection is transient, with the system\'s reason', async () => {
+  it("says a refused connection is transient, with the system's reason", async () => {
     const url = await serve(() => undefined);
     await new Promise((r) => servers.pop()!.close(r));
     const e = await failure(adapter(url).calendars());

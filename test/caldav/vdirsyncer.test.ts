@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('vdirsyncer as a second client', () => {
-  it('sees exactly the events the adapter left in the calendar, at the booking service\'s times', async () => {
+  it("sees exactly the events the adapter left in the calendar, at the booking service's times", async () => {
     const cal = await new CalendarApp(server.url, USER, PASSWORD).makeCalendar('/alice/clinic/', 'Clinic');
     const dav = adapter(server.url);
 
@@ -40,7 +40,13 @@ describe('vdirsyncer as a second client', () => {
     expect(await dav.remove(cal, 'apt-7', etags.get('apt-7')!)).toEqual({ kind: 'removed' });
     expected.delete('apt-7');
 
-    const synced = await syncedByVdirsyncer({ serverUrl: server.url, username: USER, password: PASSWORD, collection: 'clinic', zone: ZONE });
+    const synced = await syncedByVdirsyncer({
+      serverUrl: server.url,
+      username: USER,
+      password: PASSWORD,
+      collection: 'clinic',
+      zone: ZONE,
+    });
     const seen = new Map(synced.map((e) => [e.key, { start: e.start, end: e.end }] as const));
     expect(synced).toHaveLength(9);
     expect(new Map([...seen].sort())).toEqual(new Map([...expected].sort()));

@@ -11,7 +11,10 @@ import { requireBinary } from './radicale.ts';
 /** Runs vdirsyncer with stdin closed, so a prompt fails instead of waiting. */
 function vdirsyncer(binary: string, home: string, config: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['-c', config, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' } });
+    const child = spawn(binary, ['-c', config, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' },
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -36,7 +39,13 @@ export interface SyncedEvent {
  * Syncs the collection `collection` (its path segment, e.g. "clinic") of `serverUrl` to a fresh
  * folder and reads every event it wrote there; throws with vdirsyncer's output when it fails.
  */
-export async function syncedByVdirsyncer(o: { serverUrl: string; username: string; password: string; collection: string; zone: string }): Promise<SyncedEvent[]> {
+export async function syncedByVdirsyncer(o: {
+  serverUrl: string;
+  username: string;
+  password: string;
+  collection: string;
+  zone: string;
+}): Promise<SyncedEvent[]> {
   const binary = requireBinary('vdirsyncer', 'vdirsyncer');
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-vdirsyncer-'));
   try {

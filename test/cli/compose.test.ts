@@ -50,7 +50,7 @@ describe('compose.yaml and the Dockerfile', () => {
     expect(calbridge.command ?? image.cmd).toEqual(image.cmd);
   });
 
-  it('checks health with the Dockerfile\'s own command and timings', () => {
+  it("checks health with the Dockerfile's own command and timings", () => {
     expect(image.healthcheck).toBeDefined();
     const hc = calbridge.healthcheck!;
     expect(hc.test).toEqual(['CMD', ...image.healthcheck!.test]);
@@ -62,7 +62,7 @@ describe('compose.yaml and the Dockerfile', () => {
     });
   });
 
-  it('keeps the database on a named volume at the image\'s volume path', () => {
+  it("keeps the database on a named volume at the image's volume path", () => {
     expect(image.volumes).toHaveLength(1);
     const [volume] = image.volumes;
     const database = image.env.CALBRIDGE_DATABASE_PATH!;
@@ -76,7 +76,9 @@ describe('compose.yaml and the Dockerfile', () => {
   it('keeps the database on the volume with config.example.yaml copied as it is, and beside it outside the image', () => {
     const example = readFileSync('config.example.yaml', 'utf8');
     // Every variable the example reads, set as a person following the guide would.
-    const vars = Object.fromEntries([...example.matchAll(/\$\{([A-Z_][A-Z0-9_]*)(?::-[^}]*)?\}/g)].map((m) => [m[1]!, `${m[1]!.toLowerCase()}-0123456789abcdef`]));
+    const vars = Object.fromEntries(
+      [...example.matchAll(/\$\{([A-Z_][A-Z0-9_]*)(?::-[^}]*)?\}/g)].map((m) => [m[1]!, `${m[1]!.toLowerCase()}-0123456789abcdef`]),
+    );
     delete vars.CALBRIDGE_DATABASE_PATH;
     const inImage = parseConfig(example, '/etc/calbridge/config.yaml', { ...vars, ...image.env });
     expect(inImage.database.path).toBe(image.env.CALBRIDGE_DATABASE_PATH);

@@ -37,7 +37,17 @@ export function readDockerfile(text: string): ImageSpec {
       return { name: name.toUpperCase(), args };
     });
   const lastFrom = instructions.map((i) => i.name).lastIndexOf('FROM');
-  const spec: ImageSpec = { entrypoint: undefined, cmd: undefined, healthcheck: undefined, volumes: [], env: {}, expose: [], workdir: '/', copies: [], runs: [] };
+  const spec: ImageSpec = {
+    entrypoint: undefined,
+    cmd: undefined,
+    healthcheck: undefined,
+    volumes: [],
+    env: {},
+    expose: [],
+    workdir: '/',
+    copies: [],
+    runs: [],
+  };
   for (const { name, args } of instructions.slice(lastFrom + 1)) {
     switch (name) {
       case 'ENTRYPOINT':

@@ -36,7 +36,9 @@ it('webhooks ensure against a booking service that echoes our request in its err
   const booking = await track(
     startServer((req, res) => {
       if (req.method === 'GET') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [], "next": null}');
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: `bad request ${req.body} with ${req.headers.authorization}` }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ detail: `bad request ${req.body} with ${req.headers.authorization}` }));
     }),
   );
   const dir = tempDir();
@@ -63,7 +65,9 @@ async function echoingTokenEndpoint(): Promise<{ file: string; secrets: string[]
   const refreshToken = 'echoed-refresh-token-0123456789';
   const token = await track(
     startServer((req, res) =>
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_request', error_description: `cannot use ${req.body}` })),
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'invalid_request', error_description: `cannot use ${req.body}` })),
     ),
   );
   const { file, sim } = await cliFolder(
@@ -109,7 +113,15 @@ webhook: { secret: webhook-secret-0123456789 }
 });
 
 it('/api/status masks a password written into a URL', () => {
-  const doc = redactStatus({ caldav: { url: 'https://alice:dav-password-0123456789@dav.example.com/dav/', last_error: 'PROPFIND https://alice:dav-password-0123456789@dav.example.com/ failed' } }, []);
+  const doc = redactStatus(
+    {
+      caldav: {
+        url: 'https://alice:dav-password-0123456789@dav.example.com/dav/',
+        last_error: 'PROPFIND https://alice:dav-password-0123456789@dav.example.com/ failed',
+      },
+    },
+    [],
+  );
   expect(JSON.stringify(doc)).toContain('dav.example.com');
   expect(JSON.stringify(doc)).not.toContain('dav-password-0123456789');
 });

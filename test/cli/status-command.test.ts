@@ -42,7 +42,9 @@ describe('calbridge status', () => {
     expect(status.code).toBe(0);
     const lines = status.out.split('\n');
     expect(lines[0]).toBe('calbridge: all is well.');
-    expect(status.out).toMatch(/^Counts: 1 appointment · last poll (just now|\d+ s ago) · 1 event in CalDAV · moves in the CalDAV calendar come back on the schedule · 0 feeds$/m);
+    expect(status.out).toMatch(
+      /^Counts: 1 appointment · last poll (just now|\d+ s ago) · 1 event in CalDAV · moves in the CalDAV calendar come back on the schedule · 0 feeds$/m,
+    );
     expect(status.out).toMatch(/^Latest activity:\n {2}\w{3} \d{1,2} \w{3} \d\d:\d\d {2}\S+ {2}\[booking → CalDAV\] booked for /m);
     expect(status.out).toContain('(America/Sao_Paulo). For every detail: calbridge status --json.');
     // Far from 361 lines of YAML, and no raw key or status code.

@@ -4,7 +4,11 @@ import { expect, it } from 'vitest';
 import { ConfigError, formatProblem, parseConfig } from '../../src/config/load.ts';
 import { maskedConfig } from '../../src/config/mask.ts';
 
-const env = { BOOKING_TOKEN: 'booking-token-0123456789abcdef', WEBHOOK_SECRET: 'webhook-secret-0123456789', SMTP_PASSWORD: 'smtp-s3cret-pass' };
+const env = {
+  BOOKING_TOKEN: 'booking-token-0123456789abcdef',
+  WEBHOOK_SECRET: 'webhook-secret-0123456789',
+  SMTP_PASSWORD: 'smtp-s3cret-pass',
+};
 const base = `
 server:
   public_url: https://cal.example.com

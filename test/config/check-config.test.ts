@@ -40,13 +40,17 @@ describe('check-config warns about what serve would warn about at start', () => 
     expect(result.stdout[0]).toMatch(/: valid\.$/);
     expect(result.stderr).toEqual([
       expect.stringMatching(/^warning: server\.admin_token is not set, so \/status and \/api\/status answer 401 to everyone; /),
-      expect.stringMatching(/^warning: webhook\.register: serve would skip the registration: server\.public_url \(http:\/\/calendar\.example\.com\) is not https:\/\//),
+      expect.stringMatching(
+        /^warning: webhook\.register: serve would skip the registration: server\.public_url \(http:\/\/calendar\.example\.com\) is not https:\/\//,
+      ),
       expect.stringMatching(/^warning: google\.reverse_sync\.push_notifications: Google delivers push notifications only to https:\/\//),
     ]);
   });
 
   it('says none of it with an https:// public_url and an admin_token, or with registration and push off', async () => {
-    const fine = await checkConfig(`server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\n${base}webhook: {secret: cli-test-secret-0123456789}\n`);
+    const fine = await checkConfig(
+      `server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\n${base}webhook: {secret: cli-test-secret-0123456789}\n`,
+    );
     expect(fine).toMatchObject({ code: 0, stderr: [] });
     const off = await checkConfig(
       `server: {public_url: "http://calendar.example.com", admin_token: admin-token-0123456789abcdef}\n${base}webhook: {secret: cli-test-secret-0123456789, register: false}\n` +
@@ -56,9 +60,13 @@ describe('check-config warns about what serve would warn about at start', () => 
   });
 
   it('warns about status_auth: loopback on an address others reach', async () => {
-    const result = await checkConfig(`server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef, host: 0.0.0.0, status_auth: loopback}\n${base}webhook: {secret: cli-test-secret-0123456789}\n`);
+    const result = await checkConfig(
+      `server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef, host: 0.0.0.0, status_auth: loopback}\n${base}webhook: {secret: cli-test-secret-0123456789}\n`,
+    );
     expect(result.code).toBe(0);
-    expect(result.stderr).toEqual([expect.stringMatching(/^warning: server\.status_auth is loopback while the server listens on 0\.0\.0\.0/)]);
+    expect(result.stderr).toEqual([
+      expect.stringMatching(/^warning: server\.status_auth is loopback while the server listens on 0\.0\.0\.0/),
+    ]);
   });
 });
 

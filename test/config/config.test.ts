@@ -33,7 +33,9 @@ describe('config', () => {
   it('accepts the example config with its environment variables set', () => {
     const config = parseConfig(readFileSync('config.example.yaml', 'utf8'), '/srv/cb/config.yaml', env);
     expect(config.feeds[0]?.token).toBe(env.FEED_TOKEN);
-    expect(config.google?.calendars).toEqual([{ calendar_key: '*', calendar_id: expect.stringMatching(/^c_[0-9a-f]{64}@group\.calendar\.google\.com$/) }]);
+    expect(config.google?.calendars).toEqual([
+      { calendar_key: '*', calendar_id: expect.stringMatching(/^c_[0-9a-f]{64}@group\.calendar\.google\.com$/) },
+    ]);
     expect(config.database.path).toBe('/srv/cb/data/calbridge.db');
   });
 
@@ -50,7 +52,11 @@ describe('config', () => {
   });
 
   it('interpolates ${NAME} and ${NAME:-fallback}', () => {
-    const config = parseConfig(`${minimal}\n  auth_token: \${HOOK_AUTH:-}\ndatabase:\n  path: \${DB_DIR:-/var/lib/cb}/x.db\n`, '/c.yaml', env);
+    const config = parseConfig(
+      `${minimal}\n  auth_token: \${HOOK_AUTH:-}\ndatabase:\n  path: \${DB_DIR:-/var/lib/cb}/x.db\n`,
+      '/c.yaml',
+      env,
+    );
     expect(config.webhook.auth_token).toBeUndefined();
     expect(config.database.path).toBe('/var/lib/cb/x.db');
     const withDir = parseConfig(`${minimal}\ndatabase:\n  path: \${DB_DIR:-/var/lib/cb}/x.db\n`, '/c.yaml', { ...env, DB_DIR: '/data' });
@@ -126,7 +132,9 @@ feeds:
   });
 
   it('a secret written as an unquoted number is not echoed in the config error', () => {
-    const text = minimal.replace('  secret: ${WEBHOOK_SECRET}', '  secret: 1234567890123456789').replace('  token: ${BOOKING_TOKEN}', '  token: 12345678901234567');
+    const text = minimal
+      .replace('  secret: ${WEBHOOK_SECRET}', '  secret: 1234567890123456789')
+      .replace('  token: ${BOOKING_TOKEN}', '  token: 12345678901234567');
     let error: unknown;
     try {
       parseConfig(text, '/c.yaml', env);
@@ -136,18 +144,33 @@ feeds:
     expect(error).toBeInstanceOf(ConfigError);
     const { message, problems: found } = error as ConfigError;
     expect(found).toEqual([
-      { path: 'booking.token', line: 6, message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown' },
-      { path: 'webhook.secret', line: 8, message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown' },
+      {
+        path: 'booking.token',
+        line: 6,
+        message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown',
+      },
+      {
+        path: 'webhook.secret',
+        line: 8,
+        message: 'must be text, not a number (put it in quotes); the value is a secret, so it is not shown',
+      },
     ]);
-    for (const digits of ['1234567890123456', '12345678901234567', '1234567890123456800', '12345678901234568']) expect(message).not.toContain(digits);
+    for (const digits of ['1234567890123456', '12345678901234567', '1234567890123456800', '12345678901234568'])
+      expect(message).not.toContain(digits);
     expect(problems(minimal.replace('  token: ${BOOKING_TOKEN}', '  token: ${BOOKING_TOKEN}\n  timezone: 12345678'))[0]?.message).toBe(
       'must be text, not 12345678 (put it in quotes)', // values that are not secrets are still shown
     );
   });
 
   it('catches every misspelt placeholder, whatever its case or characters', () => {
-    const found = problems(`${minimal}feeds:\n  - name: A\n    token: feed-token-0123456789\n    title: "{Person.Full_Name} {constructor} { status }"\n`);
-    expect(found.map((p) => p.message)).toEqual(['unknown placeholder {Person.Full_Name}', 'unknown placeholder {constructor}', 'unknown placeholder { status }']);
+    const found = problems(
+      `${minimal}feeds:\n  - name: A\n    token: feed-token-0123456789\n    title: "{Person.Full_Name} {constructor} { status }"\n`,
+    );
+    expect(found.map((p) => p.message)).toEqual([
+      'unknown placeholder {Person.Full_Name}',
+      'unknown placeholder {constructor}',
+      'unknown placeholder { status }',
+    ]);
   });
 
   it('checks the statuses of feed filters, in any case', () => {

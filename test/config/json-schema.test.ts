@@ -45,8 +45,12 @@ describe('config.schema.json', () => {
   });
 
   it('explains keys with the comments of the example', () => {
-    const schema = JSON.parse(committed) as { properties: Record<string, { properties: Record<string, { description?: string; default?: unknown }> }> };
-    expect(schema.properties.database!.properties.synchronous!.description).toMatch(/^normal: an acknowledged write survives a process kill/);
+    const schema = JSON.parse(committed) as {
+      properties: Record<string, { properties: Record<string, { description?: string; default?: unknown }> }>;
+    };
+    expect(schema.properties.database!.properties.synchronous!.description).toMatch(
+      /^normal: an acknowledged write survives a process kill/,
+    );
     expect(schema.properties.server!.properties.port!.default).toBe(8080);
   });
 });

@@ -40,13 +40,22 @@ describe('microsoft config', () => {
       graph_root: 'https://graph.microsoft.com/',
       calendars: [{ calendar_key: '*', user: 'me', calendar: 'Calendar' }],
       requests_per_minute: 600,
-      reverse_sync: { enabled: true, schedule: '*/2 * * * *', push_notifications: true, on_conflict: 'revert', on_delete: 'recreate', send_email: false },
+      reverse_sync: {
+        enabled: true,
+        schedule: '*/2 * * * *',
+        push_notifications: true,
+        on_conflict: 'revert',
+        on_delete: 'recreate',
+        send_email: false,
+      },
     });
   });
 
   it('app-only: a real tenant and a named mailbox; the secret is masked when printed', () => {
     const config = parseConfig(
-      withMicrosoft(`  tenant: ${TENANT}\n  credentials: { client_id: ${CLIENT}, client_secret: "q8Q~abcdefghijklmnopqrstuvwxyz0123456" }\n  calendars: [{ calendar_key: "*", user: reception@clinic.example, calendar: Clinic }]\n`),
+      withMicrosoft(
+        `  tenant: ${TENANT}\n  credentials: { client_id: ${CLIENT}, client_secret: "q8Q~abcdefghijklmnopqrstuvwxyz0123456" }\n  calendars: [{ calendar_key: "*", user: reception@clinic.example, calendar: Clinic }]\n`,
+      ),
       '/c.yaml',
       env,
     );
@@ -55,8 +64,12 @@ describe('microsoft config', () => {
   });
 
   it('each mistake is named at its path with the fix', () => {
-    expect(problems('  enabled: true\n')).toEqual([{ path: 'microsoft.credentials.client_id', message: expect.stringMatching(/is required .*Application \(client\) ID/) }]);
-    expect(problems('  credentials: { client_id: my-app }\n')).toEqual([{ path: 'microsoft.credentials.client_id', message: expect.stringMatching(/not a GUID/) }]);
+    expect(problems('  enabled: true\n')).toEqual([
+      { path: 'microsoft.credentials.client_id', message: expect.stringMatching(/is required .*Application \(client\) ID/) },
+    ]);
+    expect(problems('  credentials: { client_id: my-app }\n')).toEqual([
+      { path: 'microsoft.credentials.client_id', message: expect.stringMatching(/not a GUID/) },
+    ]);
     // Copying the secret's ID instead of its value (AADSTS7000215), on the shared tenant, with "me".
     const appOnly = problems(`  credentials: { client_id: ${CLIENT}, client_secret: 0b8e7c9a-1111-2222-3333-444455556666 }\n`);
     expect(appOnly).toEqual([
@@ -64,10 +77,14 @@ describe('microsoft config', () => {
       { path: 'microsoft.tenant', message: expect.stringMatching(/cannot be "common" for app-only.*Directory \(tenant\) ID/) },
       { path: 'microsoft.calendars[0].user', message: expect.stringMatching(/cannot be "me" for app-only/) },
     ]);
-    expect(problems(`  credentials: { client_id: ${CLIENT}, client_secret: s3cr3t-value-abc, refresh_token: 0.AXrt }\n  tenant: ${TENANT}\n  calendars: [{ calendar_key: "*", user: a@b.example }]\n`)).toEqual([
-      { path: 'microsoft.credentials', message: expect.stringMatching(/not both/) },
+    expect(
+      problems(
+        `  credentials: { client_id: ${CLIENT}, client_secret: s3cr3t-value-abc, refresh_token: 0.AXrt }\n  tenant: ${TENANT}\n  calendars: [{ calendar_key: "*", user: a@b.example }]\n`,
+      ),
+    ).toEqual([{ path: 'microsoft.credentials', message: expect.stringMatching(/not both/) }]);
+    expect(problems(`  tenant: "my tenant"\n  credentials: { client_id: ${CLIENT} }\n`)).toEqual([
+      { path: 'microsoft.tenant', message: expect.stringMatching(/not a directory \(tenant\) ID/) },
     ]);
-    expect(problems(`  tenant: "my tenant"\n  credentials: { client_id: ${CLIENT} }\n`)).toEqual([{ path: 'microsoft.tenant', message: expect.stringMatching(/not a directory \(tenant\) ID/) }]);
     expect(problems(`  credentials: { client_id: ${CLIENT} }\n  calendars: [{ calendar_key: "*", user: "Reception Desk" }]\n`)).toEqual([
       { path: 'microsoft.calendars[0].user', message: expect.stringMatching(/mailbox address/) },
     ]);
@@ -76,7 +93,11 @@ describe('microsoft config', () => {
 
   it('a disabled section needs no credentials; an http:// authority on another machine is warned about', () => {
     expect(parseConfig(withMicrosoft('  enabled: false\n'), '/c.yaml', env).microsoft?.enabled).toBe(false);
-    const config = parseConfig(withMicrosoft(`  credentials: { client_id: ${CLIENT} }\n  authority_url: http://login.example.net/\n`), '/c.yaml', env);
+    const config = parseConfig(
+      withMicrosoft(`  credentials: { client_id: ${CLIENT} }\n  authority_url: http://login.example.net/\n`),
+      '/c.yaml',
+      env,
+    );
     expect(clearTextWarnings(config)).toEqual([{ path: 'microsoft.authority_url', message: expect.stringMatching(/clear text/) }]);
   });
 });

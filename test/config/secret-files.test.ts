@@ -79,13 +79,21 @@ describe('secrets from files', () => {
     const started = Date.now();
     const found = problemsOf(configWith({ webhook: '${file:/dev/zero}' }));
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(found).toEqual([{ path: 'webhook.secret', line: 7, message: expect.stringMatching(/^secret file \/dev\/zero is not a regular file/) as unknown }]);
+    expect(found).toEqual([
+      { path: 'webhook.secret', line: 7, message: expect.stringMatching(/^secret file \/dev\/zero is not a regular file/) as unknown },
+    ]);
   });
 
   it('refuses a secret file larger than 1 MiB, naming it', () => {
     writeFileSync(join(dir, 'secrets', 'huge'), Buffer.alloc(1024 * 1024 + 1, 'a'));
     const found = problemsOf(configWith({ webhook: '${file:secrets/huge}' }));
-    expect(found).toEqual([{ path: 'webhook.secret', line: 7, message: `secret file ${join(dir, 'secrets', 'huge')} is larger than 1 MiB, which no secret is; give the file that holds the secret` }]);
+    expect(found).toEqual([
+      {
+        path: 'webhook.secret',
+        line: 7,
+        message: `secret file ${join(dir, 'secrets', 'huge')} is larger than 1 MiB, which no secret is; give the file that holds the secret`,
+      },
+    ]);
   });
 
   it('uses the fallback only for a file that does not exist', () => {

@@ -189,4 +189,3 @@ describe('stored bodies on disk', () => {
     expect(again.equals(body)).toBe(true);
   });
 });
-

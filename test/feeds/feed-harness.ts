@@ -32,9 +32,11 @@ export interface FeedHarness {
 
 export function feedHarness(feeds: Record<string, unknown>[] = [{ name: 'Clinic', token: TOKEN }]): FeedHarness {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-feeds-'));
-  const configOf = (f: Record<string, unknown>[]) => testConfig({ server: { public_url: 'https://cal.example.com/' }, database: { path: join(dir, 'calbridge.db') }, feeds: f });
+  const configOf = (f: Record<string, unknown>[]) =>
+    testConfig({ server: { public_url: 'https://cal.example.com/' }, database: { path: join(dir, 'calbridge.db') }, feeds: f });
   const clock = new ManualClock();
-  const build = (f = feeds) => buildRuntime(configOf(f), { log: silentLogger(), clock, booking: unreachableBooking, wake: () => undefined, processMetrics: false });
+  const build = (f = feeds) =>
+    buildRuntime(configOf(f), { log: silentLogger(), clock, booking: unreachableBooking, wake: () => undefined, processMetrics: false });
   let runtime: Runtime = build();
   return {
     get ctx() {

@@ -126,9 +126,10 @@ describe('the pass over every row after a restart', () => {
     await countsBecome(runtime, { Clinic: AFTER.Clinic - 1 + imported, Everything: COUNT + imported });
   });
 
-  it('forgets the members of a feed no longer configured, and keeps the others\'', async () => {
+  it("forgets the members of a feed no longer configured, and keeps the others'", async () => {
     const { path } = await restartedAfterAnotherProcessChanged();
-    const storedMembers = (runtime: Runtime, token: string) => runtime.services.fragments.members.summary(sha256Hex(`feed:${token}`).slice(0, 32)).events;
+    const storedMembers = (runtime: Runtime, token: string) =>
+      runtime.services.fragments.members.summary(sha256Hex(`feed:${token}`).slice(0, 32)).events;
     const clinicOnly = await serving(path, BOTH_FEEDS.slice(0, 1));
     expect(feedCounts(clinicOnly)).toEqual({ Clinic: BEFORE.Clinic });
     expect(storedMembers(clinicOnly, ALL_TOKEN)).toBe(0);

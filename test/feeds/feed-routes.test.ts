@@ -17,7 +17,13 @@ async function body(res: Response): Promise<string> {
 describe('GET /feeds/{token}.ics', () => {
   it('answers 404 for an unknown or nearly right token, or another extension', async () => {
     h = feedHarness();
-    for (const path of [`/feeds/${TOKEN.slice(0, -1)}.ics`, `/feeds/${TOKEN}x.ics`, `/feeds/${TOKEN}.ical`, `/feeds/${TOKEN}`, '/feeds/.ics']) {
+    for (const path of [
+      `/feeds/${TOKEN.slice(0, -1)}.ics`,
+      `/feeds/${TOKEN}x.ics`,
+      `/feeds/${TOKEN}.ical`,
+      `/feeds/${TOKEN}`,
+      '/feeds/.ics',
+    ]) {
       expect((await h.get(path)).status, path).toBe(404);
     }
   });

@@ -30,7 +30,9 @@ function socketGet(port: number, path: string, headers: Record<string, string>, 
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: answerHeaders(res.headers), body: Buffer.concat(chunks).toString('latin1') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: answerHeaders(res.headers), body: Buffer.concat(chunks).toString('latin1') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -90,7 +92,11 @@ describe('the feed 304 answered before the app', () => {
       const label = `${method} ${path} ${JSON.stringify(headers)}`;
       const before = await notModifiedCount();
       const app = await h.get(path, headers, method);
-      const byApp = { status: app.status, headers: answerHeaders(app.headers), body: Buffer.from(await app.arrayBuffer()).toString('latin1') };
+      const byApp = {
+        status: app.status,
+        headers: answerHeaders(app.headers),
+        body: Buffer.from(await app.arrayBuffer()).toString('latin1'),
+      };
       const counted = (await notModifiedCount()) - before;
       const bySocket = await socketGet(port, path, headers, method);
       // The server frames a body it has whole with its length where the app named none.
@@ -100,7 +106,7 @@ describe('the feed 304 answered before the app', () => {
     }
   });
 
-  it('answers an unchanged feed\'s 304 without the app, and a changed feed\'s 200 through it', async () => {
+  it("answers an unchanged feed's 304 without the app, and a changed feed's 200 through it", async () => {
     h = feedHarness();
     h.ctx.appointments.upsert(appointment(1));
     const { port, appCalls } = await serveWithShortcut();

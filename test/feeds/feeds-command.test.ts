@@ -31,12 +31,17 @@ function configFile(publicUrl: string, feeds: string): string {
   return file;
 }
 
-
 describe('feeds command', () => {
   it("prints each feed's https:// and webcal:// URL", async () => {
     const file = configFile(
       'https://cal.example.com/base/',
-      ['feeds:', '  - name: Clinic', '    token: clinic-token-0123456789', '  - name: Front desk', '    token: desk-token-0123456789+/'].join('\n'),
+      [
+        'feeds:',
+        '  - name: Clinic',
+        '    token: clinic-token-0123456789',
+        '  - name: Front desk',
+        '    token: desk-token-0123456789+/',
+      ].join('\n'),
     );
     const { code, out, err } = await cli('feeds', '--config', file);
     expect(code).toBe(0);
@@ -71,7 +76,11 @@ describe('feedUrls', () => {
   it('builds the URL a token with reserved characters can be served at', () => {
     const config = testConfig({ server: { public_url: 'https://x.example' }, feeds: [{ name: 'n', token: 'a b/c?d-0123456789' }] });
     expect(feedUrls(config)).toEqual([
-      { name: 'n', https: 'https://x.example/feeds/a%20b%2Fc%3Fd-0123456789.ics', webcal: 'webcal://x.example/feeds/a%20b%2Fc%3Fd-0123456789.ics' },
+      {
+        name: 'n',
+        https: 'https://x.example/feeds/a%20b%2Fc%3Fd-0123456789.ics',
+        webcal: 'webcal://x.example/feeds/a%20b%2Fc%3Fd-0123456789.ics',
+      },
     ]);
   });
 });

@@ -38,7 +38,12 @@ describe('the activity of a Google backfill', () => {
     expect(env.fake.events('primary')).toHaveLength(120);
 
     const shown = recent(env);
-    expect(shown[0]).toMatchObject({ appointment: null, kind: 'backfill', direction: 'booking-to-targets', summary: 'added 120 appointments to Google Calendar (primary)' });
+    expect(shown[0]).toMatchObject({
+      appointment: null,
+      kind: 'backfill',
+      direction: 'booking-to-targets',
+      summary: 'added 120 appointments to Google Calendar (primary)',
+    });
     expect(shown.filter((x) => x.kind === 'backfill')).toHaveLength(1);
     // None of the events has a line of its own, not even the first 50 written before it was a backfill.
     expect(stored(env, 'google-write')).toEqual([]);
@@ -71,7 +76,7 @@ describe('the activity of a Google backfill', () => {
     expect(stored(env, 'backfill')).toEqual(['added 51 appointments to Google Calendar (primary)']);
   });
 
-  it('a backfill cut short by Google\'s quota says how many it added', async () => {
+  it("a backfill cut short by Google's quota says how many it added", async () => {
     env = await createGoogleEnv();
     for (let i = 1; i <= 150; i++) env.put(appointment(i));
     env.fake.setQuota(90);

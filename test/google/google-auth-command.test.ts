@@ -14,7 +14,11 @@ afterEach(async () => {
 
 it('stores the refresh token from the consent and never prints it', async () => {
   fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1' });
-  const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
+  const google = {
+    credentials: { client_id: 'client-1', client_secret: 'client-secret-1' },
+    api_root: fake.rootUrl,
+    token_url: fake.tokenUrl,
+  };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close();
   const before = Date.now();

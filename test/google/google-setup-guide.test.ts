@@ -91,7 +91,10 @@ const calendarOf = (config: Config) => config.google!.calendars[0]!.calendar_id;
 describe('docs/google-setup.md, way 1: a service account', () => {
   async function serviceAccount(access: GoogleSimulatorOptions['calendars'] | 'guide' = 'guide', fakeOptions: GoogleSimulatorOptions = {}) {
     const guideCalendar = /calendar_id: (\S+)/.exec(guideBlock('service-account'))![1]!;
-    const { dir, file } = await followGuide('service-account', { calendars: access === 'guide' ? { [guideCalendar]: 'writer' } : access, ...fakeOptions });
+    const { dir, file } = await followGuide('service-account', {
+      calendars: access === 'guide' ? { [guideCalendar]: 'writer' } : access,
+      ...fakeOptions,
+    });
     writeServiceAccountKey(dir);
     const { config } = loadConfigFile(file, {});
     return { config, calendar: calendarOf(config) };
@@ -113,7 +116,9 @@ describe('docs/google-setup.md, way 1: a service account', () => {
     const expected = `calendar "${calendar}" was not found (Google answered 404 notFound): its ID is wrong, or it is not shared with the service account ${SERVICE_ACCOUNT}.`;
     expect(google.failures[0]?.last_error).toContain(expected);
     expect(google.last_error).toContain('"Make changes to events"');
-    expect(guideText).toContain('was not found (Google answered 404 notFound): its ID is wrong, or it is not shared with the service account');
+    expect(guideText).toContain(
+      'was not found (Google answered 404 notFound): its ID is wrong, or it is not shared with the service account',
+    );
   });
 
   it('shows a calendar shared only to see as the guide says', async () => {
@@ -133,16 +138,22 @@ describe('docs/google-setup.md, way 1: a service account', () => {
     fake!.revoke();
     const { google } = await writeOne(config);
     expect(google.auth.ok).toBe(false);
-    expect(google.auth.error).toMatch(new RegExp(`^Google refused the key of the service account ${SERVICE_ACCOUNT}: invalid_grant .*deleted or disabled`));
+    expect(google.auth.error).toMatch(
+      new RegExp(`^Google refused the key of the service account ${SERVICE_ACCOUNT}: invalid_grant .*deleted or disabled`),
+    );
     expect(guideText).toContain('Google refused the key of the service account calbridge@...: invalid_grant (...)');
   });
 
-  it('warns in check-config, with the guide\'s words, when a service account is pointed at primary', async () => {
+  it("warns in check-config, with the guide's words, when a service account is pointed at primary", async () => {
     const { config } = await serviceAccount();
     const primary: Config = { ...config, google: { ...config.google!, calendars: [{ calendar_key: '*', calendar_id: 'primary' }] } };
     const [warning] = googleCalendarWarnings(primary);
-    expect(`${warning?.path}: ${warning?.message}`).toMatch(/^google\.calendars\[0\]\.calendar_id: is "primary" with a service account: that is the service account's own calendar, which no person sees\./);
-    expect(guideText).toContain('google.calendars[0].calendar_id: is "primary" with a service account: that is the service account\'s own calendar, which no person sees.');
+    expect(`${warning?.path}: ${warning?.message}`).toMatch(
+      /^google\.calendars\[0\]\.calendar_id: is "primary" with a service account: that is the service account's own calendar, which no person sees\./,
+    );
+    expect(guideText).toContain(
+      'google.calendars[0].calendar_id: is "primary" with a service account: that is the service account\'s own calendar, which no person sees.',
+    );
     const named: Config = { ...config, google: { ...config.google!, calendars: [{ calendar_key: '*', calendar_id: 'Clinic bookings' }] } };
     expect(googleCalendarWarnings(named)[0]?.message).toMatch(/^"Clinic bookings" does not look like a Google calendar ID/);
   });
@@ -166,7 +177,7 @@ describe('docs/google-setup.md, way 2: an OAuth client', () => {
     return config;
   }
 
-  it('consents once with google auth, then writes into the person\'s own calendar', async () => {
+  it("consents once with google auth, then writes into the person's own calendar", async () => {
     const config = await consented();
     const { google } = await writeOne(config);
     expect(google.auth).toEqual({ mode: 'oauth', ok: true, error: null });

@@ -26,7 +26,13 @@ beforeEach(async () => {
   fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1' });
   const auth = oauthClient(testGoogleConfig(fake));
   auth.setCredentials({ refresh_token: 'refresh-1' });
-  api = createCalendarAdapter({ auth, apiRoot: fake.rootUrl, pacer: new Pacer(100_000, systemClock), clock: systemClock, policy: { retries: 0, baseMs: 1, maxMs: 1 } });
+  api = createCalendarAdapter({
+    auth,
+    apiRoot: fake.rootUrl,
+    pacer: new Pacer(100_000, systemClock),
+    clock: systemClock,
+    policy: { retries: 0, baseMs: 1, maxMs: 1 },
+  });
 });
 afterEach(async () => {
   await fake.close();
@@ -125,10 +131,24 @@ describe('fake Google Calendar', () => {
     try {
       const auth = oauthClient(testGoogleConfig(f2));
       auth.setCredentials({ refresh_token: 'refresh-1' });
-      const api2 = createCalendarAdapter({ auth, apiRoot: f2.rootUrl, pacer: new Pacer(100_000, systemClock), clock: systemClock, policy: { retries: 0, baseMs: 1, maxMs: 1 } });
-      const ch = await api2.watch('primary', { channelId: 'chan-1', address: 'https://cal.example.com/google/notifications', token: 'tok-1' });
+      const api2 = createCalendarAdapter({
+        auth,
+        apiRoot: f2.rootUrl,
+        pacer: new Pacer(100_000, systemClock),
+        clock: systemClock,
+        policy: { retries: 0, baseMs: 1, maxMs: 1 },
+      });
+      const ch = await api2.watch('primary', {
+        channelId: 'chan-1',
+        address: 'https://cal.example.com/google/notifications',
+        token: 'tok-1',
+      });
       expect(await f2.notify('chan-1', 'exists')).toBe(200);
-      expect(received.at(-1)).toMatchObject({ 'x-goog-channel-id': 'chan-1', 'x-goog-channel-token': 'tok-1', 'x-goog-resource-state': 'exists' });
+      expect(received.at(-1)).toMatchObject({
+        'x-goog-channel-id': 'chan-1',
+        'x-goog-channel-token': 'tok-1',
+        'x-goog-resource-state': 'exists',
+      });
       await api2.stopChannel('chan-1', ch.resourceId);
       await expect(api2.stopChannel('chan-1', ch.resourceId)).rejects.toMatchObject({ kind: 'not_found' });
     } finally {

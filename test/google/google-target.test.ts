@@ -29,7 +29,13 @@ beforeEach(async () => {
   fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1' });
   const auth = oauthClient(testGoogleConfig(fake));
   auth.setCredentials({ refresh_token: 'refresh-1' });
-  const api = createCalendarAdapter({ auth, apiRoot: fake.rootUrl, pacer: new Pacer(100_000, systemClock), clock: systemClock, policy: { retries: 0, baseMs: 1, maxMs: 1 } });
+  const api = createCalendarAdapter({
+    auth,
+    apiRoot: fake.rootUrl,
+    pacer: new Pacer(100_000, systemClock),
+    clock: systemClock,
+    policy: { retries: 0, baseMs: 1, maxMs: 1 },
+  });
   target = createGoogleTarget(api);
 });
 afterEach(async () => {
@@ -43,14 +49,27 @@ describe('Google as a calendar target', () => {
     expect(await target.put('primary', ID, body(10), { kind: 'absent' })).toEqual({ kind: 'exists' });
     expect(await target.get('primary', ID)).toEqual({
       kind: 'found',
-      event: { id: ID, etag: etagOf(first), deleted: false, start: Date.parse('2026-06-15T13:00:00Z'), end: Date.parse('2026-06-15T14:00:00Z'), ourHash: 'h1', title: 'Ana', description: '', status: 'confirmed' },
+      event: {
+        id: ID,
+        etag: etagOf(first),
+        deleted: false,
+        start: Date.parse('2026-06-15T13:00:00Z'),
+        end: Date.parse('2026-06-15T14:00:00Z'),
+        ourHash: 'h1',
+        title: 'Ana',
+        description: '',
+        status: 'confirmed',
+      },
     });
   });
 
   it('an event a person made repeat has no single time to reschedule to (put back, as on CalDAV); what it shows is read', async () => {
     await target.put('primary', ID, body(10), { kind: 'absent' });
     fake.state.userEdit('primary', ID, { recurrence: ['RRULE:FREQ=WEEKLY'], summary: 'Ana (weekly)' });
-    expect(await target.get('primary', ID)).toMatchObject({ kind: 'found', event: { start: null, end: null, title: 'Ana (weekly)', status: 'confirmed' } });
+    expect(await target.get('primary', ID)).toMatchObject({
+      kind: 'found',
+      event: { start: null, end: null, title: 'Ana (weekly)', status: 'confirmed' },
+    });
   });
 
   it('an update on a stale etag answers changed; on the current etag it writes', async () => {
@@ -70,7 +89,10 @@ describe('Google as a calendar target', () => {
     expect(await target.put('primary', 'nosuchevent', body(10), { kind: 'none' })).toEqual({ kind: 'missing' });
     expect(await target.get('primary', 'nosuchevent')).toEqual({ kind: 'missing' });
     fake.state.refuseRevival = true;
-    expect(await target.put('primary', ID, body(10), { kind: 'none' })).toMatchObject({ kind: 'refused', message: expect.stringMatching(/403/) });
+    expect(await target.put('primary', ID, body(10), { kind: 'none' })).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/403/),
+    });
   });
 
   it('changes: a full listing first, then only what changed since the cursor, deletions included', async () => {
@@ -95,7 +117,18 @@ describe('Google as a calendar target', () => {
     fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1', calendars: { primary: 'owner' } });
     const auth = oauthClient(testGoogleConfig(fake));
     auth.setCredentials({ refresh_token: 'refresh-1' });
-    target = createGoogleTarget(createCalendarAdapter({ auth, apiRoot: fake.rootUrl, pacer: new Pacer(100_000, systemClock), clock: systemClock, policy: { retries: 0, baseMs: 1, maxMs: 1 } }));
-    await expect(target.put('not-shared@group.calendar.google.com', ID, body(10), { kind: 'absent' })).rejects.toMatchObject({ kind: 'not_found', message: expect.stringMatching(/was not found/) });
+    target = createGoogleTarget(
+      createCalendarAdapter({
+        auth,
+        apiRoot: fake.rootUrl,
+        pacer: new Pacer(100_000, systemClock),
+        clock: systemClock,
+        policy: { retries: 0, baseMs: 1, maxMs: 1 },
+      }),
+    );
+    await expect(target.put('not-shared@group.calendar.google.com', ID, body(10), { kind: 'absent' })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: expect.stringMatching(/was not found/),
+    });
   });
 });

@@ -99,7 +99,12 @@ describe('Google writer', () => {
 
   it('moves the event when the mapped calendar changes', async () => {
     env = await createGoogleEnv({
-      google: { calendars: [{ calendar_key: 'cal-b', calendar_id: 'b@group' }, { calendar_key: '*', calendar_id: 'primary' }] },
+      google: {
+        calendars: [
+          { calendar_key: 'cal-b', calendar_id: 'b@group' },
+          { calendar_key: '*', calendar_id: 'primary' },
+        ],
+      },
     });
     const a = appointment(1);
     env.put(a);
@@ -182,7 +187,11 @@ describe('Google writer', () => {
     for (let i = 1; i <= 12; i++) env.put({ ...appointment(i), status: 'CANCELED' });
     await env.runWriter();
     expect(env.fake.events('primary')).toHaveLength(20);
-    expect(env.part.readiness!().warnings.map((w) => w.text).join(' ')).toMatch(/breaker/);
+    expect(
+      env.part.readiness!()
+        .warnings.map((w) => w.text)
+        .join(' '),
+    ).toMatch(/breaker/);
   });
 
   it('with 30% of calls failing (429, 403 rate limit, 500), 200 appointments are mirrored exactly once at the right times', async () => {

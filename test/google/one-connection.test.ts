@@ -31,7 +31,10 @@ async function callsByOp(tc: TestContext): Promise<Record<string, number>> {
 describe('one Google connection', () => {
   it('serves the writer and the reverse sync with one access token, and counts both in one place', async () => {
     fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
-    t = createTestContext({ config: testConfig({ google: googleSection(fake, { reverse_sync: { schedule: '0 0 1 1 *' } }) }), tuning: fast });
+    t = createTestContext({
+      config: testConfig({ google: googleSection(fake, { reverse_sync: { schedule: '0 0 1 1 *' } }) }),
+      tuning: fast,
+    });
     t.ctx.appointments.upsert(appointment(1));
     expect((await t.runtime.scheduler.runNow('google-writer')).status).toBe('success');
     expect((await t.runtime.scheduler.runNow('google-reverse-sync')).status).toBe('success');

@@ -15,7 +15,10 @@ it('adopts an existing event after a 409 only when it shows our times, not on ou
   await env.runWriter();
   const ev = env.fake.events('primary')[0]!;
   const later = (s: string) => new Date(Date.parse(s) + 7_200_000).toISOString();
-  env.fake.state.userEdit('primary', ev.id, { start: { dateTime: later(ev.start!.dateTime!), timeZone: 'UTC' }, end: { dateTime: later(ev.end!.dateTime!), timeZone: 'UTC' } });
+  env.fake.state.userEdit('primary', ev.id, {
+    start: { dateTime: later(ev.start!.dateTime!), timeZone: 'UTC' },
+    end: { dateTime: later(ev.end!.dateTime!), timeZone: 'UTC' },
+  });
   env.ctx.db.prepare('DELETE FROM links').run(); // a database restored from before the first write
   await env.runWriter();
   expect(Date.parse(env.fake.events('primary')[0]!.start!.dateTime!)).toBe(a.start);

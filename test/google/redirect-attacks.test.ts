@@ -37,7 +37,11 @@ async function folder(urls: (fake: GoogleSimulator) => Promise<{ token_url: stri
 }
 
 it('a token endpoint that redirects (307) to plain http on another port: that listener receives nothing', async () => {
-  const thief = await track(startServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"stolen","expires_in":3600}')));
+  const thief = await track(
+    startServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"stolen","expires_in":3600}'),
+    ),
+  );
   const redirector = await track(startRedirector(thief.origin));
   const { file, fake } = await folder(async (f) => ({ token_url: `${redirector.origin}/token`, api_root: f.rootUrl }));
 

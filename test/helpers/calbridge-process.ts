@@ -117,14 +117,24 @@ export function calbridgeProcesses() {
     spawn(args: string[], options: CalbridgeOptions = {}): CalbridgeProcess {
       const env = environment(options.env);
       const [program, before] = entryOf(options);
-      const child = spawn(program, [...before, ...args], { env, cwd: options.cwd, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+      const child = spawn(program, [...before, ...args], {
+        env,
+        cwd: options.cwd,
+        stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
       // 'close' comes after the process exits and both streams have ended: all output is in.
       const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-      const scanned: Scanned = { label: `calbridge ${args.join(' ')}`, stdout: () => out, stderr: () => err, secrets: secretsOf(args, options, env), printsOnStdout: [...(options.printsOnStdout ?? [])] };
+      const scanned: Scanned = {
+        label: `calbridge ${args.join(' ')}`,
+        stdout: () => out,
+        stderr: () => err,
+        secrets: secretsOf(args, options, env),
+        printsOnStdout: [...(options.printsOnStdout ?? [])],
+      };
       const process_: CalbridgeProcess = {
         child,
         stdout: () => out,
@@ -132,7 +142,11 @@ export function calbridgeProcesses() {
         output: () => `${out}${err}`,
         hasExited: () => child.exitCode !== null || child.signalCode !== null,
         exited,
-        listening: () => waitFor('it listens', () => /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1], { process: process_, everyMs: 50 }),
+        listening: () =>
+          waitFor('it listens', () => /"url":"([^"]+)"[^\n]*"msg":"calbridge listening"/.exec(out)?.[1], {
+            process: process_,
+            everyMs: 50,
+          }),
         answering: async (base) => void (await waitFor(`${base}/healthz to answer`, () => healthy(base), { process: process_ })),
         addSecret(secret, { printedOnStdout = false } = {}) {
           scanned.secrets.push(secret);
@@ -148,7 +162,13 @@ export function calbridgeProcesses() {
       const env = environment(options.env);
       const [program, before] = entryOf(options);
       const result = spawnSync(program, [...before, ...args], { env, cwd: options.cwd, encoding: 'utf8', timeout: PATIENCE_MS });
-      started.push({ label: `calbridge ${args.join(' ')}`, stdout: () => result.stdout, stderr: () => result.stderr, secrets: secretsOf(args, options, env), printsOnStdout: options.printsOnStdout ?? [] });
+      started.push({
+        label: `calbridge ${args.join(' ')}`,
+        stdout: () => result.stdout,
+        stderr: () => result.stderr,
+        secrets: secretsOf(args, options, env),
+        printsOnStdout: options.printsOnStdout ?? [],
+      });
       return result;
     },
   };

@@ -30,7 +30,10 @@ export interface CliEnvOptions {
  * A temp dir (removed by `cleanups`) with the booking simulator and a config file pointing at it,
  * followed by `sections` (YAML: a calendar target's section and anything else).
  */
-export async function cliFolder(cleanups: (() => unknown)[], sections: (sim: Simulator) => Promise<string>): Promise<{ dir: string; file: string; sim: Simulator }> {
+export async function cliFolder(
+  cleanups: (() => unknown)[],
+  sections: (sim: Simulator) => Promise<string>,
+): Promise<{ dir: string; file: string; sim: Simulator }> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-env-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const sim = await startTestSimulator();

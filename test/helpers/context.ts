@@ -36,7 +36,9 @@ export function testConfig(overrides: Record<string, unknown> = {}): Config {
 /** A booking API that refuses everything: for tests that must not reach the booking service. */
 export const unreachableBooking: BookingApi = {
   listPages: () => ({
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new BookingError('transient', 'the booking service is unreachable in this test')) }),
+    [Symbol.asyncIterator]: () => ({
+      next: () => Promise.reject(new BookingError('transient', 'the booking service is unreachable in this test')),
+    }),
   }),
   getAppointment: () => Promise.reject(new BookingError('transient', 'the booking service is unreachable in this test')),
   updateStatus: () => Promise.reject(new BookingError('transient', 'unreachable')),

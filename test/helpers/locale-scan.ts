@@ -9,4 +9,3 @@ export const ENGLISH =
 export const KEYS = /\b[a-z_]+(?:\.[a-z_]+)+\b/g;
 /** A booking status code, or a key (the UUIDs the booking service gives). */
 export const RAW = new RegExp(`\\b(${STATUSES.join('|')})\\b|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-`);
-

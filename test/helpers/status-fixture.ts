@@ -9,7 +9,10 @@ function merge<T>(base: T, over: DeepPartial<T> | undefined): T {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b) ? merge(b, v as DeepPartial<typeof b>) : v;
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && b && typeof b === 'object' && !Array.isArray(b)
+        ? merge(b, v as DeepPartial<typeof b>)
+        : v;
   }
   return out as T;
 }

@@ -29,4 +29,8 @@ export async function waitFor<T>(what: string, check: () => Maybe<T> | Promise<M
 }
 
 /** Whether a daemon at `base` answers /healthz with 200 now. */
-export const healthy = (base: string): Promise<boolean> => fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+export const healthy = (base: string): Promise<boolean> =>
+  fetch(`${base}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );

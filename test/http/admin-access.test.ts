@@ -23,7 +23,15 @@ afterEach(async () => {
 async function listen(access: { adminToken?: string; statusAuth?: 'token' | 'loopback'; metricsAuth?: boolean }): Promise<number> {
   const t: TestContext = createTestContext();
   const ready = () => ({ ready: true, reasons: [], warnings: [], notes: [] });
-  const app = createApp({ log: t.ctx.log, metrics: t.ctx.metrics, ...access, adminToken: access.adminToken, status: () => statusFixture(), readiness: ready, routes: [] });
+  const app = createApp({
+    log: t.ctx.log,
+    metrics: t.ctx.metrics,
+    ...access,
+    adminToken: access.adminToken,
+    status: () => statusFixture(),
+    readiness: ready,
+    routes: [],
+  });
   const server: Server = await listenHono(app.fetch, { port: 0, host: '127.0.0.1' });
   cleanups.push(() => t.close());
   cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
@@ -61,18 +69,31 @@ describe('status_auth: loopback', () => {
     }
   });
 
-  it.each(['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via', 'cf-connecting-ip', 'true-client-ip'])(
-    'a request relayed by a proxy (it carries %s) does not get in',
-    async (header) => {
-      const port = await listen({ statusAuth: 'loopback' });
-      expect(await get(port, '/api/status', { [header]: header === 'via' ? '1.1 proxy' : '203.0.113.9' })).toBe(401);
-      expect(await get(port, '/status', { [header]: 'x' })).toBe(401);
-    },
-  );
+  it.each([
+    'forwarded',
+    'x-forwarded-for',
+    'x-forwarded-host',
+    'x-forwarded-proto',
+    'x-real-ip',
+    'via',
+    'cf-connecting-ip',
+    'true-client-ip',
+  ])('a request relayed by a proxy (it carries %s) does not get in', async (header) => {
+    const port = await listen({ statusAuth: 'loopback' });
+    expect(await get(port, '/api/status', { [header]: header === 'via' ? '1.1 proxy' : '203.0.113.9' })).toBe(401);
+    expect(await get(port, '/status', { [header]: 'x' })).toBe(401);
+  });
 
   it('DNS rebinding: a loopback peer that names another host does not get in', async () => {
     const port = await listen({ statusAuth: 'loopback' });
-    for (const host of [`evil.example.com:${port}`, 'calendar.example.com', '127.0.0.1.evil.example', 'localhost.evil.example', '127.0.0.256', '10.0.0.1']) {
+    for (const host of [
+      `evil.example.com:${port}`,
+      'calendar.example.com',
+      '127.0.0.1.evil.example',
+      'localhost.evil.example',
+      '127.0.0.256',
+      '10.0.0.1',
+    ]) {
       expect(await get(port, '/api/status', { host }), host).toBe(401);
     }
   });
@@ -91,7 +112,13 @@ describe('the admin token', () => {
     expect(await get(port, '/api/status', { 'x-forwarded-for': '203.0.113.9', host: 'calendar.example.com', ...basic(TOKEN) })).toBe(200);
     expect(await get(port, '/api/status', bearer(TOKEN))).toBe(200);
     expect(await get(port, '/api/status', { authorization: `bearer   ${TOKEN}  ` })).toBe(200);
-    for (const wrong of [bearer(`${TOKEN}x`), bearer(TOKEN.slice(1)), basic('nope'), { authorization: TOKEN }, { authorization: `Token ${TOKEN}` }]) {
+    for (const wrong of [
+      bearer(`${TOKEN}x`),
+      bearer(TOKEN.slice(1)),
+      basic('nope'),
+      { authorization: TOKEN },
+      { authorization: `Token ${TOKEN}` },
+    ]) {
       expect(await get(port, '/api/status', wrong)).toBe(401);
     }
   });
@@ -140,7 +167,9 @@ describe('config', () => {
   };
 
   it('refuses an admin_token under 16 characters, naming the key', () => {
-    expect(problems(config('admin_token: short-token'))).toEqual(['server.admin_token: must be at least 16 characters (it is the only thing guarding this route)']);
+    expect(problems(config('admin_token: short-token'))).toEqual([
+      'server.admin_token: must be at least 16 characters (it is the only thing guarding this route)',
+    ]);
     expect(problems(config(`admin_token: ${TOKEN}`))).toEqual([]);
   });
 
@@ -166,7 +195,9 @@ describe('startup warnings', () => {
   });
 
   it('warns differently when loopback mode listens beyond loopback, and not at all when set up safely', () => {
-    expect(accessWarnings(server({ host: '0.0.0.0', status_auth: 'loopback' }))).toEqual([expect.stringMatching(/^server\.status_auth is loopback while the server listens on 0\.0\.0\.0: /)]);
+    expect(accessWarnings(server({ host: '0.0.0.0', status_auth: 'loopback' }))).toEqual([
+      expect.stringMatching(/^server\.status_auth is loopback while the server listens on 0\.0\.0\.0: /),
+    ]);
     expect(accessWarnings(server({ host: '127.0.0.1', status_auth: 'loopback' }))).toEqual([]);
     expect(accessWarnings(server({ host: '0.0.0.0', admin_token: TOKEN }))).toEqual([]);
     expect(accessWarnings(server({ metrics_auth: true }))).toHaveLength(2);

@@ -22,7 +22,10 @@ const DELIVERIES = 300_000;
  */
 function recordStatements(): string[] {
   const executed: string[] = [];
-  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...a: unknown[]) => unknown>;
+  const proto = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<
+    'run' | 'get' | 'all' | 'iterate',
+    (...a: unknown[]) => unknown
+  >;
   for (const method of ['run', 'get', 'all', 'iterate'] as const) {
     const original = proto[method];
     proto[method] = function (this: { source: string }, ...args: unknown[]) {
@@ -46,7 +49,9 @@ function fullScans(db: Db, sql: string): string[] {
   const stmt = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
   const rows = (Object.keys(named).length ? stmt.all(named) : stmt.all(...params)) as { detail: string }[];
   // Walking an index of pending rows in its order, to a LIMIT, reads only as many entries as the limit.
-  return rows.map((r) => r.detail).filter((d) => /^SCAN /.test(d) && !/^SCAN deliveries USING (COVERING )?INDEX deliveries_(fresh|retry_due|retry_since)$/.test(d));
+  return rows
+    .map((r) => r.detail)
+    .filter((d) => /^SCAN /.test(d) && !/^SCAN deliveries USING (COVERING )?INDEX deliveries_(fresh|retry_due|retry_since)$/.test(d));
 }
 
 /** 300,000 deliveries as a busy month leaves them: almost all processed, some failed, a backlog pending. */
@@ -119,7 +124,12 @@ describe('cheap probes', () => {
     seed(t.ctx.db);
     const store = new DeliveryStore(t.ctx.db);
     const [first] = store.due(Date.now(), 64);
-    const ofKey = () => (t!.ctx.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending' AND appointment_key = ?").get(first!.key) as { n: number }).n;
+    const ofKey = () =>
+      (
+        t!.ctx.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE state = 'pending' AND appointment_key = ?").get(first!.key) as {
+          n: number;
+        }
+      ).n;
     const pendingOfKey = ofKey();
     expect(pendingOfKey).toBeGreaterThan(first!.ids.length); // due() saw some, the store remembers them all
     const executed = recordStatements();
@@ -128,7 +138,9 @@ describe('cheap probes', () => {
     const plans = [...new Set(executed)].flatMap((sql) => {
       const named = Object.fromEntries([...sql.matchAll(/@(\w+)/g)].map((m) => [m[1], m[1] === 'ids' ? '[1]' : 0]));
       const stmt = t!.ctx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-      return ((Object.keys(named).length ? stmt.all(named) : stmt.all(...(sql.match(/\?/g) ?? []).map(() => 0))) as { detail: string }[]).map((r) => r.detail);
+      return (
+        (Object.keys(named).length ? stmt.all(named) : stmt.all(...(sql.match(/\?/g) ?? []).map(() => 0))) as { detail: string }[]
+      ).map((r) => r.detail);
     });
     expect(plans.filter((d) => /^SCAN deliveries|INDEX deliveries_(fresh|retry_due|retry_since)\b/.test(d))).toEqual([]);
     expect(ofKey()).toBe(0);

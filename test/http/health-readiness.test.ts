@@ -113,6 +113,8 @@ describe('/readyz', () => {
     t!.ctx.db.pragma(`user_version = ${latest + 1}`);
     const r = await d.readyz();
     expect(r.status).toBe(503);
-    expect(JSON.parse(r.text).reasons.join(' ')).toContain(`schema version ${latest + 1} but this calbridge runs version ${latest} (a newer release migrated it)`);
+    expect(JSON.parse(r.text).reasons.join(' ')).toContain(
+      `schema version ${latest + 1} but this calbridge runs version ${latest} (a newer release migrated it)`,
+    );
   });
 });

@@ -40,7 +40,9 @@ afterEach(async () => {
   }
 });
 
-export async function startLoggedDaemon(options: { server?: Record<string, unknown>; limits?: Partial<ServerLimits>; clock?: Clock } = {}): Promise<LoggedDaemon> {
+export async function startLoggedDaemon(
+  options: { server?: Record<string, unknown>; limits?: Partial<ServerLimits>; clock?: Clock } = {},
+): Promise<LoggedDaemon> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-http-'));
   const config = testConfig({
     server: { admin_token: ADMIN_TOKEN, ...options.server },
@@ -51,7 +53,14 @@ export async function startLoggedDaemon(options: { server?: Record<string, unkno
   });
   const written: string[] = [];
   const log = createLogger({ level: 'debug', stream: { write: (l) => written.push(l) } });
-  const daemon = await startDaemon(config, { log, port: 0, booking: unreachableBooking, processMetrics: false, limits: options.limits, clock: options.clock });
+  const daemon = await startDaemon(config, {
+    log,
+    port: 0,
+    booking: unreachableBooking,
+    processMetrics: false,
+    limits: options.limits,
+    clock: options.clock,
+  });
   running.push({ daemon, dir });
   const lines = () => written.map((l) => JSON.parse(l) as LogLine);
   return {

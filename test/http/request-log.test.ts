@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { FEED_TOKEN, WEBHOOK_SECRET, rawClient, startLoggedDaemon, type LogLine } from './logged-daemon.ts';
 
-const NOTIFICATION = JSON.stringify({ event: 'appointment.created', timestamp: '2026-06-15T10:00:00-03:00', data: { appointment_key: 'k-1' } });
+const NOTIFICATION = JSON.stringify({
+  event: 'appointment.created',
+  timestamp: '2026-06-15T10:00:00-03:00',
+  data: { appointment_key: 'k-1' },
+});
 
 const noSecretIn = (text: string) => {
   expect(text).not.toContain(WEBHOOK_SECRET);
@@ -17,16 +21,38 @@ describe('request log', () => {
   it('logs each request once, at info, with method, route pattern, status, ms and a request id', async () => {
     const d = await startLoggedDaemon();
     const base = `http://127.0.0.1:${d.port}`;
-    expect((await fetch(`${base}/webhooks/${WEBHOOK_SECRET}/`, { method: 'POST', body: NOTIFICATION, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/webhooks/${WEBHOOK_SECRET}/`, {
+          method: 'POST',
+          body: NOTIFICATION,
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await fetch(`${base}/feeds/${FEED_TOKEN}.ics`)).status).toBe(200);
     expect((await fetch(`${base}/feeds/not-the-token-at-all.ics`)).status).toBe(404);
     expect((await fetch(`${base}/nowhere`)).status).toBe(404);
 
     const webhook = await d.line(requestLine('/webhooks/:secret/'));
-    expect(webhook).toMatchObject({ level: 'info', method: 'POST', status: 200, request_id: expect.stringMatching(/^[0-9a-f]{6}-[0-9a-z]+$/), ms: expect.any(Number) });
-    expect(d.lines().filter(requestLine('/feeds/:file')).map((l) => l.status)).toEqual([200, 404]);
+    expect(webhook).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      status: 200,
+      request_id: expect.stringMatching(/^[0-9a-f]{6}-[0-9a-z]+$/),
+      ms: expect.any(Number),
+    });
+    expect(
+      d
+        .lines()
+        .filter(requestLine('/feeds/:file'))
+        .map((l) => l.status),
+    ).toEqual([200, 404]);
     expect(await d.line(requestLine('(no route)'))).toMatchObject({ level: 'info', status: 404 });
-    const ids = d.lines().filter((l) => l.msg === 'request').map((l) => l.request_id);
+    const ids = d
+      .lines()
+      .filter((l) => l.msg === 'request')
+      .map((l) => l.request_id);
     expect(new Set(ids).size).toBe(ids.length);
     noSecretIn(d.text());
   });
@@ -47,7 +73,12 @@ describe('request log', () => {
     const again = await fetch(feed, { headers: { 'if-none-match': first.headers.get('etag')! } });
     expect(again.status).toBe(304);
     await d.line((l) => requestLine('/feeds/:file')(l) && l.status === 304);
-    expect(d.lines().filter(requestLine('/feeds/:file')).map((l) => [l.status, l.level])).toEqual([
+    expect(
+      d
+        .lines()
+        .filter(requestLine('/feeds/:file'))
+        .map((l) => [l.status, l.level]),
+    ).toEqual([
       [200, 'info'],
       [304, 'debug'],
     ]);
@@ -56,7 +87,9 @@ describe('request log', () => {
   it('an aborted webhook does not log its secret, nor an error', async () => {
     const d = await startLoggedDaemon();
     const client = await rawClient(d.port);
-    client.socket.write(`POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":"appointment.cre`);
+    client.socket.write(
+      `POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":"appointment.cre`,
+    );
     await new Promise((r) => setTimeout(r, 100)); // the body has started to arrive
     client.socket.destroy();
 
@@ -69,7 +102,9 @@ describe('request log', () => {
   it('a webhook cut off by the request timeout does not log its secret, nor an error', async () => {
     const d = await startLoggedDaemon({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
     const client = await rawClient(d.port);
-    client.socket.write(`POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":"appointment.cre`);
+    client.socket.write(
+      `POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"event":"appointment.cre`,
+    );
     // The client keeps the connection open and sends nothing more: the server ends it.
     await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 408 /);

@@ -30,7 +30,9 @@ describe('slow senders', () => {
   it('a client that sends its body a byte at a time is cut off at the request timeout, and nothing is stored', async () => {
     const d = await startLoggedDaemon({ limits: { headersTimeoutMs: 300, requestTimeoutMs: 700 } });
     const client = await rawClient(d.port);
-    client.socket.write(`POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`);
+    client.socket.write(
+      `POST /webhooks/${WEBHOOK_SECRET}/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+    );
     dribble(client, ' ', 20, 20_000); // a 1,000-byte body at 50 bytes a second
 
     const after = await client.closed;
@@ -51,7 +53,10 @@ describe('slow senders', () => {
     await held[0]!.closed;
     let answered = 0;
     for (let i = 0; i < 20 && answered !== 200; i++) {
-      answered = await fetch(`http://127.0.0.1:${d.port}/healthz`, { headers: { connection: 'close' } }).then((r) => r.status, () => 0);
+      answered = await fetch(`http://127.0.0.1:${d.port}/healthz`, { headers: { connection: 'close' } }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (answered !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(answered).toBe(200);
@@ -87,14 +92,27 @@ describe('slow senders', () => {
       new Promise<{ status: number; ms: number }>((resolve) => {
         const t0 = Date.now();
         const req = request(
-          { host: '127.0.0.1', port: d.port, localAddress: '127.0.0.2', method, path, agent: false, headers: body ? { 'content-type': 'application/json' } : {}, timeout: 3000 },
+          {
+            host: '127.0.0.1',
+            port: d.port,
+            localAddress: '127.0.0.2',
+            method,
+            path,
+            agent: false,
+            headers: body ? { 'content-type': 'application/json' } : {},
+            timeout: 3000,
+          },
           (res) => res.resume().on('end', () => resolve({ status: res.statusCode!, ms: Date.now() - t0 })),
         );
         req.on('timeout', () => req.destroy());
         req.on('error', () => resolve({ status: 0, ms: Date.now() - t0 }));
         req.end(body);
       });
-    const notification = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: 'apt-1' } });
+    const notification = JSON.stringify({
+      event: 'appointment.updated',
+      timestamp: new Date().toISOString(),
+      data: { appointment_key: 'apt-1' },
+    });
     await new Promise((r) => setTimeout(r, 500)); // the flood has taken what it can
     const answers: { status: number; ms: number }[] = [];
     while (Date.now() - started < FLOOD_MS - 500) {
@@ -112,6 +130,9 @@ describe('slow senders', () => {
     expect(answers.length).toBeGreaterThanOrEqual(4);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(2000);
-    expect(await d.line((l) => l.msg.startsWith("a client's connection cap reached"))).toMatchObject({ level: 'warn', max_connections_per_client: 100 });
+    expect(await d.line((l) => l.msg.startsWith("a client's connection cap reached"))).toMatchObject({
+      level: 'warn',
+      max_connections_per_client: 100,
+    });
   });
 });

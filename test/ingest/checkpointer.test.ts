@@ -29,7 +29,15 @@ describe('background checkpointer', () => {
     const before = statSync(path).size;
     const store = new DeliveryStore(db);
     for (let b = 0; b < 40; b++) {
-      store.insertMany(Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(800), receivedAt: 0 })));
+      store.insertMany(
+        Array.from({ length: 50 }, (_, i) => ({
+          dedupeKey: `k-${b}-${i}`,
+          appointmentKey: `a${i}`,
+          event: null,
+          body: 'x'.repeat(800),
+          receivedAt: 0,
+        })),
+      );
     }
     // Until the copy is whole: the file grows page by page while the checkpoint runs, so the first growth seen may be part of it.
     for (let i = 0; i < 100 && statSync(path).size <= before + 1_000_000; i++) await new Promise((r) => setTimeout(r, 50));
@@ -69,7 +77,15 @@ describe('background checkpointer', () => {
     const checkpointer = startCheckpointer(db, { log: silentLogger(), intervalMs: 20, truncateFrames: 64 });
     const store = new DeliveryStore(db);
     for (let b = 0; b < 40; b++) {
-      store.insertMany(Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(1500), receivedAt: 0 })));
+      store.insertMany(
+        Array.from({ length: 50 }, (_, i) => ({
+          dedupeKey: `k-${b}-${i}`,
+          appointmentKey: `a${i}`,
+          event: null,
+          body: 'x'.repeat(1500),
+          receivedAt: 0,
+        })),
+      );
     }
     const wal = () => statSync(`${db.name}-wal`).size;
     expect(wal()).toBeGreaterThan(64 * 4096);
@@ -89,7 +105,14 @@ describe('background checkpointer', () => {
     const db = t.ctx.db;
     const checkpointer = startCheckpointerWhenBusy(db, { log: silentLogger() })!;
     const store = new DeliveryStore(db);
-    const batch = (b: number) => Array.from({ length: 50 }, (_, i) => ({ dedupeKey: `k-${b}-${i}`, appointmentKey: `a${i}`, event: null, body: 'x'.repeat(1500), receivedAt: 0 }));
+    const batch = (b: number) =>
+      Array.from({ length: 50 }, (_, i) => ({
+        dedupeKey: `k-${b}-${i}`,
+        appointmentKey: `a${i}`,
+        event: null,
+        body: 'x'.repeat(1500),
+        receivedAt: 0,
+      }));
     const autocheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true });
     // A large WAL from a writer that is not the receiver (say, a first import), a few webhooks now and then: no worker thread.
     for (let b = 0; b < 40; b++) store.insertMany(batch(b));

@@ -61,8 +61,15 @@ describe('deletion breaker by rate', () => {
     for (const key of keys.slice(5, 8)) expect(h.t.ctx.appointments.get(key)).toMatchObject({ goneAt: null, revision: 1 });
 
     expect(breakerStatus(h)).toMatchObject({ max_gone_per_hour: 5, gone_last_hour: 5, held: 3 });
-    expect(breakerStatus(h).held_appointments).toEqual(keys.slice(5, 8).map((k) => ({ appointment_key: k, reason: 'not found at the booking service', since: expect.any(String) })));
-    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).toMatch(/deletion breaker holds 3 appointments .*poll\.max_gone_per_hour 5.*--allow-mass-changes/);
+    expect(breakerStatus(h).held_appointments).toEqual(
+      keys.slice(5, 8).map((k) => ({ appointment_key: k, reason: 'not found at the booking service', since: expect.any(String) })),
+    );
+    expect(
+      h.part
+        .readiness?.()
+        .warnings.map((w) => w.text)
+        .join(' '),
+    ).toMatch(/deletion breaker holds 3 appointments .*poll\.max_gone_per_hour 5.*--allow-mass-changes/);
     expect(await heldMetric(h)).toBe(3);
 
     // An hour later the rate has dropped: the poll re-reads the held ones and they go.
@@ -71,7 +78,12 @@ describe('deletion breaker by rate', () => {
     expect(pass.summary).toMatch(/3 gone, 12 unchanged$/);
     expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 12, gone: 8 });
     expect(breakerStatus(h)).toMatchObject({ held: 0, held_appointments: [] });
-    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).not.toMatch(/deletion breaker/);
+    expect(
+      h.part
+        .readiness?.()
+        .warnings.map((w) => w.text)
+        .join(' '),
+    ).not.toMatch(/deletion breaker/);
   });
 
   it('polls that each stay below the count breaker cannot remove appointments faster than the rate', async () => {
@@ -129,7 +141,13 @@ describe('deletion breaker by rate', () => {
     expect(breakerStatus(h).held).toBe(2);
 
     // What `sync --allow-mass-changes` runs: a runtime over the same database with the breakers off.
-    const allowed = buildRuntime(withoutBreakers(h.t.ctx.config), { log: silentLogger(), clock: h.t.clock, booking: h.t.ctx.booking, wake: () => undefined, processMetrics: false });
+    const allowed = buildRuntime(withoutBreakers(h.t.ctx.config), {
+      log: silentLogger(),
+      clock: h.t.clock,
+      booking: h.t.ctx.booking,
+      wake: () => undefined,
+      processMetrics: false,
+    });
     try {
       expect((await allowed.scheduler.runNow('poll')).summary).toMatch(/2 gone, 3 unchanged$/);
     } finally {

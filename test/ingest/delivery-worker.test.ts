@@ -30,7 +30,10 @@ describe('delivery worker', () => {
   it('re-reads the appointment and stores what the booking service says now, not what the body said', async () => {
     h = await ingestHarness();
     const a = h.sim.create({ start: '2026-07-01T10:00:00-03:00', person: { full_name: 'João Araújo' } });
-    const forged = { event: 'appointment.created', data: { ...envelopeFor(h.sim, a.appointment_key).data as object, status: 'CANCELED' } };
+    const forged = {
+      event: 'appointment.created',
+      data: { ...(envelopeFor(h.sim, a.appointment_key).data as object), status: 'CANCELED' },
+    };
     expect((await h.post(forged)).status).toBe(200);
     const result = await h.deliveries.run();
     expect(result.status).toBe('success');
@@ -134,7 +137,9 @@ describe('delivery worker', () => {
     for (const key of fresh) answers.push((await h.post(envelopeFor(h.sim, key, 'appointment.created'))).status);
     expect(answers).toEqual(Array(40).fill(200));
     // Each 200 means committed: the deliveries are in the database before the worker is done.
-    const stored = h.t.ctx.db.prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE appointment_key IN (${fresh.map(() => '?').join(',')})`).get(...fresh) as { n: number };
+    const stored = h.t.ctx.db
+      .prepare(`SELECT COUNT(*) AS n FROM deliveries WHERE appointment_key IN (${fresh.map(() => '?').join(',')})`)
+      .get(...fresh) as { n: number };
     expect(stored.n).toBe(40);
     await draining;
     await h.deliveries.run();
@@ -245,7 +250,9 @@ describe('delivery worker', () => {
     const keys = Array.from({ length: 6 }, () => h!.sim.create().appointment_key);
     const bad = keys[2]!;
     // A real failure inside that transaction (no stand-in store).
-    h.t.ctx.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON appointments WHEN NEW.appointment_key = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    h.t.ctx.db.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON appointments WHEN NEW.appointment_key = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
     const now = Date.now() - 60_000;
     h.t.ctx.deliveries.insertMany(keys.map((key, i) => testDelivery(i, key, now + i)));
     await expect(h.deliveries.run()).rejects.toThrow(/refused/);
@@ -274,7 +281,12 @@ describe('delivery worker', () => {
     expect(result.failed).toBe(1);
     expect(deliveryRows(h)).toMatchObject([{ state: 'failed', last_error: 'appointment no-start has no start_date or start' }]);
     expect(h.t.ctx.appointments.counts().total).toBe(0);
-    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).toMatch(/1 webhook deliveries failed/);
+    expect(
+      h.part
+        .readiness?.()
+        .warnings.map((w) => w.text)
+        .join(' '),
+    ).toMatch(/1 webhook deliveries failed/);
   });
 });
 
@@ -284,7 +296,12 @@ describe('retry delay', () => {
     [1, undefined, 5_000, 10_000],
     [20, undefined, 15 * 60_000, 30 * 60_000],
     [0, new BookingError('rate_limited', 'slow down', undefined, 429, 30_000), 30_000, 30_000],
-    [0, new BookingError('rate_limited', 'a thousand years', undefined, 429, 1000 * 365 * 86_400_000), MAX_DELIVERY_BACKOFF_MS, MAX_DELIVERY_BACKOFF_MS],
+    [
+      0,
+      new BookingError('rate_limited', 'a thousand years', undefined, 429, 1000 * 365 * 86_400_000),
+      MAX_DELIVERY_BACKOFF_MS,
+      MAX_DELIVERY_BACKOFF_MS,
+    ],
     [40, undefined, 15 * 60_000, MAX_DELIVERY_BACKOFF_MS],
   ] as const)('after %i attempts (%s) waits between %i and %i ms', (attempts, error, min, max) => {
     for (const r of [0, 0.5, 0.999]) {

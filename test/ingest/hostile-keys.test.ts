@@ -32,14 +32,23 @@ describe('keys from the listing', () => {
 
     // What an on_delete: cancel does for every stored appointment; and the client refuses the dots anyway.
     for (const s of h.t.ctx.appointments.listAll()) await h.t.ctx.booking.cancel(s.appointment.key, { sendEmail: false });
-    for (const key of ['.', '..']) await expect(h.t.ctx.booking.cancel(key, { sendEmail: false })).rejects.toMatchObject({ kind: 'invalid' });
+    for (const key of ['.', '..'])
+      await expect(h.t.ctx.booking.cancel(key, { sendEmail: false })).rejects.toMatchObject({ kind: 'invalid' });
     const deletes = h.sim.requests.filter((r) => r.method === 'DELETE').map((r) => r.path);
     expect(deletes).toEqual([`/api/v3/appointments/${good.appointment_key}/`]);
-    expect(h.sim.all().filter((a) => a.status === 'CONFIRMED').map((a) => a.appointment_key).sort()).toEqual(['.', '..']);
+    expect(
+      h.sim
+        .all()
+        .filter((a) => a.status === 'CONFIRMED')
+        .map((a) => a.appointment_key)
+        .sort(),
+    ).toEqual(['.', '..']);
   });
 
   it('CR/LF in a key cannot inject lines into a feed', async () => {
-    h = await ingestHarness({ config: { server: { public_url: 'https://cal.example.com/' }, feeds: [{ name: 'Clinic', token: FEED_TOKEN }] } });
+    h = await ingestHarness({
+      config: { server: { public_url: 'https://cal.example.com/' }, feeds: [{ name: 'Clinic', token: FEED_TOKEN }] },
+    });
     const good = h.sim.create({ start: Date.now() + DAY });
     h.sim.create({ appointment_key: 'k1\r\nX-INJECTED:evil\r\nBEGIN:VALARM', start: Date.now() + 2 * DAY });
     h.sim.create({ appointment_key: 'k2\nATTENDEE:mailto:x@evil.example', start: Date.now() + 3 * DAY });

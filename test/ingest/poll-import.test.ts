@@ -29,7 +29,8 @@ async function importing(count = COUNT): Promise<{ harness: Harness; keys: strin
 
 const rows = (x: Harness) => x.t.ctx.appointments.listAll({ includeGone: true });
 
-const rendered = async (x: Harness) => (await x.t.ctx.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get())?.values[0]?.value ?? 0;
+const rendered = async (x: Harness) =>
+  (await x.t.ctx.metrics.registry.getSingleMetric('calbridge_feed_events_rendered_total')?.get())?.values[0]?.value ?? 0;
 
 describe('first import by the poll', () => {
   it('stores every appointment of a listing in the pass that listed it, from one listing', async () => {
@@ -38,7 +39,12 @@ describe('first import by the poll', () => {
     const result = await h.poll.run();
     expect(result.summary).toMatch(new RegExp(`^listed ${COUNT} \\(.*\\): ${COUNT} new, 0 changed, 0 gone, 0 unchanged$`));
     expect(h.t.ctx.appointments.counts().total).toBe(COUNT);
-    expect(h.t.ctx.appointments.listAll().map((s) => s.appointment.key).sort()).toEqual([...keys].sort());
+    expect(
+      h.t.ctx.appointments
+        .listAll()
+        .map((s) => s.appointment.key)
+        .sort(),
+    ).toEqual([...keys].sort());
     expect(countRequests(h.sim, 'GET', LIST)).toBe(Math.ceil(COUNT / 100));
   });
 
@@ -87,7 +93,9 @@ describe('first import by the poll', () => {
     // The 700th appointment of the listing (in its second batch) cannot be stored: as if the process died there.
     const listed = h.sim.all().map((a) => a.appointment_key);
     const doomed = listed[699]!;
-    h.t.ctx.db.exec(`CREATE TEMP TRIGGER fail_one BEFORE INSERT ON main.appointments WHEN new.appointment_key = '${doomed}' BEGIN SELECT RAISE(ABORT, 'disk gone'); END`);
+    h.t.ctx.db.exec(
+      `CREATE TEMP TRIGGER fail_one BEFORE INSERT ON main.appointments WHEN new.appointment_key = '${doomed}' BEGIN SELECT RAISE(ABORT, 'disk gone'); END`,
+    );
     await expect(h.poll.run()).rejects.toThrow(/disk gone/);
     // Whole batches before the failing one: the listing's first ones, in order, none after a gap;
     // nothing of the failing one's batch (batches are 500 records at most, fewer when slow).
@@ -100,7 +108,12 @@ describe('first import by the poll', () => {
     const result = await h.poll.run();
     expect(result.status).toBe('success');
     expect(result.summary).toMatch(new RegExp(`: ${COUNT - stored.length} new, 0 changed, 0 gone, ${stored.length} unchanged$`));
-    expect(h.t.ctx.appointments.listAll().map((s) => s.appointment.key).sort()).toEqual([...keys].sort());
+    expect(
+      h.t.ctx.appointments
+        .listAll()
+        .map((s) => s.appointment.key)
+        .sort(),
+    ).toEqual([...keys].sort());
     // The activity tells each part of the import as it was stored, the cut one included.
     const count = (n: number) => new RegExp(`^imported ${n.toLocaleString('en')} new appointments from the booking service`);
     expect(activity(h).map((e) => [e.kind, e.summary])).toEqual([
@@ -121,19 +134,34 @@ describe('the activity of a first import', () => {
     h = harness;
     await h.poll.run();
     expect(activity(h)).toEqual([
-      expect.objectContaining({ appointment: null, kind: 'imported', direction: 'booking-to-targets', summary: expect.stringMatching(/^imported 1,234 new appointments from the booking service in one poll, between \w{3} \d+ \w{3} \d{4} and /) }),
+      expect.objectContaining({
+        appointment: null,
+        kind: 'imported',
+        direction: 'booking-to-targets',
+        summary: expect.stringMatching(
+          /^imported 1,234 new appointments from the booking service in one poll, between \w{3} \d+ \w{3} \d{4} and /,
+        ),
+      }),
     ]);
     expect(activityRows(h)).toBe(1);
 
     // A booking made later, found by the next poll: told on its own, as before.
     const later = h.sim.create({ start: Date.now() + 2 * DAY });
     await h.poll.run();
-    expect(activity(h)[0]).toMatchObject({ appointment: later.search_code, kind: 'booked', summary: expect.stringMatching(/^booked for /) });
+    expect(activity(h)[0]).toMatchObject({
+      appointment: later.search_code,
+      kind: 'booked',
+      summary: expect.stringMatching(/^booked for /),
+    });
     // One announced by a webhook: the same.
     const announced = h.sim.create({ start: Date.now() + 3 * DAY });
     expect((await h.post(envelopeFor(h.sim, announced.appointment_key, 'appointment.created'))).status).toBe(200);
     await h.deliveries.run();
-    expect(activity(h).slice(0, 3).map((e) => [e.appointment, e.kind])).toEqual([
+    expect(
+      activity(h)
+        .slice(0, 3)
+        .map((e) => [e.appointment, e.kind]),
+    ).toEqual([
       [announced.search_code, 'booked'],
       [later.search_code, 'booked'],
       [null, 'imported'],

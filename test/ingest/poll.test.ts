@@ -43,7 +43,12 @@ describe('poll', () => {
     const result = await h.poll.run();
     expect(result.status).toBe('success');
     expect(result.summary).toMatch(/^listed 20 \(.*\): 20 new, 0 changed, 0 gone, 0 unchanged$/);
-    expect(h.t.ctx.appointments.listAll().map((s) => s.appointment.key).sort()).toEqual([...inside].sort());
+    expect(
+      h.t.ctx.appointments
+        .listAll()
+        .map((s) => s.appointment.key)
+        .sort(),
+    ).toEqual([...inside].sort());
     expect(countRequests(h.sim, 'GET', LIST)).toBe(3);
   });
 
@@ -121,7 +126,13 @@ describe('poll', () => {
     let empty = false;
     h = await ingestHarness({
       booking: (real) =>
-        withListing(real, (f) => (empty ? (async function* () { yield []; })() : real.listPages(f))),
+        withListing(real, (f) =>
+          empty
+            ? (async function* () {
+                yield [];
+              })()
+            : real.listPages(f),
+        ),
     });
     for (let d = 1; d <= 10; d++) h.sim.create({ start: Date.now() + d * DAY });
     await h.poll.run();
@@ -131,7 +142,12 @@ describe('poll', () => {
     expect(result.summary).toMatch(/listing came back empty while 10 appointments are stored/);
     expect(h.t.ctx.appointments.counts()).toMatchObject({ active: 10, gone: 0 });
     expect(countRequests(h.sim, 'GET', /^\/api\/v3\/appointments\/[^/]+\/$/)).toBe(0); // not even re-read
-    expect(h.part.readiness?.().warnings.map((w) => w.text).join(' ')).toMatch(/stopped by the breaker/);
+    expect(
+      h.part
+        .readiness?.()
+        .warnings.map((w) => w.text)
+        .join(' '),
+    ).toMatch(/stopped by the breaker/);
   });
 
   it('re-reads what the listing missed: only a 404 or a cancelled status makes it gone', async () => {
@@ -140,7 +156,8 @@ describe('poll', () => {
       booking: (real) =>
         withListing(real, (f) =>
           (async function* () {
-            for await (const page of real.listPages(f)) yield page.filter((r) => !drop.has((r as { appointment_key: string }).appointment_key));
+            for await (const page of real.listPages(f))
+              yield page.filter((r) => !drop.has((r as { appointment_key: string }).appointment_key));
           })(),
         ),
     });
@@ -160,7 +177,10 @@ describe('poll', () => {
 
   it('a cancelled appointment that left poll.filters with its webhook lost is gone after the next poll (not kept in feeds showing cancelled ones)', async () => {
     h = await ingestHarness({ config: { poll: { filters: { tag_keys: ['mirror'] } } } });
-    const keys = Array.from({ length: 4 }, (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY, tag_keys: ['mirror'] }).appointment_key);
+    const keys = Array.from(
+      { length: 4 },
+      (_, i) => h!.sim.create({ start: Date.now() + (i + 1) * DAY, tag_keys: ['mirror'] }).appointment_key,
+    );
     const cancelled = keys[0]!;
     h.sim.cancel(cancelled);
     await h.poll.run();

@@ -43,7 +43,9 @@ describe('ingest in the runtime', () => {
     rt.lifecycle.set('serving'); // what `serve` does once its schedules run
     const before = await rt.app.request('/readyz');
     expect(before.status).toBe(200);
-    expect(((await before.json()) as { warnings: string[] }).warnings.join(' ')).toMatch(/the booking API has not answered successfully yet/);
+    expect(((await before.json()) as { warnings: string[] }).warnings.join(' ')).toMatch(
+      /the booking API has not answered successfully yet/,
+    );
 
     const ingest = rt.parts.find((p) => p.name === 'ingest');
     expect(ingest?.jobs?.map((j) => j.name)).toEqual(['poll', 'deliveries']);
@@ -55,7 +57,9 @@ describe('ingest in the runtime', () => {
     expect((await rt.app.request('/api/status')).status).toBe(401);
     const res = await rt.app.request('/api/status', { headers: { authorization: 'Bearer admin-token-0123456789' } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { ingest: { appointments: { total: number }; poll: { last: { outcome: string; listed: number } }; deliveries: { pending: number } } };
+    const body = (await res.json()) as {
+      ingest: { appointments: { total: number }; poll: { last: { outcome: string; listed: number } }; deliveries: { pending: number } };
+    };
     expect(body.ingest.appointments.total).toBe(1);
     expect(body.ingest.poll.last).toMatchObject({ outcome: 'success', listed: 1 });
     expect(body.ingest.deliveries.pending).toBe(0);
@@ -65,7 +69,11 @@ describe('ingest in the runtime', () => {
     const rt = await start();
     const a = sim!.create();
     const post = (body: unknown) =>
-      rt.app.request(`/webhooks/${TEST_WEBHOOK_SECRET}/`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      rt.app.request(`/webhooks/${TEST_WEBHOOK_SECRET}/`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
     await post({ event: 'appointment.created', data: { appointment_key: a.appointment_key } });
     await post({ event: 'appointment.created', data: { appointment_key: a.appointment_key } });
     await post([1]);

@@ -7,7 +7,12 @@ import { maskUrlSecret } from '../../src/log.ts';
 
 const PATH = `/webhooks/${TEST_WEBHOOK_SECRET}/`;
 const envelope = (key = 'appt-1', extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ event: 'appointment.created', timestamp: '2026-06-15T10:00:00-03:00', data: { appointment_key: key, status: 'CONFIRMED' }, ...extra });
+  JSON.stringify({
+    event: 'appointment.created',
+    timestamp: '2026-06-15T10:00:00-03:00',
+    data: { appointment_key: key, status: 'CONFIRMED' },
+    ...extra,
+  });
 
 let t: TestContext | undefined;
 afterEach(async () => {
@@ -24,7 +29,12 @@ function setup(webhook: Record<string, unknown> = {}) {
     t,
     post: async (body: string | Uint8Array | null, headers: Record<string, string> = { 'content-type': 'application/json' }, path = PATH) =>
       app.request(path, { method: 'POST', body, headers }),
-    deliveries: () => (db.prepare('SELECT appointment_key, event, body FROM deliveries ORDER BY id').all() as { appointment_key: string; event: string; body: string }[]),
+    deliveries: () =>
+      db.prepare('SELECT appointment_key, event, body FROM deliveries ORDER BY id').all() as {
+        appointment_key: string;
+        event: string;
+        body: string;
+      }[],
     rejectionCounts: () => rejections.counts(),
   };
 }
@@ -59,7 +69,10 @@ describe('webhook receiver', () => {
   it('accepts the path without its trailing slash, a bare record, an upper-case event and */*+json', async () => {
     const s = setup();
     expect((await s.post(envelope('a'), undefined, `/webhooks/${TEST_WEBHOOK_SECRET}`)).status).toBe(200);
-    expect((await s.post(JSON.stringify({ appointment_key: 'b', status: 'CONFIRMED', start: { dateTime: '2026-06-15T10:00:00-03:00' } }))).status).toBe(200);
+    expect(
+      (await s.post(JSON.stringify({ appointment_key: 'b', status: 'CONFIRMED', start: { dateTime: '2026-06-15T10:00:00-03:00' } })))
+        .status,
+    ).toBe(200);
     expect((await s.post(JSON.stringify({ event: 'CANCELED', data: { appointment_key: 'c' } }))).status).toBe(200);
     expect((await s.post(envelope('d'), { 'content-type': 'application/vnd.eagenda.webhook+json; charset=utf-8' })).status).toBe(200);
     // bytes, so no content type is added: read as JSON
@@ -83,19 +96,80 @@ describe('webhook receiver', () => {
   });
 
   it.each([
-    ['404 for a wrong secret', (s: ReturnType<typeof setup>) => s.post(envelope(), undefined, '/webhooks/wrong-secret-0123456789/'), 404, {}],
-    ['404 for a secret that is a prefix of the right one', (s: ReturnType<typeof setup>) => s.post(envelope(), undefined, `/webhooks/${TEST_WEBHOOK_SECRET.slice(0, -1)}/`), 404, {}],
-    ['415 for text/plain', (s: ReturnType<typeof setup>) => s.post(envelope(), { 'content-type': 'text/plain' }), 415, { unsupported_media_type: 1 }],
-    ['415 for form data', (s: ReturnType<typeof setup>) => s.post('a=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415, { unsupported_media_type: 1 }],
-    ['415 for any Content-Encoding', (s: ReturnType<typeof setup>) => s.post(envelope(), { 'content-type': 'application/json', 'content-encoding': 'gzip' }), 415, { unsupported_media_type: 1 }],
-    ['413 for a declared length over 1 MiB', (s: ReturnType<typeof setup>) => s.post(envelope(), { 'content-type': 'application/json', 'content-length': String(1024 * 1024 + 1) }), 413, { too_large: 1 }],
-    ['413 for a streamed body over 1 MiB', (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ appointment_key: 'x', pad: 'y'.repeat(1024 * 1024) })), 413, { too_large: 1 }],
+    [
+      '404 for a wrong secret',
+      (s: ReturnType<typeof setup>) => s.post(envelope(), undefined, '/webhooks/wrong-secret-0123456789/'),
+      404,
+      {},
+    ],
+    [
+      '404 for a secret that is a prefix of the right one',
+      (s: ReturnType<typeof setup>) => s.post(envelope(), undefined, `/webhooks/${TEST_WEBHOOK_SECRET.slice(0, -1)}/`),
+      404,
+      {},
+    ],
+    [
+      '415 for text/plain',
+      (s: ReturnType<typeof setup>) => s.post(envelope(), { 'content-type': 'text/plain' }),
+      415,
+      { unsupported_media_type: 1 },
+    ],
+    [
+      '415 for form data',
+      (s: ReturnType<typeof setup>) => s.post('a=1', { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      { unsupported_media_type: 1 },
+    ],
+    [
+      '415 for any Content-Encoding',
+      (s: ReturnType<typeof setup>) => s.post(envelope(), { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+      415,
+      { unsupported_media_type: 1 },
+    ],
+    [
+      '413 for a declared length over 1 MiB',
+      (s: ReturnType<typeof setup>) =>
+        s.post(envelope(), { 'content-type': 'application/json', 'content-length': String(1024 * 1024 + 1) }),
+      413,
+      { too_large: 1 },
+    ],
+    [
+      '413 for a streamed body over 1 MiB',
+      (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ appointment_key: 'x', pad: 'y'.repeat(1024 * 1024) })),
+      413,
+      { too_large: 1 },
+    ],
     ['400 for a body that is not JSON', (s: ReturnType<typeof setup>) => s.post('{"event": '), 400, { not_json: 1 }],
-    ['400 for bytes that are not UTF-8', (s: ReturnType<typeof setup>) => s.post(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])), 400, { not_json: 1 }],
-    ['422 for a JSON array', (s: ReturnType<typeof setup>) => s.post(JSON.stringify([{ appointment_key: 'a' }])), 422, { not_a_notification: 1 }],
-    ['422 for an object without a key', (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ hello: 'world' })), 422, { not_a_notification: 1 }],
-    ['422 for an envelope without data', (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ event: 'appointment.created' })), 422, { not_a_notification: 1 }],
-    ['422 for a key that would leave the API path', (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ appointment_key: '../webhooks' })), 422, { not_a_notification: 1 }],
+    [
+      '400 for bytes that are not UTF-8',
+      (s: ReturnType<typeof setup>) => s.post(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])),
+      400,
+      { not_json: 1 },
+    ],
+    [
+      '422 for a JSON array',
+      (s: ReturnType<typeof setup>) => s.post(JSON.stringify([{ appointment_key: 'a' }])),
+      422,
+      { not_a_notification: 1 },
+    ],
+    [
+      '422 for an object without a key',
+      (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ hello: 'world' })),
+      422,
+      { not_a_notification: 1 },
+    ],
+    [
+      '422 for an envelope without data',
+      (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ event: 'appointment.created' })),
+      422,
+      { not_a_notification: 1 },
+    ],
+    [
+      '422 for a key that would leave the API path',
+      (s: ReturnType<typeof setup>) => s.post(JSON.stringify({ appointment_key: '../webhooks' })),
+      422,
+      { not_a_notification: 1 },
+    ],
   ] as const)('%s, storing nothing', async (_name, send, status, counts) => {
     const s = setup();
     const res = await send(s);

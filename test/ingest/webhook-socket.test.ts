@@ -10,7 +10,11 @@ import { createTestContext, TEST_WEBHOOK_SECRET, type TestContext } from '../hel
 let t: TestContext | undefined;
 let server: Server | undefined;
 afterEach(async () => {
-  if (server) await new Promise<void>((r) => { server!.close(() => r()); (server as { closeAllConnections?: () => void }).closeAllConnections?.(); });
+  if (server)
+    await new Promise<void>((r) => {
+      server!.close(() => r());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
   await t?.close();
   t = server = undefined;
 });
@@ -26,11 +30,20 @@ describe('webhook receiver over a socket', () => {
   it('answers 413 to a chunked body once it passes 1 MiB, before the sender has finished', async () => {
     const port = await start();
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `/webhooks/${TEST_WEBHOOK_SECRET}/`, headers: { 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `/webhooks/${TEST_WEBHOOK_SECRET}/`,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        },
+      );
       req.on('error', (e) => (/EPIPE|ECONNRESET/.test(String(e)) ? undefined : reject(e)));
       req.write('{"appointment_key":"big","pad":"');
       const chunk = 'x'.repeat(64 * 1024);
@@ -43,10 +56,18 @@ describe('webhook receiver over a socket', () => {
 
   it('stores the same delivery posted 50 times concurrently once', async () => {
     const port = await start();
-    const body = JSON.stringify({ event: 'appointment.created', timestamp: '2026-06-15T10:00:00-03:00', data: { appointment_key: 'same-one' } });
+    const body = JSON.stringify({
+      event: 'appointment.created',
+      timestamp: '2026-06-15T10:00:00-03:00',
+      data: { appointment_key: 'same-one' },
+    });
     const answers = await Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`http://127.0.0.1:${port}/webhooks/${TEST_WEBHOOK_SECRET}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }).then(async (r) => [r.status, ((await r.json()) as { status: string }).status] as const),
+        fetch(`http://127.0.0.1:${port}/webhooks/${TEST_WEBHOOK_SECRET}/`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        }).then(async (r) => [r.status, ((await r.json()) as { status: string }).status] as const),
       ),
     );
     expect(answers.every(([s]) => s === 200)).toBe(true);

@@ -30,7 +30,13 @@ describe('metrics', () => {
   it('says which calbridge and which Node.js run, with a gauge of 1', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
     const metrics = createMetrics({ processMetrics: false });
-    expect(await sample(metrics, 'calbridge_build_info', `version="${version.replace(/\./g, '\\.')}",node="${process.versions.node.replace(/\./g, '\\.')}"`)).toBe('1');
+    expect(
+      await sample(
+        metrics,
+        'calbridge_build_info',
+        `version="${version.replace(/\./g, '\\.')}",node="${process.versions.node.replace(/\./g, '\\.')}"`,
+      ),
+    ).toBe('1');
   });
 
   it('records when each job last succeeded, and leaves it alone when a run fails or is skipped', async () => {

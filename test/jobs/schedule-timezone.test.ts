@@ -46,7 +46,11 @@ describe('schedules in the business time zone', () => {
   it('runs the poll of a daemon at nine where the business is', async () => {
     t = createTestContext(); // for its temp folder: the runtime opens its own database there
     const dir = t.dir;
-    const config = testConfig({ booking: { timezone: 'Asia/Tokyo' }, poll: { schedule: '0 9 * * *' }, database: { path: join(dir, 'rt.db') } });
+    const config = testConfig({
+      booking: { timezone: 'Asia/Tokyo' },
+      poll: { schedule: '0 9 * * *' },
+      database: { path: join(dir, 'rt.db') },
+    });
     runtime = await buildRuntime(config, { log: silentLogger(), processMetrics: false });
     runtime.scheduler.start();
     expect(wallClock(runtime.scheduler.nextRun('poll'), 'Asia/Tokyo')).toBe('09:00');
@@ -65,6 +69,8 @@ describe('schedules in the business time zone', () => {
     } catch (e) {
       problems = (e as ConfigError).problems;
     }
-    expect(problems).toEqual([{ path: 'poll.schedule', line: 4, message: 'CRON_TZ=Mars/Olympus is not an IANA time zone (e.g. CRON_TZ=Europe/Lisbon)' }]);
+    expect(problems).toEqual([
+      { path: 'poll.schedule', line: 4, message: 'CRON_TZ=Mars/Olympus is not an IANA time zone (e.g. CRON_TZ=Europe/Lisbon)' },
+    ]);
   });
 });

@@ -30,12 +30,17 @@ describe('Microsoft sign-in', () => {
     await env.connection.target.get(calendarRef(MAILBOX, 'Calendar'), 'k1');
     expect(sim.tokens.counts.clientCredentials).toBe(1);
     const wrong = connect(sim, { tenant: 'common' });
-    await expect(wrong.connection.target.get(calendarRef(MAILBOX, 'Calendar'), 'k1')).rejects.toMatchObject({ kind: 'auth', message: expect.stringMatching(/AADSTS90002/) });
+    await expect(wrong.connection.target.get(calendarRef(MAILBOX, 'Calendar'), 'k1')).rejects.toMatchObject({
+      kind: 'auth',
+      message: expect.stringMatching(/AADSTS90002/),
+    });
   });
 
   it('app-only cannot use "me": Graph says so', async () => {
     const env = connect(sim);
-    await expect(env.connection.target.get(calendarRef('me', 'Calendar'), 'k1')).rejects.toThrow(/only valid with delegated authentication/);
+    await expect(env.connection.target.get(calendarRef('me', 'Calendar'), 'k1')).rejects.toThrow(
+      /only valid with delegated authentication/,
+    );
   });
 
   it('delegated: every refresh answers a new refresh token, stored at once; a restart uses the stored one', async () => {
@@ -48,7 +53,9 @@ describe('Microsoft sign-in', () => {
     expect(stored).not.toBe(first);
     expect(sim.tokens.counts.refreshTokens.at(-1)).toBe(stored);
     // The daemon starts again with the same config: the stored (newest) token works, the config's would not.
-    const again = connect(sim, { credentials: { kind: 'delegated', refreshTokens: refreshTokensIn(kv, 'microsoft.default.refresh_token', first) } });
+    const again = connect(sim, {
+      credentials: { kind: 'delegated', refreshTokens: refreshTokensIn(kv, 'microsoft.default.refresh_token', first) },
+    });
     expect(await again.connection.target.get(calendarRef('me', 'Calendar'), 'k1')).toMatchObject({ kind: 'found' });
     const stale = connect(sim, { credentials: { kind: 'delegated', refreshTokens: { load: () => first, save: () => {} } } });
     await expect(stale.connection.target.get(calendarRef('me', 'Calendar'), 'k1')).rejects.toMatchObject({ kind: 'auth' });

@@ -19,7 +19,10 @@ export interface Env {
   ids: GraphIds;
 }
 
-export function connect(sim: GraphSimulator, o: { credentials?: Credentials; tenant?: string; policy?: RetryPolicy; rpm?: number; ids?: GraphIds } = {}): Env {
+export function connect(
+  sim: GraphSimulator,
+  o: { credentials?: Credentials; tenant?: string; policy?: RetryPolicy; rpm?: number; ids?: GraphIds } = {},
+): Env {
   const ids = o.ids ?? memoryGraphIds();
   const connection = connectGraph({
     authorityUrl: sim.authorityUrl,

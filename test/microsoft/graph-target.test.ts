@@ -12,7 +12,12 @@ let sim: GraphSimulator;
 let env: Env;
 
 beforeEach(async () => {
-  sim = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX, 'bruno@clinic.example'], retryAfterSeconds: 0 });
+  sim = await startGraphSimulator({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    mailboxes: [MAILBOX, 'bruno@clinic.example'],
+    retryAfterSeconds: 0,
+  });
   env = await connect(sim);
 });
 afterEach(async () => {
@@ -72,11 +77,16 @@ describe('Microsoft Graph as a calendar target', () => {
     expect(await env.connection.target.get(CAL, 'k1')).toEqual({ kind: 'missing' });
   });
 
-  it('changes: a delta over the window, then a person\'s move, a deletion and a move out of the window; our echo carries our hash', async () => {
+  it("changes: a delta over the window, then a person's move, a deletion and a move out of the window; our echo carries our hash", async () => {
     for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) await env.connection.target.put(CAL, k, body(k, 10 + i), { kind: 'absent' });
     const first = await env.connection.target.changes(CAL, null);
     expect(first.mode).toBe('incremental');
-    expect(first.events.map((e) => [e.id, e.ourHash])).toEqual([['a', 'h1'], ['b', 'h1'], ['c', 'h1'], ['d', 'h1']]);
+    expect(first.events.map((e) => [e.id, e.ourHash])).toEqual([
+      ['a', 'h1'],
+      ['b', 'h1'],
+      ['c', 'h1'],
+      ['d', 'h1'],
+    ]);
 
     const graphId = (k: string) => env.ids.get(CAL, k)!.graphId;
     sim.mailbox().userEdit(graphId('a'), { start: at(16), end: at(17) });
@@ -113,16 +123,26 @@ describe('Microsoft Graph as a calendar target', () => {
   });
 
   it('a calendar named in the config that the mailbox lacks is an error naming what it has', async () => {
-    await expect(env.connection.target.put(calendarRef(MAILBOX, 'Clinic'), 'k', body('k', 10), { kind: 'absent' })).rejects.toThrow(/no calendar "Clinic" \(it has "Calendar"\)/);
+    await expect(env.connection.target.put(calendarRef(MAILBOX, 'Clinic'), 'k', body('k', 10), { kind: 'absent' })).rejects.toThrow(
+      /no calendar "Clinic" \(it has "Calendar"\)/,
+    );
     sim.mailbox().addCalendar('Clinic');
-    expect(await env.connection.target.put(calendarRef(MAILBOX, 'clinic'), 'k', body('k', 10), { kind: 'absent' })).toMatchObject({ kind: 'written' });
+    expect(await env.connection.target.put(calendarRef(MAILBOX, 'clinic'), 'k', body('k', 10), { kind: 'absent' })).toMatchObject({
+      kind: 'written',
+    });
   });
 });
 
 describe('throttling, per mailbox', () => {
   it('never more than 4 requests in flight per mailbox; a 429 with Retry-After pauses that mailbox only', async () => {
     await sim.close();
-    sim = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX, 'bruno@clinic.example'], latencyMs: 15, retryAfterSeconds: 1 });
+    sim = await startGraphSimulator({
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      mailboxes: [MAILBOX, 'bruno@clinic.example'],
+      latencyMs: 15,
+      retryAfterSeconds: 1,
+    });
     // Waits of up to 2 s are waited out here rather than left to the next pass.
     env = connect(sim, { policy: { retries: 6, baseMs: 2, maxMs: 2000 } });
     const bruno = calendarRef('bruno@clinic.example', 'Calendar');
@@ -130,10 +150,14 @@ describe('throttling, per mailbox', () => {
     await env.connection.target.put(bruno, 'warm', body('warm', 9), { kind: 'absent' });
     sim.failNext(429);
     const started = Date.now();
-    const ana = Promise.all(Array.from({ length: 20 }, (_, i) => env.connection.target.put(CAL, `a${i}`, body(`a${i}`, 10), { kind: 'absent' })));
+    const ana = Promise.all(
+      Array.from({ length: 20 }, (_, i) => env.connection.target.put(CAL, `a${i}`, body(`a${i}`, 10), { kind: 'absent' })),
+    );
     await new Promise((r) => setTimeout(r, 50));
     const brunoStart = Date.now();
-    await Promise.all(Array.from({ length: 4 }, (_, i) => env.connection.target.put(bruno, `b${i}`, body(`b${i}`, 10), { kind: 'absent' })));
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => env.connection.target.put(bruno, `b${i}`, body(`b${i}`, 10), { kind: 'absent' })),
+    );
     const brunoTook = Date.now() - brunoStart;
     await ana;
     expect(sim.log.filter((r) => r.status === 429)).toHaveLength(1);

@@ -45,7 +45,11 @@ microsoft:
 async function run(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = runCli(['microsoft', 'auth', ...args, '--config', file], { out: (l) => void out.push(l), err: (l) => void err.push(l), isTty: false });
+  const code = runCli(['microsoft', 'auth', ...args, '--config', file], {
+    out: (l) => void out.push(l),
+    err: (l) => void err.push(l),
+    isTty: false,
+  });
   return { code, out, err };
 }
 
@@ -84,7 +88,9 @@ describe('calbridge microsoft auth', () => {
   });
 
   it('a config with an app-only secret on a shared tenant is refused as invalid; an unknown account is a usage error', async () => {
-    writeConfig(`{ client_id: ${CLIENT_ID}, client_secret: "q8Q~not-a-guid-secret" }\n  calendars: [{ calendar_key: "*", user: ${MAILBOX} }]`);
+    writeConfig(
+      `{ client_id: ${CLIENT_ID}, client_secret: "q8Q~not-a-guid-secret" }\n  calendars: [{ calendar_key: "*", user: ${MAILBOX} }]`,
+    );
     // tenant consumers with a secret is refused by check-config already:
     const refused = await run();
     expect(await refused.code).toBe(2);

@@ -45,6 +45,12 @@ it('sync --dry-run lists the Outlook events it would write and writes none; sync
 
   const status = await cli('status', '--json', '--config', file);
   const doc = JSON.parse(status.out) as { targets: Record<string, unknown> };
-  expect(doc.targets['microsoft.default']).toMatchObject({ enabled: true, kind: 'microsoft', sign_in: 'app-only', calendars: [`${MAILBOX}/Calendar`], auth: { ok: true } });
+  expect(doc.targets['microsoft.default']).toMatchObject({
+    enabled: true,
+    kind: 'microsoft',
+    sign_in: 'app-only',
+    calendars: [`${MAILBOX}/Calendar`],
+    auth: { ok: true },
+  });
   expect(status.out).not.toContain(CLIENT_SECRET);
 });

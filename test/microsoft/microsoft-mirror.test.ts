@@ -99,7 +99,11 @@ describe('the Outlook mirror with Graph change notifications', () => {
     await env.run('microsoft-subscriptions');
     const subs = [...env.graph.subscriptions.all.values()];
     expect(subs).toHaveLength(1);
-    expect(subs[0]).toMatchObject({ notificationUrl: `${PUBLIC_URL}/microsoft/notifications`, lifecycleNotificationUrl: `${PUBLIC_URL}/microsoft/lifecycle`, changeType: 'created,updated,deleted' });
+    expect(subs[0]).toMatchObject({
+      notificationUrl: `${PUBLIC_URL}/microsoft/notifications`,
+      lifecycleNotificationUrl: `${PUBLIC_URL}/microsoft/lifecycle`,
+      changeType: 'created,updated,deleted',
+    });
     expect(env.graph.subscriptions.deliveries.filter((d) => d.kind === 'validation').map((d) => d.status)).toEqual([200, 200]);
     await env.run('microsoft-reverse-sync');
     env.t.runtime.scheduler.start();
@@ -117,7 +121,9 @@ describe('the Outlook mirror with Graph change notifications', () => {
     }
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1]!;
-    console.log(`Outlook move -> reschedule over ${latencies.length} moves: p50 ${latencies[19]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`);
+    console.log(
+      `Outlook move -> reschedule over ${latencies.length} moves: p50 ${latencies[19]!.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
+    );
     expect(p99).toBeLessThan(2000);
     await env.t.runtime.scheduler.stop();
     await env.settle(2);
@@ -128,7 +134,11 @@ describe('the Outlook mirror with Graph change notifications', () => {
     // No move is written back: at most the one update per move that records the booking service's
     // new revision (our hash property), as for Google; every event stays where the person put it.
     expect(writesAfter).toBeLessThanOrEqual(40);
-    expect(env.status().reverse_sync.push).toMatchObject({ enabled: true, address: expect.stringMatching(/\/microsoft\/notifications$/), channels_active: 1 });
+    expect(env.status().reverse_sync.push).toMatchObject({
+      enabled: true,
+      address: expect.stringMatching(/\/microsoft\/notifications$/),
+      channels_active: 1,
+    });
     expect(env.t.runtime.readiness().warnings.join('\n')).not.toContain('Graph subscription');
   });
 

@@ -6,7 +6,12 @@ import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import type { JobName } from '../../src/jobs/job.ts';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
-import { startGraphSimulator, type GraphSimulator, type GraphSimulatorOptions, type SimulatedEvent } from '../../src/microsoft/simulator/index.ts';
+import {
+  startGraphSimulator,
+  type GraphSimulator,
+  type GraphSimulatorOptions,
+  type SimulatedEvent,
+} from '../../src/microsoft/simulator/index.ts';
 import { listen, portOf } from '../../src/net/hono-server.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
@@ -35,7 +40,8 @@ export interface Env {
 }
 
 /** Tomorrow 09:00 in the booking zone, plus `hours`. */
-export const slot = (hours: number) => DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis() + hours * H;
+export const slot = (hours: number) =>
+  DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis() + hours * H;
 
 export const PUBLIC_URL = 'https://calbridge.test';
 
@@ -46,7 +52,14 @@ export async function startMirror(o: MirrorOptions = {}): Promise<Env> {
   const server = o.push ? await listen((r) => appFetch(r), { port: 0, host: '127.0.0.1' }) : undefined;
   const local = (u: string) => (server ? u.replace(PUBLIC_URL, `http://127.0.0.1:${portOf(server)}`) : u);
   const sim = await startTestSimulator();
-  const graph = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX], retryAfterSeconds: 0, pushAddress: local, ...o.graph });
+  const graph = await startGraphSimulator({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    mailboxes: [MAILBOX],
+    retryAfterSeconds: 0,
+    pushAddress: local,
+    ...o.graph,
+  });
   const config = testConfig({
     ...(o.push ? { server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL } } : {}),
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
@@ -87,7 +100,8 @@ export async function startMirror(o: MirrorOptions = {}): Promise<Env> {
     },
     events,
     eventOf: (key) => events().find((e) => keyOf(e) === key),
-    patches: (key) => sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
+    patches: (key) =>
+      sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
     status: () => t.runtime.status().targets['microsoft.default'] as Record<string, any>,
     async close() {
       await t.runtime.scheduler.stop();

@@ -35,9 +35,19 @@ beforeEach(async () => {
     lifecycle: (id, e) => lifecycle.push([id, e]),
     onNotification: (o) => void (o === 'rejected' && rejected++),
   });
-  server = await listen((req) => (answerHandshake || !new URL(req.url).searchParams.has('validationToken') ? app.fetch(req) : new Response('nope', { status: 500 })), { port: 0, host: '127.0.0.1' });
+  server = await listen(
+    (req) =>
+      answerHandshake || !new URL(req.url).searchParams.has('validationToken') ? app.fetch(req) : new Response('nope', { status: 500 }),
+    { port: 0, host: '127.0.0.1' },
+  );
   const local = `http://127.0.0.1:${portOf(server)}`;
-  sim = await startGraphSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailboxes: [MAILBOX], pushAddress: (u) => u.replace(PUBLIC, local), retryAfterSeconds: 0 });
+  sim = await startGraphSimulator({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    mailboxes: [MAILBOX],
+    pushAddress: (u) => u.replace(PUBLIC, local),
+    retryAfterSeconds: 0,
+  });
   env = connect(sim);
 });
 afterEach(async () => {
@@ -49,7 +59,10 @@ const request = { notificationUrl: `${PUBLIC}/microsoft/notifications`, lifecycl
 
 describe('Graph change notifications', () => {
   it('the routes answer the validation handshake with the token as text/plain, at once', async () => {
-    const res = await fetch(`http://127.0.0.1:${portOf(server)}/microsoft/notifications?validationToken=${encodeURIComponent('Validation: Testing client application reachability <b>')}`, { method: 'POST' });
+    const res = await fetch(
+      `http://127.0.0.1:${portOf(server)}/microsoft/notifications?validationToken=${encodeURIComponent('Validation: Testing client application reachability <b>')}`,
+      { method: 'POST' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await res.text()).toBe('Validation: Testing client application reachability <b>');
@@ -69,7 +82,9 @@ describe('Graph change notifications', () => {
 
   it('a subscription whose handshake fails is refused by Graph', async () => {
     answerHandshake = false;
-    await expect(subscribe(env.connection.http, env.connection.target, CAL, { ...request, now: Date.now() })).rejects.toThrow(/validation request failed/);
+    await expect(subscribe(env.connection.http, env.connection.target, CAL, { ...request, now: Date.now() })).rejects.toThrow(
+      /validation request failed/,
+    );
     expect(sim.subscriptions.all.size).toBe(0);
   });
 

@@ -33,7 +33,12 @@ export class Book extends Step {
     const calendarKey = BOOKING_CALENDARS[this.calendar % BOOKING_CALENDARS.length]!;
     const name = `Person ${++m.names}`;
     const start = slotStart(this.slot);
-    const created = w.sim.create({ start, calendar: { calendar_key: calendarKey }, person: { full_name: name }, tag_keys: [this.outOfScope ? 'private' : 'mirror'] });
+    const created = w.sim.create({
+      start,
+      calendar: { calendar_key: calendarKey },
+      person: { full_name: name },
+      tag_keys: [this.outOfScope ? 'private' : 'mirror'],
+    });
     m.appointments.push({
       key: created.appointment_key,
       code: created.search_code,
@@ -64,7 +69,10 @@ abstract class Change extends Step {
 }
 
 export class BookingMove extends Change {
-  constructor(pick: number, private readonly slot: number) {
+  constructor(
+    pick: number,
+    private readonly slot: number,
+  ) {
     super(pick);
   }
   plan(): string {
@@ -85,7 +93,10 @@ export class BookingMove extends Change {
 const STATUSES = ['PENDING', 'CONFIRMED', 'ATTENDED', 'NO_SHOW'] as const;
 
 class BookingStatus extends Change {
-  constructor(pick: number, private readonly status: number) {
+  constructor(
+    pick: number,
+    private readonly status: number,
+  ) {
     super(pick);
   }
   plan(): string {

@@ -138,7 +138,15 @@ class Crash extends Step {
 }
 
 export const daemonSteps = [
-  { weight: 5, arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('oldest-first' as const, 'oldest-first' as const, 'newest-first' as const, 'lose' as const)).map(([n, o]) => new Deliver(n, o)) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom('oldest-first' as const, 'oldest-first' as const, 'newest-first' as const, 'lose' as const),
+      )
+      .map(([n, o]) => new Deliver(n, o)),
+  },
   { weight: 1, arbitrary: fc.nat(50).map((p) => new Redeliver(p)) },
   { weight: 6, arbitrary: fc.constantFrom(...JOBS).map((j) => new RunJob(j)) },
   { weight: 6, arbitrary: fc.constant(null).map(() => new RunWoken()) },
@@ -149,5 +157,8 @@ export const daemonSteps = [
       .tuple(fc.boolean(), fc.option(fc.tuple(fc.nat(50), fc.integer({ min: 0, max: SLOTS - 1 })), { nil: null }))
       .map(([full, move]) => new OvertakenRound(full, move && new BookingMove(...move))),
   },
-  { weight: 1, arbitrary: fc.constantFrom<CrashPoint>('between-jobs', 'google-write-in-flight', 'reschedule-answer-lost').map((p) => new Crash(p)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<CrashPoint>('between-jobs', 'google-write-in-flight', 'reschedule-answer-lost').map((p) => new Crash(p)),
+  },
 ];

@@ -48,7 +48,9 @@ export interface LifeOptions {
 export function startLife(o: LifeOptions): DaemonLife {
   // The life before was killed: the OS would report its pid gone, so its leases are taken over at once.
   const before = openDatabase(o.config.database.path, { synchronous: o.config.database.synchronous });
-  before.prepare('UPDATE leases SET owner = ? WHERE owner LIKE ?').run(`${hostname()}:${DEAD_PID}:killed`, `${hostname()}:${process.pid}:%`);
+  before
+    .prepare('UPDATE leases SET owner = ? WHERE owner LIKE ?')
+    .run(`${hostname()}:${DEAD_PID}:killed`, `${hostname()}:${process.pid}:%`);
   before.close();
   const woken = new Set<string>();
   const runtime = buildRuntime(o.config, {

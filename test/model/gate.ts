@@ -65,7 +65,10 @@ export interface BookingGate {
   cut(): void;
 }
 
-export function gateBooking(inner: BookingApi, hooks: { beforeReschedule?(key: string, start: number): void; afterReschedule?(key: string): void } = {}): BookingGate {
+export function gateBooking(
+  inner: BookingApi,
+  hooks: { beforeReschedule?(key: string, start: number): void; afterReschedule?(key: string): void } = {},
+): BookingGate {
   let cut = false;
   const guard = async <T>(call: () => Promise<T>): Promise<T> => {
     if (cut) throw new ProcessKilled();

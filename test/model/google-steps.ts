@@ -37,7 +37,9 @@ class PersonMove extends Step {
     w.fake.state.userEdit(calendarId, event.id, { start: at(to), end: at(to + length) });
     const booked = w.sim.get(a.key);
     const holders = w.occupants(a.calendarKey, to, to + DURATION_MS, a.key);
-    const crossing = m.moves.filter((o) => o.key !== a.key && m.byKey(o.key)?.calendarKey === a.calendarKey && Math.abs(o.to - to) < DURATION_MS);
+    const crossing = m.moves.filter(
+      (o) => o.key !== a.key && m.byKey(o.key)?.calendarKey === a.calendarKey && Math.abs(o.to - to) < DURATION_MS,
+    );
     for (const o of crossing) o.contested = true;
     // The event still shows this person's previous move, unwritten since: this one builds on that one.
     const writes = w.writeCounts.get(a.key) ?? 0;
@@ -54,7 +56,11 @@ class PersonMove extends Step {
       backToOurs: w.writtenStarts.get(a.key) === to,
       contested: holders.length > 0 || crossing.length > 0,
     });
-    const onto = holders.length ? `taken by ${holders.map((h) => h.search_code).join(', ')}` : crossing.length ? 'wanted by another move' : 'free';
+    const onto = holders.length
+      ? `taken by ${holders.map((h) => h.search_code).join(', ')}`
+      : crossing.length
+        ? 'wanted by another move'
+        : 'free';
     return `person: drags ${a.code} ${clockTime(from)} -> ${clockTime(to)} (slot ${onto}${booked?.start === from ? '' : `; the booking says ${booked ? clockTime(booked.start) : 'nothing'}`})`;
   }
 }
@@ -109,5 +115,10 @@ export const googleSteps = [
   { weight: 6, arbitrary: fc.tuple(pick, fc.integer({ min: 0, max: SLOTS - 1 })).map(([p, s]) => new PersonMove(p, s)) },
   { weight: 2, arbitrary: pick.map((p) => new PersonDelete(p)) },
   { weight: 1, arbitrary: fc.constant(null).map(() => new LoseSyncTokens()) },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('google' as const, 'booking' as const), fc.boolean(), fc.boolean()).map(([s, on, after]) => new Faults(s, on, after)) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom('google' as const, 'booking' as const), fc.boolean(), fc.boolean())
+      .map(([s, on, after]) => new Faults(s, on, after)),
+  },
 ];

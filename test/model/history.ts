@@ -20,7 +20,9 @@ const step = fc.oneof(...bookingSteps, ...googleSteps, ...daemonSteps);
  * fast-check's commands have no lower bound, so they come as an array, which shrinks no shorter).
  */
 const stepsOf = (minSteps: number) =>
-  minSteps > 0 ? fc.array(step, { minLength: minSteps, maxLength: Math.ceil(minSteps * 1.1) }) : fc.commands([step], { maxCommands: MAX_STEPS, size: 'max' });
+  minSteps > 0
+    ? fc.array(step, { minLength: minSteps, maxLength: Math.ceil(minSteps * 1.1) })
+    : fc.commands([step], { maxCommands: MAX_STEPS, size: 'max' });
 
 class BrokenPromise extends Error {
   override name = 'BrokenPromise';
@@ -49,12 +51,24 @@ interface Counted {
 }
 
 /** Plays one history to its end and checks every promise; throws BrokenPromise with the report. */
-async function play(seed: number, history: Iterable<fc.AsyncCommand<Model, World>>, counted: Counted, log?: (lines: string[]) => void, tolerateNoops = false): Promise<void> {
+async function play(
+  seed: number,
+  history: Iterable<fc.AsyncCommand<Model, World>>,
+  counted: Counted,
+  log?: (lines: string[]) => void,
+  tolerateNoops = false,
+): Promise<void> {
   const w = await World.start(seed);
   const m = new Model();
   try {
     // The starting point: four appointments booked in two calendars, mirrored and in the feeds.
-    for (const [calendar, slot] of [[0, 0], [0, 3], [1, 1], [1, 6]] as const) await new Book(calendar, slot, false).run(m, w);
+    for (const [calendar, slot] of [
+      [0, 0],
+      [0, 3],
+      [1, 1],
+      [1, 6],
+    ] as const)
+      await new Book(calendar, slot, false).run(m, w);
     await settleOrBreak(m, w);
     m.note('daemon: settled; the history begins');
     const prologue = m.step;
@@ -65,8 +79,11 @@ async function play(seed: number, history: Iterable<fc.AsyncCommand<Model, World
     m.note('daemon: settled; faults stopped');
     verdict(m, w, [
       ['Google, the booking service and every feed agree', await agreement(m, w)],
-      ['reschedules only for people\'s moves, never onto a taken slot; no cancellation or status change at the booking service', reschedules(m, w)],
-      ['a person\'s uncontested move is what the booking service holds', personMoves(m, w)],
+      [
+        "reschedules only for people's moves, never onto a taken slot; no cancellation or status change at the booking service",
+        reschedules(m, w),
+      ],
+      ["a person's uncontested move is what the booking service holds", personMoves(m, w)],
       ['Google is never written what its event already shows', noRewrites(m, w)],
     ]);
     // Agreed at the end if not before (the verdict above holds); then 20 s of schedule.
@@ -74,7 +91,9 @@ async function play(seed: number, history: Iterable<fc.AsyncCommand<Model, World
     await quietPeriod(w);
     counted.writesAfterAgreement += writesSince(w, agreedAt).length;
     const afterAgreement = writesSince(w, agreedAt, { changedNothing: !tolerateNoops });
-    verdict(m, w, [['from the first moment everything agrees, through settling and 20 s of schedule, nothing is written anywhere', afterAgreement]]);
+    verdict(m, w, [
+      ['from the first moment everything agrees, through settling and 20 s of schedule, nothing is written anywhere', afterAgreement],
+    ]);
   } finally {
     log?.(m.log);
     await w.close();
@@ -112,9 +131,13 @@ export async function runHistory(
   const started = Date.now();
   const counted: Counted = { steps: 0, writesAfterAgreement: 0 };
   const details = await fc.check(
-    fc.asyncProperty(stepsOf(options.minSteps ?? 0), (history) => play(seed, history, counted, options.log, options.tolerateNoops ?? false)),
+    fc.asyncProperty(stepsOf(options.minSteps ?? 0), (history) =>
+      play(seed, history, counted, options.log, options.tolerateNoops ?? false),
+    ),
     // The time limit only ever cuts shrinking short (fast-check looks at it between runs); 0 skips shrinking.
-    options.shrinkMs === 0 ? { seed, numRuns: 1, endOnFailure: true } : { seed, numRuns: 1, interruptAfterTimeLimit: options.shrinkMs ?? 120_000, markInterruptAsFailure: false },
+    options.shrinkMs === 0
+      ? { seed, numRuns: 1, endOnFailure: true }
+      : { seed, numRuns: 1, interruptAfterTimeLimit: options.shrinkMs ?? 120_000, markInterruptAsFailure: false },
   );
   const ms = Date.now() - started;
   if (!details.failed) return { seed, ok: true, ...counted, ms };

@@ -24,14 +24,14 @@ export const PLANTS: Plant[] = [
     find: 'const answer = deps.booking.getAppointment(key);',
     // The newest pending delivery's own body, taken as the appointment's state.
     replace:
-      "const answer = Promise.resolve((JSON.parse((deps.deliveries as unknown as { db: { prepare(q: string): { get(k: string): { body: string } } } }).db" +
-      ".prepare(\"SELECT body FROM deliveries WHERE appointment_key = ? AND state = 'pending' ORDER BY id DESC LIMIT 1\").get(key).body) as { data: unknown }).data);",
+      'const answer = Promise.resolve((JSON.parse((deps.deliveries as unknown as { db: { prepare(q: string): { get(k: string): { body: string } } } }).db' +
+      '.prepare("SELECT body FROM deliveries WHERE appointment_key = ? AND state = \'pending\' ORDER BY id DESC LIMIT 1").get(key).body) as { data: unknown }).data);',
   },
   {
     name: 'drop the 409 adoption',
     why: 'a create that meets our own event (its answer lost, a crash) adopts it instead of writing it again',
     file: 'src/core/mirror/write-decide.ts',
-    find: "  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
+    find: "  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted)))\n    return { kind: 'adopt', etag: event.etag };\n  const movedOurs",
     replace: '  const movedOurs',
   },
   {
@@ -61,7 +61,8 @@ function plantedCopy(plant: Plant): string {
   const file = join(dir, plant.file);
   const text = readFileSync(file, 'utf8');
   const at = text.indexOf(plant.find);
-  if (at < 0 || text.indexOf(plant.find, at + 1) >= 0) throw new Error(`plant "${plant.name}": its text is not found exactly once in ${plant.file}; update test/model/plants.ts`);
+  if (at < 0 || text.indexOf(plant.find, at + 1) >= 0)
+    throw new Error(`plant "${plant.name}": its text is not found exactly once in ${plant.file}; update test/model/plants.ts`);
   writeFileSync(file, text.replace(plant.find, plant.replace));
   return dir;
 }
@@ -92,7 +93,14 @@ export async function tryPlant(plant: Plant, runs = 25): Promise<PlantVerdict> {
     });
     const seed = /history seed (\d+) broke a promise/.exec(output)?.[1];
     const promise = /broken promise: (.*)/.exec(output)?.[1];
-    return { plant, caught: seed !== undefined, ...(seed ? { seed: Number(seed) } : {}), ...(promise ? { promise } : {}), ms: Date.now() - started, output };
+    return {
+      plant,
+      caught: seed !== undefined,
+      ...(seed ? { seed: Number(seed) } : {}),
+      ...(promise ? { promise } : {}),
+      ms: Date.now() - started,
+      output,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,10 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
   const everything = await w.feed(FEEDS.everything.token);
   const clinicOne = await w.feed(FEEDS.clinicOne.token);
   const known = new Set(m.appointments.map((a) => a.key));
-  for (const [name, feed] of [['Everything', everything], ['Clinic one', clinicOne]] as const) {
+  for (const [name, feed] of [
+    ['Everything', everything],
+    ['Clinic one', clinicOne],
+  ] as const) {
     for (const e of feed) if (!known.has(e.key)) problems.push(`feed ${name} shows ${e.key}, which no one booked`);
   }
   for (const a of m.appointments) {
@@ -28,14 +31,21 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
     if (!mirrored || !b) {
       for (const l of live) problems.push(`${where} still has a live Google event ${l.event.id} in ${l.calendarId}`);
     } else if (live.length !== 1) {
-      problems.push(`${where} has ${live.length} live Google events (${live.map((l) => `${l.event.id} in ${l.calendarId}`).join(', ') || 'none'}), expected exactly one`);
+      problems.push(
+        `${where} has ${live.length} live Google events (${live.map((l) => `${l.event.id} in ${l.calendarId}`).join(', ') || 'none'}), expected exactly one`,
+      );
     } else {
       const { calendarId, event } = live[0]!;
       const start = Date.parse(event.start?.dateTime ?? '');
       const end = Date.parse(event.end?.dateTime ?? '');
-      if (![0, 1, 2, 3].some((g) => eventIdFor(a.key, g) === event.id)) problems.push(`${where}: its Google event has an id of another appointment: ${event.id}`);
-      if (calendarId !== googleCalendarOf(b.calendar.calendar_key)) problems.push(`${where}: its event is in ${calendarId}, not ${googleCalendarOf(b.calendar.calendar_key)}`);
-      if (start !== b.start || end !== b.end) problems.push(`${where}: Google shows ${clockTime(start)}-${clockTime(end)}, the booking service ${clockTime(b.start)}-${clockTime(b.end)}`);
+      if (![0, 1, 2, 3].some((g) => eventIdFor(a.key, g) === event.id))
+        problems.push(`${where}: its Google event has an id of another appointment: ${event.id}`);
+      if (calendarId !== googleCalendarOf(b.calendar.calendar_key))
+        problems.push(`${where}: its event is in ${calendarId}, not ${googleCalendarOf(b.calendar.calendar_key)}`);
+      if (start !== b.start || end !== b.end)
+        problems.push(
+          `${where}: Google shows ${clockTime(start)}-${clockTime(end)}, the booking service ${clockTime(b.start)}-${clockTime(b.end)}`,
+        );
       const title = `${b.person.full_name} · ${b.search_code}`;
       if (event.summary !== title) problems.push(`${where}: Google's title is "${event.summary}", not "${title}"`);
       const status = b.status.startsWith('PENDING') ? 'tentative' : 'confirmed';
@@ -50,7 +60,8 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
       if (found.length !== 1) return void problems.push(`${where} is ${found.length} times in feed ${name}, expected once`);
       const e = found[0]!;
       if (e.start !== b!.start || e.end !== b!.end) problems.push(`${where}: feed ${name} shows ${clockTime(e.start)}-${clockTime(e.end)}`);
-      if (e.cancelled !== (expected === 'cancelled')) problems.push(`${where}: feed ${name} shows it ${e.cancelled ? '' : 'not '}cancelled`);
+      if (e.cancelled !== (expected === 'cancelled'))
+        problems.push(`${where}: feed ${name} shows it ${e.cancelled ? '' : 'not '}cancelled`);
     };
     inFeed('Everything', everything, mirrored ? 'show' : 'absent');
     const inClinicOne = inScope && b.calendar.calendar_key === C1;
@@ -74,8 +85,10 @@ export function reschedules(m: Model, w: World): string[] {
     if (b && b.status !== a.status) problems.push(`${a.code}: the booking service says ${b.status}, and only ${a.status} was set there`);
   }
   for (const r of w.sim.requests) {
-    if (r.method === 'DELETE' && r.path.startsWith('/api/v3/appointments/')) problems.push(`an appointment was cancelled at the booking service: DELETE ${r.path}`);
-    if (r.method === 'PATCH' && /^\/api\/v3\/appointments\/[^/]+\/$/.test(r.path)) problems.push(`a status was changed at the booking service: PATCH ${r.path}`);
+    if (r.method === 'DELETE' && r.path.startsWith('/api/v3/appointments/'))
+      problems.push(`an appointment was cancelled at the booking service: DELETE ${r.path}`);
+    if (r.method === 'PATCH' && /^\/api\/v3\/appointments\/[^/]+\/$/.test(r.path))
+      problems.push(`a status was changed at the booking service: PATCH ${r.path}`);
   }
   return problems;
 }
@@ -97,9 +110,14 @@ export function personMoves(m: Model, w: World): string[] {
     const last = moves.at(-1);
     const deletedAfter = last !== undefined && m.deletions.some((d) => d.key === a.key && d.step > last.step);
     if (last?.fromCurrent && last.mirrored && !last.contested && !last.backToOurs && a.changedAt < last.step && !deletedAfter) {
-      if (b.start !== last.to) problems.push(`${a.code}: moved by a person to a free ${clockTime(last.to)} (step ${last.step}), and the booking service holds ${clockTime(b.start)}`);
+      if (b.start !== last.to)
+        problems.push(
+          `${a.code}: moved by a person to a free ${clockTime(last.to)} (step ${last.step}), and the booking service holds ${clockTime(b.start)}`,
+        );
     } else if (b.start !== a.start && !moves.some((x) => x.to === b.start)) {
-      problems.push(`${a.code}: the booking service holds ${clockTime(b.start)}, which neither the booking side (${clockTime(a.start)}) nor a person's move gave it`);
+      problems.push(
+        `${a.code}: the booking service holds ${clockTime(b.start)}, which neither the booking side (${clockTime(a.start)}) nor a person's move gave it`,
+      );
     }
   }
   return problems;

@@ -68,7 +68,11 @@ export async function settle(w: World, agrees?: () => Promise<boolean>): Promise
     const after = w.writeCalls();
     const pending = w.life.pending();
     last = `pending ${JSON.stringify(pending)}, ${after.google - before.google} Google and ${after.booking - before.booking} booking writes in the last pass`;
-    if (after.google === before.google && after.booking === before.booking && pending.deliveries + pending.google + pending.reschedules === 0) {
+    if (
+      after.google === before.google &&
+      after.booking === before.booking &&
+      pending.deliveries + pending.google + pending.reschedules === 0
+    ) {
       return { cycles: cycle, agreedAt };
     }
   }
@@ -94,7 +98,8 @@ export async function quietPeriod(w: World): Promise<void> {
  * already there) and a delete answered 404 or 410 (already gone).
  */
 export function writesSince(w: World, from: Mark, o: { changedNothing: boolean } = { changedNothing: true }): string[] {
-  const noop = (r: { kind: string; status: number }) => (r.kind === 'insert' && r.status === 409) || (r.kind === 'delete' && (r.status === 404 || r.status === 410));
+  const noop = (r: { kind: string; status: number }) =>
+    (r.kind === 'insert' && r.status === 409) || (r.kind === 'delete' && (r.status === 404 || r.status === 410));
   const google = w.fake.log
     .slice(from.google)
     .filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind))

@@ -78,8 +78,16 @@ export class World {
     const route = { fetch: (_r: Request): Response | Promise<Response> => new Response('down', { status: 503 }) };
     const server: Server = await listenHono((r) => route.fetch(r), { port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const sim = await startSimulator({ timezone: ZONE, clock, notify: { deliver: false, rewriteCallback: (u) => u.replace(PUBLIC_URL, url) } });
-    sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, ['appointment.created', 'appointment.updated', 'appointment.canceled']);
+    const sim = await startSimulator({
+      timezone: ZONE,
+      clock,
+      notify: { deliver: false, rewriteCallback: (u) => u.replace(PUBLIC_URL, url) },
+    });
+    sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, [
+      'appointment.created',
+      'appointment.updated',
+      'appointment.canceled',
+    ]);
     const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, seed });
     const world = new World(sim, fake, clock, url, server, mkdtempSync(join(tmpdir(), 'calbridge-model-')), route);
     world.watchRewrites();
@@ -161,7 +169,9 @@ export class World {
     const end = start + (a.end - a.start);
     const holders = this.occupants(a.calendar.calendar_key, start, end, key);
     if (holders.length) {
-      this.takenSlotReschedules.push(`${a.search_code} to ${clockTime(start)} while ${holders.map((h) => h.search_code).join(', ')} held that slot`);
+      this.takenSlotReschedules.push(
+        `${a.search_code} to ${clockTime(start)} while ${holders.map((h) => h.search_code).join(', ')} held that slot`,
+      );
     }
   }
 
@@ -169,7 +179,13 @@ export class World {
   occupants(calendarKey: string, start: number, end: number, except?: string): SimAppointment[] {
     return this.sim
       .all()
-      .filter((o) => o.appointment_key !== except && o.calendar.calendar_key === calendarKey && !isCancelled(o.status) && overlaps(start, end, o.start, o.end));
+      .filter(
+        (o) =>
+          o.appointment_key !== except &&
+          o.calendar.calendar_key === calendarKey &&
+          !isCancelled(o.status) &&
+          overlaps(start, end, o.start, o.end),
+      );
   }
 
   private kill(): void {
@@ -194,7 +210,9 @@ export class World {
     } else if (point === 'reschedule-answer-lost') {
       this.crashAfterReschedule = true;
       await this.life.run('google-reschedules').catch(() => undefined);
-      what = this.crashAfterReschedule ? 'after a reschedules run with nothing sent' : 'with a reschedule applied and its answer not yet back';
+      what = this.crashAfterReschedule
+        ? 'after a reschedules run with nothing sent'
+        : 'with a reschedule applied and its answer not yet back';
       if (this.crashAfterReschedule) this.kill();
     } else {
       this.kill();
@@ -248,7 +266,10 @@ export class World {
   /** Our live events for an appointment, in every mapped calendar. */
   liveEvents(key: string): { calendarId: string; event: SimulatedEvent }[] {
     return GOOGLE_CALENDARS.flatMap((calendarId) =>
-      this.fake.events(calendarId).filter((e) => e.extendedProperties?.private?.appointment_key === key).map((event) => ({ calendarId, event })),
+      this.fake
+        .events(calendarId)
+        .filter((e) => e.extendedProperties?.private?.appointment_key === key)
+        .map((event) => ({ calendarId, event })),
     );
   }
 

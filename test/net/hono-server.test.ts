@@ -34,11 +34,29 @@ beforeAll(async () => {
     return c.text('two cookies');
   });
   app.post('/echo', async (c) => c.json({ got: await c.req.json(), type: c.req.header('content-type'), from: remoteAddressOf(c.env) }));
-  app.get('/stream', () => new Response(new ReadableStream({ start(ctl) { ctl.enqueue(new TextEncoder().encode('one,')); ctl.enqueue(new TextEncoder().encode('two')); ctl.close(); } })));
+  app.get(
+    '/stream',
+    () =>
+      new Response(
+        new ReadableStream({
+          start(ctl) {
+            ctl.enqueue(new TextEncoder().encode('one,'));
+            ctl.enqueue(new TextEncoder().encode('two'));
+            ctl.close();
+          },
+        }),
+      ),
+  );
   app.get('/path', (c) => c.text(`${c.req.path}?${c.req.query('q') ?? ''}`));
   app.get('/short/*', (c) => c.text('the app answered'));
-  const broken = (() => { throw new Error('outside Hono'); }) as unknown as Hono['fetch'];
-  server = await listen((req, env) => (new URL(req.url).pathname === '/broken' ? broken(req, env) : app.fetch(req, env)), { port: 0, host: '127.0.0.1', shortcut }, (e) => errors.push(e));
+  const broken = (() => {
+    throw new Error('outside Hono');
+  }) as unknown as Hono['fetch'];
+  server = await listen(
+    (req, env) => (new URL(req.url).pathname === '/broken' ? broken(req, env) : app.fetch(req, env)),
+    { port: 0, host: '127.0.0.1', shortcut },
+    (e) => errors.push(e),
+  );
   base = `http://127.0.0.1:${portOf(server)}`;
 });
 
@@ -46,13 +64,20 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 function ask(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${path}`, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (body += d))
+        .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', reject);
     req.end(init.body);
@@ -64,7 +89,11 @@ function raw(text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(portOf(server), '127.0.0.1', () => socket.end(text));
     let got = '';
-    socket.setEncoding('utf8').on('data', (d: string) => (got += d)).on('end', () => resolve(got)).on('error', reject);
+    socket
+      .setEncoding('utf8')
+      .on('data', (d: string) => (got += d))
+      .on('end', () => resolve(got))
+      .on('error', reject);
   });
 }
 
@@ -78,7 +107,7 @@ describe('a Hono app over node:http', () => {
     expect(JSON.parse(a.body)).toEqual({ hello: 'world' });
   });
 
-  it('gives a POST handler its JSON body, its headers and the caller\'s address', async () => {
+  it("gives a POST handler its JSON body, its headers and the caller's address", async () => {
     const a = await ask('/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"n":[1,2,3]}' });
     expect(JSON.parse(a.body)).toEqual({ got: { n: [1, 2, 3] }, type: 'application/json', from: '127.0.0.1' });
   });
@@ -93,7 +122,7 @@ describe('a Hono app over node:http', () => {
     expect((await ask('/stream')).body).toBe('one,two');
   });
 
-  it('answers HEAD with the GET route\'s headers and no body', async () => {
+  it("answers HEAD with the GET route's headers and no body", async () => {
     const a = await ask('/json', { method: 'HEAD' });
     expect(a.status).toBe(200);
     expect(a.headers['content-type']).toBe('application/json');
@@ -103,7 +132,9 @@ describe('a Hono app over node:http', () => {
   it('routes by the path and query whatever the Host header says', async () => {
     expect((await ask('/path?q=1', { headers: { Host: 'evil.test:81' } })).body).toBe('/path?1');
     expect((await ask('/path?q=1', { headers: { Host: 'evil.test/other' } })).status).toBe(400); // not a host
-    const absolute = await raw('GET http://calendar.example.com/path?q=2 HTTP/1.1\r\nHost: calendar.example.com\r\nConnection: close\r\n\r\n');
+    const absolute = await raw(
+      'GET http://calendar.example.com/path?q=2 HTTP/1.1\r\nHost: calendar.example.com\r\nConnection: close\r\n\r\n',
+    );
     expect(absolute).toMatch(/^HTTP\/1.1 200/);
     expect(absolute).toContain('/path?2');
   });

@@ -20,7 +20,12 @@ async function serve(handler: http.RequestListener): Promise<string> {
 }
 
 const get = (url: string, o: { timeoutMs?: number; maxBodyBytes?: number } = {}) =>
-  httpRequest(new URL(url), { method: 'GET', headers: { authorization: 'Bearer secret-token' }, timeoutMs: o.timeoutMs ?? 2000, maxBodyBytes: o.maxBodyBytes ?? 1024 });
+  httpRequest(new URL(url), {
+    method: 'GET',
+    headers: { authorization: 'Bearer secret-token' },
+    timeoutMs: o.timeoutMs ?? 2000,
+    maxBodyBytes: o.maxBodyBytes ?? 1024,
+  });
 
 describe('httpRequest', () => {
   it('answers status, headers and the body as text, and sends the headers and body given', async () => {
@@ -34,7 +39,13 @@ describe('httpRequest', () => {
         res.end('{"ok":"ção"}');
       });
     });
-    const a = await httpRequest(new URL(`${base}/x`), { method: 'POST', headers: { authorization: 'Bearer t' }, body: '{"n":"é"}', timeoutMs: 2000, maxBodyBytes: 1024 });
+    const a = await httpRequest(new URL(`${base}/x`), {
+      method: 'POST',
+      headers: { authorization: 'Bearer t' },
+      body: '{"n":"é"}',
+      timeoutMs: 2000,
+      maxBodyBytes: 1024,
+    });
     expect(a.status).toBe(200);
     expect(a.header('x-ratelimit-remaining')).toBe('7');
     expect(a.text).toBe('{"ok":"ção"}');
@@ -57,7 +68,7 @@ describe('httpRequest', () => {
     expect(elsewhere).toBe(0);
   });
 
-  it('one deadline covers the answer\'s body too: a body that stalls fails with a TimeoutError', async () => {
+  it("one deadline covers the answer's body too: a body that stalls fails with a TimeoutError", async () => {
     const base = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"partial":'); // and nothing more
@@ -89,7 +100,7 @@ describe('httpRequest', () => {
     await expect(get(`${base}/x`)).rejects.toMatchObject({ cause: { code: 'ECONNRESET' } });
   });
 
-  it('a refused connection is an error whose cause carries the system\'s code, as with fetch()', async () => {
+  it("a refused connection is an error whose cause carries the system's code, as with fetch()", async () => {
     const base = await serve((_req, res) => res.end());
     const port = new URL(base).port;
     await new Promise((r) => servers.pop()!.close(r));
@@ -99,10 +110,13 @@ describe('httpRequest', () => {
   it('speaks TLS to an https:// URL and refuses a certificate nobody vouches for, sending nothing', async () => {
     const tlsDir = new URL('../fixtures/tls/', import.meta.url);
     let requests = 0;
-    const s = https.createServer({ key: readFileSync(new URL('localhost-key.pem', tlsDir)), cert: readFileSync(new URL('localhost-cert.pem', tlsDir)) }, (_req, res) => {
-      requests++;
-      res.end('secret answer');
-    });
+    const s = https.createServer(
+      { key: readFileSync(new URL('localhost-key.pem', tlsDir)), cert: readFileSync(new URL('localhost-cert.pem', tlsDir)) },
+      (_req, res) => {
+        requests++;
+        res.end('secret answer');
+      },
+    );
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const failed = await get(`https://127.0.0.1:${(s.address() as AddressInfo).port}/`).then(
@@ -113,4 +127,3 @@ describe('httpRequest', () => {
     expect(requests).toBe(0);
   });
 });
-

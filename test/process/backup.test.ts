@@ -17,7 +17,6 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-
 function setup(port = 0): { dir: string; config: string; database: string } {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-backup-'));
   dirs.push(dir);
@@ -90,7 +89,7 @@ describe('backup', () => {
     const db = openDatabase(restored);
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const stored = new Set((db.prepare('SELECT appointment_key FROM deliveries').pluck().all() as string[]));
+      const stored = new Set(db.prepare('SELECT appointment_key FROM deliveries').pluck().all() as string[]);
       const missing = before.filter((key) => !stored.has(key));
       expect(missing, `${missing.length} of ${before.length} acknowledged deliveries are missing`).toEqual([]);
     } finally {

@@ -17,7 +17,16 @@ import { ingestFixture, targetFixture } from '../helpers/status-fixture.ts';
 import { slot, startMirrorEnv } from '../caldav/mirror-env.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let browser: Browser;
 const dir = mkdtempSync(join(tmpdir(), 'calbridge-status-page-'));
@@ -51,7 +60,15 @@ const parts: Part[] = [
           calendars: ['primary', 'team@group.calendar.google.com'],
           mirrored: 42,
           failed: 1,
-          failures: [{ appointment_key: 'a1', event_id: 'e1', attempts: 2, next_attempt_at: '2026-06-15T12:05:00.000Z', last_error: 'quota exceeded for calendar primary' }],
+          failures: [
+            {
+              appointment_key: 'a1',
+              event_id: 'e1',
+              attempts: 2,
+              next_attempt_at: '2026-06-15T12:05:00.000Z',
+              last_error: 'quota exceeded for calendar primary',
+            },
+          ],
         }),
       },
     }),
@@ -81,7 +98,13 @@ describe('the status page in a browser', () => {
     cleanups.push(() => context.close());
     const page = await context.newPage();
     // Headless chromium cannot show the password prompt, so the navigation itself fails; the answer is what counts.
-    const [response, navigation] = await Promise.all([page.waitForResponse(url), page.goto(url).then(() => 'loaded', (e: Error) => e.message)]);
+    const [response, navigation] = await Promise.all([
+      page.waitForResponse(url),
+      page.goto(url).then(
+        () => 'loaded',
+        (e: Error) => e.message,
+      ),
+    ]);
     expect(response.status()).toBe(401);
     expect(response.headers()['www-authenticate']).toMatch(/^Basic realm="calbridge"/);
     expect(navigation).toMatch(/AUTH/);
@@ -133,7 +156,9 @@ describe('the status page in a browser', () => {
   });
 
   it('lets a browser on this machine in without credentials with status_auth: loopback (the demo)', async () => {
-    const { url } = await listen(pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com', status_auth: 'loopback' } }));
+    const { url } = await listen(
+      pageConfig({ server: { host: '127.0.0.1', port: 0, public_url: 'https://cal.example.com', status_auth: 'loopback' } }),
+    );
     const { page, status } = await open(url);
     expect(status).toBe(200);
     expect(await page.locator('#section-ingest > summary').textContent()).toBe('Ingest');
@@ -153,14 +178,21 @@ describe('CalDAV set up wrongly, in a browser', () => {
     await env.settle(1);
     const listening: Server = await listenHono(env.t.runtime.app.fetch, { port: 0, host: '127.0.0.1' });
     cleanups.push(() => new Promise<void>((r) => listening.close(() => r())));
-    const { page } = await open(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/status`, { username: 'admin', password: ADMIN_TOKEN });
+    const { page } = await open(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/status`, {
+      username: 'admin',
+      password: ADMIN_TOKEN,
+    });
     return { env, page, problems: page.locator('#health .problems li') };
   }
 
   it('a wrong password: the refusal and where app passwords are made, first, and the password nowhere', async () => {
     const { page, problems } = await pageWith({ password: WRONG });
-    expect(await problems.first().locator('.what').textContent()).toBe('The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.');
-    expect(await problems.first().locator('.todo').textContent()).toMatch(/^Check caldav\.username and caldav\.password: iCloud and Fastmail need an app-specific password/);
+    expect(await problems.first().locator('.what').textContent()).toBe(
+      'The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.',
+    );
+    expect(await problems.first().locator('.todo').textContent()).toMatch(
+      /^Check caldav\.username and caldav\.password: iCloud and Fastmail need an app-specific password/,
+    );
     // Told once: "3 problems" with the same sentence twice was a wrong password, before.
     expect((await problems.locator('.what').allTextContents()).filter((t) => /CalDAV/.test(t))).toHaveLength(1);
     expect(await page.content()).not.toContain(WRONG);

@@ -34,7 +34,9 @@ it('SIGKILL between the PUT and its record, restart: still exactly one resource,
   await new CalendarApp(radicale.url, USER, PASSWORD).makeCalendar(`/${USER}/clinic/`, 'Clinic');
   proxy = await startFailingProxy({ target: radicale.url, share: 0, seed: 1, hold: { method: 'PUT', path: /\.ics$/ } });
   const a = appointment(1);
-  const folder = daemonFolder('calbridge-ckill-', a,
+  const folder = daemonFolder(
+    'calbridge-ckill-',
+    a,
     `caldav:
   url: ${proxy.url}
   username: ${USER}
@@ -69,5 +71,8 @@ it('SIGKILL between the PUT and its record, restart: still exactly one resource,
   expect(linked()).toMatchObject({ present: true, eventId: a.key, lastError: null });
   expect(files()).toEqual([`${a.key}.ics`]);
   // The held create, then the restarted daemon's create meeting it (412), and no other write.
-  expect(proxy.log.filter((r) => r.method === 'PUT' || r.method === 'DELETE').map((r) => `${r.method} ${r.status}`)).toEqual(['PUT 201', 'PUT 412']);
+  expect(proxy.log.filter((r) => r.method === 'PUT' || r.method === 'DELETE').map((r) => `${r.method} ${r.status}`)).toEqual([
+    'PUT 201',
+    'PUT 412',
+  ]);
 });

@@ -36,7 +36,18 @@ describe('CLI', () => {
   it('has every command of the contract', () => {
     const names = commands.map((c) => c.name);
     expect(names).toEqual(
-      expect.arrayContaining(['serve', 'demo', 'check-config', 'sync', 'status', 'feeds', 'webhooks list', 'webhooks ensure', 'webhooks remove', 'google auth']),
+      expect.arrayContaining([
+        'serve',
+        'demo',
+        'check-config',
+        'sync',
+        'status',
+        'feeds',
+        'webhooks list',
+        'webhooks ensure',
+        'webhooks remove',
+        'google auth',
+      ]),
     );
   });
 
@@ -69,7 +80,10 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    writeFileSync(
+      file,
+      'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n',
+    );
     const before = captured();
     expect(await runCli(['--config', file, 'check-config'], before)).toBe(0);
     expect(before.stdout).toEqual([`${file}: valid.`]);
@@ -79,7 +93,10 @@ describe('CLI', () => {
   });
 
   it('lists a command group for `webhooks --help` and `help webhooks`; refuses extra arguments', async () => {
-    for (const args of [['webhooks', '--help'], ['help', 'webhooks']]) {
+    for (const args of [
+      ['webhooks', '--help'],
+      ['help', 'webhooks'],
+    ]) {
       const io = captured();
       expect(await runCli(args, io)).toBe(0);
       expect(io.stdout.join('\n')).toMatch(/webhooks list[\s\S]*webhooks ensure[\s\S]*webhooks remove/);
@@ -93,11 +110,17 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    const base = 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
-    writeFileSync(file, `${base}google: {credentials: {service_account_file: sa.json}, calendars: [{calendar_key: "*", calendar_id: c_1@group.calendar.google.com}]}\n`);
+    const base =
+      'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n';
+    writeFileSync(
+      file,
+      `${base}google: {credentials: {service_account_file: sa.json}, calendars: [{calendar_key: "*", calendar_id: c_1@group.calendar.google.com}]}\n`,
+    );
     const missing = captured();
     expect(await runCli(['check-config', '--config', file], missing)).toBe(0);
-    expect(missing.stderr).toEqual([`warning: google.credentials.service_account_file: ${join(dir, 'sa.json')} does not exist; it must exist where calbridge runs`]);
+    expect(missing.stderr).toEqual([
+      `warning: google.credentials.service_account_file: ${join(dir, 'sa.json')} does not exist; it must exist where calbridge runs`,
+    ]);
     writeFileSync(join(dir, 'sa.json'), '{"type": "authorized_user"}');
     const wrong = captured();
     expect(await runCli(['check-config', '--config', file], wrong)).toBe(0);
@@ -112,24 +135,38 @@ describe('CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789, events: [appointment.created, appointment.cancelled]}\n');
+    writeFileSync(
+      file,
+      'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789, events: [appointment.created, appointment.cancelled]}\n',
+    );
     const io = captured();
     expect(await runCli(['check-config', '--config', file], io)).toBe(0);
-    expect(io.stderr).toEqual([expect.stringMatching(/^warning: webhook\.events\[1\]: "appointment\.cancelled" is not an event the booking service is known to send/)]);
+    expect(io.stderr).toEqual([
+      expect.stringMatching(
+        /^warning: webhook\.events\[1\]: "appointment\.cancelled" is not an event the booking service is known to send/,
+      ),
+    ]);
   });
 
   it('status says so when there is no database yet, instead of an empty status', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'calbridge-cli-'));
     dirs.push(dir);
     const file = join(dir, 'config.yaml');
-    writeFileSync(file, 'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\ndatabase: {path: typo/cb.db}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n');
+    writeFileSync(
+      file,
+      'server: {public_url: "https://c.example.com", admin_token: admin-token-0123456789abcdef}\ndatabase: {path: typo/cb.db}\nbooking: {base_url: "https://b.example.com", token: t}\nwebhook: {secret: cli-test-secret-0123456789}\n',
+    );
     const io = captured();
     expect(await runCli(['status', '--config', file], io)).toBe(1);
-    expect(io.stderr).toEqual([`calbridge status: there is no database at ${join(dir, 'typo', 'cb.db')} yet; run serve or sync first, or check database.path.`]);
+    expect(io.stderr).toEqual([
+      `calbridge status: there is no database at ${join(dir, 'typo', 'cb.db')} yet; run serve or sync first, or check database.path.`,
+    ]);
   });
 
   it('refuses a misspelt CALBRIDGE_LOG_LEVEL and a port that is not a number, in one sentence', () => {
-    expect(() => logLevel('info', { CALBRIDGE_LOG_LEVEL: 'verbose' })).toThrow(/CALBRIDGE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"/);
+    expect(() => logLevel('info', { CALBRIDGE_LOG_LEVEL: 'verbose' })).toThrow(
+      /CALBRIDGE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"/,
+    );
     expect(logLevel('info', { CALBRIDGE_LOG_LEVEL: 'DEBUG' })).toBe('debug');
     expect(() => wholeNumberOption('abc', 'port', 0, 0, 65535)).toThrow('--port must be a whole number from 0 to 65535, not "abc"');
   });
@@ -142,7 +179,9 @@ describe('CLI', () => {
 
   it('check-config: the example config is valid with its variables set (exit 0)', () => {
     const result = run(['check-config', '--config', 'config.example.yaml']);
-    expect(result.stderr).toMatch(/^warning: google\.credentials\.service_account_file: \/run\/secrets\/google_service_account does not exist; it must exist where calbridge runs\n$/);
+    expect(result.stderr).toMatch(
+      /^warning: google\.credentials\.service_account_file: \/run\/secrets\/google_service_account does not exist; it must exist where calbridge runs\n$/,
+    );
     expect(result.status).toBe(0);
   });
 

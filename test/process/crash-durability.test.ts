@@ -26,7 +26,6 @@ afterEach(async () => {
   sim = dir = undefined;
 });
 
-
 async function startServe(config: string, port: number): Promise<CalbridgeProcess> {
   const serve = calbridge.spawn(['serve', '--config', config]);
   await serve.answering(`http://127.0.0.1:${port}`);
@@ -86,13 +85,17 @@ describe('crash durability', () => {
     sim.setFaults({});
     child = await startServe(config, port);
     let missing = [...acknowledged];
-    await waitFor('every acknowledged delivery applied after the restart', () => {
-      const db = new Database(dbPath, { readonly: true });
-      const applied = new Set(new AppointmentStore(db, systemClock).listAll().map((s) => s.appointment.key));
-      db.close();
-      missing = missing.filter((k) => !applied.has(k));
-      return missing.length === 0;
-    }, { process: child }).catch(() => undefined); // what is missing is the assertion below
+    await waitFor(
+      'every acknowledged delivery applied after the restart',
+      () => {
+        const db = new Database(dbPath, { readonly: true });
+        const applied = new Set(new AppointmentStore(db, systemClock).listAll().map((s) => s.appointment.key));
+        db.close();
+        missing = missing.filter((k) => !applied.has(k));
+        return missing.length === 0;
+      },
+      { process: child },
+    ).catch(() => undefined); // what is missing is the assertion below
     expect(missing).toEqual([]);
     child.child.kill('SIGTERM');
     await child.exited;

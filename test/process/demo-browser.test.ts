@@ -10,7 +10,16 @@ import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SHOTS = join(import.meta.dirname, '..', '..', '.tmp', 'screenshots');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -28,11 +37,17 @@ afterAll(async () => {
 });
 
 async function shoot(page: Page, url: string, name: string): Promise<void> {
-  for (const [width, size] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  for (const [width, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(size);
     await page.goto(url);
     // Readable on a phone: nothing wider than the screen.
-    expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), `${name} at ${width} width scrolls sideways`).toBeLessThanOrEqual(0);
+    expect(
+      Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
+      `${name} at ${width} width scrolls sideways`,
+    ).toBeLessThanOrEqual(0);
     const file = join(SHOTS, `${name}-${width}.png`);
     await page.screenshot({ path: file, fullPage: true });
     expect(statSync(file).size).toBeGreaterThan(10_000);
@@ -48,7 +63,9 @@ async function feedKeys(feed: string): Promise<string[]> {
 describe('demo in a browser', () => {
   it('shows reschedules and moves back within a minute, the mirror beside the feed, at desktop and phone widths', async () => {
     // People edit every second: enough moves onto free and taken slots within the minute on a loaded machine.
-    const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '24', '--interval', '3000', '--people-interval', '1000'], { env: { CALBRIDGE_CONFIG: '' } });
+    const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '24', '--interval', '3000', '--people-interval', '1000'], {
+      env: { CALBRIDGE_CONFIG: '' },
+    });
     // The whole banner: its lines may arrive in more than one piece.
     await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const status = /status page +(http:\/\/127\.0\.0\.1:\d+\/status)/.exec(demo.stdout())?.[1];
@@ -90,7 +107,9 @@ describe('demo in a browser', () => {
       'the simulated Google calendar and the feed to agree',
       async () => {
         await page.goto(google);
-        const inGoogle = (await page.locator('tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))).sort();
+        const inGoogle = (
+          await page.locator('tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))
+        ).sort();
         const inFeed = await feedKeys(feed![1]!);
         return inGoogle.length > 0 && JSON.stringify(inGoogle) === JSON.stringify(inFeed);
       },

@@ -13,7 +13,11 @@ const calbridge = calbridgeProcesses();
 /** The page's text a person reads (tags, the style and the folded details left out). */
 function readable(html: string): string {
   const page = html.replace(/<section id="details"[\s\S]*?<\/section>/, '').replace(/<style>[\s\S]*?<\/style>|<svg[\s\S]*?<\/svg>/g, '');
-  return page.replace(/<[^>]+>/g, ' ').replace(/&[a-z]+;/g, ' ').replace(/https?:\/\/\S+|webcal:\/\/\S+/g, '').replace(KEYS, '');
+  return page
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z]+;/g, ' ')
+    .replace(/https?:\/\/\S+|webcal:\/\/\S+/g, '')
+    .replace(KEYS, '');
 }
 
 describe('demo', () => {
@@ -21,7 +25,10 @@ describe('demo', () => {
 
   it('in Portuguese, with a QR code for the LAN address a phone can open', async () => {
     expect(lan, 'this test needs a network interface besides loopback (or CALBRIDGE_DEMO_ADDRESS)').toBeDefined();
-    const demo = calbridge.spawn(['demo', '--port', '0', '--locale', 'pt-BR', '--interval', '500', '--appointments', '12', '--people-interval', '1000'], { env: { CALBRIDGE_CONFIG: '' } });
+    const demo = calbridge.spawn(
+      ['demo', '--port', '0', '--locale', 'pt-BR', '--interval', '500', '--appointments', '12', '--people-interval', '1000'],
+      { env: { CALBRIDGE_CONFIG: '' } },
+    );
     await waitFor('the banner', () => demo.stdout().includes('Pare com Ctrl-C'), { process: demo });
     const out = demo.stdout();
     const base = /situação +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];
@@ -37,8 +44,13 @@ describe('demo', () => {
     expect(ics.status).toBe(200);
 
     // The page carries a QR code, and the webcal link beside it is the LAN one, never 127.0.0.1.
-    await waitFor('activity on the page', async () => (await (await fetch(`${base}/status`)).text()).includes('class="entry'), { process: demo });
-    await waitFor('a simulated person on the terminal', () => /alguém no Google (arrasta|apaga)/.test(demo.stdout()), { process: demo, ms: 30_000 });
+    await waitFor('activity on the page', async () => (await (await fetch(`${base}/status`)).text()).includes('class="entry'), {
+      process: demo,
+    });
+    await waitFor('a simulated person on the terminal', () => /alguém no Google (arrasta|apaga)/.test(demo.stdout()), {
+      process: demo,
+      ms: 30_000,
+    });
     const page = await (await fetch(`${base}/status`)).text();
     expect(page).toContain('<svg');
     expect(page).toContain(`href="webcal://${lan}:`);
@@ -50,7 +62,10 @@ describe('demo', () => {
     expect(google).toContain('Google Agenda');
     expect(google.split('\n').filter((l) => ENGLISH.test(l))).toEqual([]);
     // The terminal's activity lines too.
-    const lines = demo.stdout().split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}/.test(l));
+    const lines = demo
+      .stdout()
+      .split('\n')
+      .filter((l) => /^\d\d:\d\d:\d\d {2}/.test(l));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((l) => ENGLISH.test(l.replace(KEYS, '').replace(/“[^”]*”/g, '')))).toEqual([]);
 
@@ -59,7 +74,9 @@ describe('demo', () => {
   }, 90_000);
 
   it('draws no QR code when the machine has no LAN address: 127.0.0.1 is no address for a phone', async () => {
-    const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '4', '--people-interval', '0'], { env: { CALBRIDGE_CONFIG: '', CALBRIDGE_DEMO_ADDRESS: '' } });
+    const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '4', '--people-interval', '0'], {
+      env: { CALBRIDGE_CONFIG: '', CALBRIDGE_DEMO_ADDRESS: '' },
+    });
     await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const out = demo.stdout();
     const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];

@@ -33,7 +33,10 @@ describe('demo', () => {
   it('runs the whole bridge with no configuration: booking simulator → calbridge → simulated Google and the feed', async () => {
     // An empty working folder: no config.yaml to find, and nothing may be written into it.
     cwd = mkdtempSync(join(tmpdir(), 'calbridge-demo-cwd-'));
-    const demo = calbridge.spawn(['demo', '--port', '0', '--interval', '300', '--appointments', '12', '--people-interval', '0'], { cwd, env: { CALBRIDGE_CONFIG: '' } });
+    const demo = calbridge.spawn(['demo', '--port', '0', '--interval', '300', '--appointments', '12', '--people-interval', '0'], {
+      cwd,
+      env: { CALBRIDGE_CONFIG: '' },
+    });
 
     await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const out = demo.stdout();
@@ -51,18 +54,34 @@ describe('demo', () => {
     expect(dbDir && existsSync(dbDir)).toBe(true);
 
     // Changes keep arriving through the simulator's webhooks, and reach the simulated Google, whose push channel is open.
-    const status = await waitFor('webhook deliveries applied and events in Google', async () => {
-      const s = await demoStatus(base!);
-      // The activity keeps the latest entries only: an event added to Google is looked for while it shows.
-      const added = s.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'));
-      // All twelve stored: the start-up poll has finished, whatever the webhooks brought before it.
-      return s.ingest.appointments.total >= 12 && s.ingest.deliveries.applied >= 3 && s.google.mirrored > 0 && (s.push?.enabled === true && s.push.channels_active > 0) && added && s;
-    }, { process: demo });
+    const status = await waitFor(
+      'webhook deliveries applied and events in Google',
+      async () => {
+        const s = await demoStatus(base!);
+        // The activity keeps the latest entries only: an event added to Google is looked for while it shows.
+        const added = s.activity.recent.some((e) => e.direction === 'booking-to-targets' && e.summary.startsWith('added to Google'));
+        // All twelve stored: the start-up poll has finished, whatever the webhooks brought before it.
+        return (
+          s.ingest.appointments.total >= 12 &&
+          s.ingest.deliveries.applied >= 3 &&
+          s.google.mirrored > 0 &&
+          s.push?.enabled === true &&
+          s.push.channels_active > 0 &&
+          added &&
+          s
+        );
+      },
+      { process: demo },
+    );
     expect(status.ingest.appointments.total).toBeGreaterThanOrEqual(12);
     expect(status.google).toMatchObject({ enabled: true, auth: { ok: true } });
     expect(status.push?.enabled).toBe(true);
     // The terminal tells the same, one line per change (written as the activity is recorded, so look for it).
-    await waitFor('a change told on the terminal', () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/.test(demo.stdout()), { process: demo });
+    await waitFor(
+      'a change told on the terminal',
+      () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/.test(demo.stdout()),
+      { process: demo },
+    );
     const view = await fetch(`${base}/demo/google`);
     expect(view.status).toBe(200);
     expect(await view.text()).toContain('Google Calendar <span class="muted">(simulated)</span>');
@@ -93,7 +112,10 @@ describe('demo', () => {
         '  reverse_sync: { enabled: false }',
       ].join('\n'),
     );
-    const demo = calbridge.spawn(['demo', '--config', file, '--port', '0', '--appointments', '6', '--interval', '60000', '--people-interval', '300'], { cwd });
+    const demo = calbridge.spawn(
+      ['demo', '--config', file, '--port', '0', '--appointments', '6', '--interval', '60000', '--people-interval', '300'],
+      { cwd },
+    );
     await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(demo.stdout())?.[1];
     const feedToken = /feed +http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics/.exec(demo.stdout())?.[1];
@@ -103,11 +125,15 @@ describe('demo', () => {
 
     // The seeded appointments are random (a past one may be cancelled): wait until calbridge has
     // nothing left to write, then every event it counts as mirrored is in the file's calendar.
-    const settled = await waitFor('every appointment written to the file’s calendar', async () => {
-      const s = await demoStatus(base!);
-      // How many of the six are in the poll window and not cancelled is up to the random seed.
-      return s.ingest.poll.last?.outcome === 'success' && s.google.mirrored >= 1 && s.google.pending === 0 && s;
-    }, { process: demo });
+    const settled = await waitFor(
+      'every appointment written to the file’s calendar',
+      async () => {
+        const s = await demoStatus(base!);
+        // How many of the six are in the poll window and not cancelled is up to the random seed.
+        return s.ingest.poll.last?.outcome === 'success' && s.google.mirrored >= 1 && s.google.pending === 0 && s;
+      },
+      { process: demo },
+    );
     expect(google.events('clinic@group.calendar.google.com')).toHaveLength(settled.google.mirrored);
     // Nobody but calbridge touched the file's calendar: its log, complete now that nothing is pending,
     // holds calbridge's inserts and no edit (simulated people edit only the demo's own simulated Google).

@@ -11,22 +11,64 @@ const REPO = resolve(import.meta.dirname, '../..');
 
 /** One file planted in the copy per rule, each with the import the rule forbids. */
 const PLANTED: Record<string, { file: string; source: string }> = {
-  'core-is-pure': { file: 'src/core/planted-clock.ts', source: "import type { Services } from '../wiring/services.ts';\nexport type S = Services;\n" },
-  'use-cases-stay-inside': { file: 'src/feeds/planted-route.ts', source: "import { createApp } from '../http/app.ts';\nexport const app = createApp;\n" },
-  'feeds-need-no-calendar-adapter': { file: 'src/feeds/planted-google.ts', source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n" },
-  'status-document-stands-alone': { file: 'src/status/planted-store.ts', source: "import type { LinkStore } from '../store/link-store.ts';\nexport type Links = LinkStore;\n" },
-  'adapters-stand-alone': { file: 'src/caldav/planted-google.ts', source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n" },
-  'adapters-stay-inside': { file: 'src/google/planted-wiring.ts', source: "import { feedRoutes } from '../http/feed-routes.ts';\nexport const routes = feedRoutes;\n" },
-  'shared-helpers-stand-alone': { file: 'src/net/planted-booking.ts', source: "import type { BookingApi } from '../booking/port.ts';\nexport type Api = BookingApi;\n" },
-  'simulators-stand-alone': { file: 'src/booking/simulator/planted-store.ts', source: "import { AppointmentStore } from '../../store/appointment-store.ts';\nexport const Store = AppointmentStore;\n" },
-  'store-stays-inside': { file: 'src/store/planted-feed.ts', source: "import { FeedCache } from '../feeds/feed-cache.ts';\nexport const Cache = FeedCache;\n" },
-  'database-handle-stays-in-store': { file: 'src/http/planted-db.ts', source: "import type { Db } from '../store/db.ts';\nexport type Handle = Db;\n" },
-  'only-store-opens-sqlite': { file: 'src/store-like/planted-sqlite.ts', source: "import Database from 'better-sqlite3';\nexport const open = () => new Database(':memory:');\n" },
-  'only-google-talks-to-google': { file: 'src/sync/planted-auth.ts', source: "import { OAuth2Client } from 'google-auth-library';\nexport const Client = OAuth2Client;\n" },
-  'wiring-is-the-root': { file: 'src/jobs/planted-runtime.ts', source: "import { buildRuntime } from '../wiring/runtime.ts';\nexport const build = buildRuntime;\n" },
+  'core-is-pure': {
+    file: 'src/core/planted-clock.ts',
+    source: "import type { Services } from '../wiring/services.ts';\nexport type S = Services;\n",
+  },
+  'use-cases-stay-inside': {
+    file: 'src/feeds/planted-route.ts',
+    source: "import { createApp } from '../http/app.ts';\nexport const app = createApp;\n",
+  },
+  'feeds-need-no-calendar-adapter': {
+    file: 'src/feeds/planted-google.ts',
+    source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n",
+  },
+  'status-document-stands-alone': {
+    file: 'src/status/planted-store.ts',
+    source: "import type { LinkStore } from '../store/link-store.ts';\nexport type Links = LinkStore;\n",
+  },
+  'adapters-stand-alone': {
+    file: 'src/caldav/planted-google.ts',
+    source: "import type { CalendarApi } from '../google/port.ts';\nexport type Api = CalendarApi;\n",
+  },
+  'adapters-stay-inside': {
+    file: 'src/google/planted-wiring.ts',
+    source: "import { feedRoutes } from '../http/feed-routes.ts';\nexport const routes = feedRoutes;\n",
+  },
+  'shared-helpers-stand-alone': {
+    file: 'src/net/planted-booking.ts',
+    source: "import type { BookingApi } from '../booking/port.ts';\nexport type Api = BookingApi;\n",
+  },
+  'simulators-stand-alone': {
+    file: 'src/booking/simulator/planted-store.ts',
+    source: "import { AppointmentStore } from '../../store/appointment-store.ts';\nexport const Store = AppointmentStore;\n",
+  },
+  'store-stays-inside': {
+    file: 'src/store/planted-feed.ts',
+    source: "import { FeedCache } from '../feeds/feed-cache.ts';\nexport const Cache = FeedCache;\n",
+  },
+  'database-handle-stays-in-store': {
+    file: 'src/http/planted-db.ts',
+    source: "import type { Db } from '../store/db.ts';\nexport type Handle = Db;\n",
+  },
+  'only-store-opens-sqlite': {
+    file: 'src/store-like/planted-sqlite.ts',
+    source: "import Database from 'better-sqlite3';\nexport const open = () => new Database(':memory:');\n",
+  },
+  'only-google-talks-to-google': {
+    file: 'src/sync/planted-auth.ts',
+    source: "import { OAuth2Client } from 'google-auth-library';\nexport const Client = OAuth2Client;\n",
+  },
+  'wiring-is-the-root': {
+    file: 'src/jobs/planted-runtime.ts',
+    source: "import { buildRuntime } from '../wiring/runtime.ts';\nexport const build = buildRuntime;\n",
+  },
   'no-cycles': { file: 'src/core/planted-a.ts', source: "import { b } from './planted-b.ts';\nexport const a = (): number => b() + 1;\n" },
 };
-const CYCLE_PARTNER = { file: 'src/core/planted-b.ts', source: "import { a } from './planted-a.ts';\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n" };
+const CYCLE_PARTNER = {
+  file: 'src/core/planted-b.ts',
+  source: "import { a } from './planted-a.ts';\nexport const b = (): number => (Math.random() > 2 ? a() : 0);\n",
+};
 
 interface Violation {
   rule: string;
@@ -79,6 +121,9 @@ describe('the dependency rules', () => {
 
   it.each(Object.entries(PLANTED))('%s names the planted import that breaks it', (rule, { file }) => {
     const found = run.violations.filter((v) => v.from === file || (rule === 'no-cycles' && v.from === CYCLE_PARTNER.file));
-    expect(found.map((v) => v.rule), run.output).toContain(rule);
+    expect(
+      found.map((v) => v.rule),
+      run.output,
+    ).toContain(rule);
   });
 });

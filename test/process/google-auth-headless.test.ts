@@ -28,7 +28,11 @@ afterEach(async () => {
 /** Runs `google auth` with a keyboard the test types on; resolves the consent URL once printed. */
 async function headlessAuth() {
   fake = await startGoogleSimulator({ clientId: 'client-1', clientSecret: 'client-secret-1' });
-  const google = { credentials: { client_id: 'client-1', client_secret: 'client-secret-1' }, api_root: fake.rootUrl, token_url: fake.tokenUrl };
+  const google = {
+    credentials: { client_id: 'client-1', client_secret: 'client-secret-1' },
+    api_root: fake.rootUrl,
+    token_url: fake.tokenUrl,
+  };
   t = createTestContext({ config: testConfig({ google }) });
   t.ctx.db.close(); // the command opens the database itself, as it does beside a running serve
   return runGoogleAuth(t.ctx.config);
@@ -73,7 +77,7 @@ describe('google auth on a host without a browser', () => {
     expect(auth.printed.join('\n')).toContain('belongs to another consent');
   });
 
-  it('fails with Google\'s reason when the person denied access', async () => {
+  it("fails with Google's reason when the person denied access", async () => {
     const auth = await headlessAuth();
     const url = new URL(await auth.consentUrl);
     auth.type(`http://127.0.0.1:9/?error=access_denied&state=${url.searchParams.get('state')}`);
@@ -117,7 +121,15 @@ describe('google auth as a process whose stdin is the keyboard (docker compose r
     );
     writeFileSync(join(t.dir, 'client_secret'), 'client-secret-1\n');
     const auth = calbridge.spawn(['google', 'auth', '--config', config], { stdin: true, secrets: ['client-secret-1'] });
-    const consentUrl = await waitFor('the consent URL', () => auth.stdout().split('\n').find((l) => l.includes('redirect_uri=')), { process: auth, everyMs: 50 });
+    const consentUrl = await waitFor(
+      'the consent URL',
+      () =>
+        auth
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('redirect_uri=')),
+      { process: auth, everyMs: 50 },
+    );
     auth.child.stdin!.write(`${fake.authorize(consentUrl)}\n`);
     expect(await auth.exited, auth.output()).toBe(0);
     const output = auth.output();
@@ -137,7 +149,11 @@ describe('google auth as a process whose stdin is the keyboard (docker compose r
 describe('reading a pasted answer', () => {
   const state = 'abc123';
   it.each([
-    ['the redirect address', `http://127.0.0.1:4000/?state=${state}&code=4/0Aabc-def_ghi&scope=https://www.googleapis.com/auth/calendar`, { kind: 'code', code: '4/0Aabc-def_ghi' }],
+    [
+      'the redirect address',
+      `http://127.0.0.1:4000/?state=${state}&code=4/0Aabc-def_ghi&scope=https://www.googleapis.com/auth/calendar`,
+      { kind: 'code', code: '4/0Aabc-def_ghi' },
+    ],
     ['the address in quotes', `"http://127.0.0.1:4000/?code=4/0Aabc-def_ghi&state=${state}"`, { kind: 'code', code: '4/0Aabc-def_ghi' }],
     ['the query alone', `code=4%2F0Aabc-def_ghi&state=${state}`, { kind: 'code', code: '4/0Aabc-def_ghi' }],
     ['a bare code', '4/0Aabc-def_ghi', { kind: 'code', code: '4/0Aabc-def_ghi' }],

@@ -28,11 +28,18 @@ function serve(config: string): CalbridgeProcess {
 }
 
 /** One appointment stored, not yet in Google, and a daemon's folder that mirrors it into the fake; the first life killed while Google holds its insert's answer. */
-async function killedWhileInserting(): Promise<{ google: GoogleSimulator; a: ReturnType<typeof appointment>; dbPath: string; config: string }> {
+async function killedWhileInserting(): Promise<{
+  google: GoogleSimulator;
+  a: ReturnType<typeof appointment>;
+  dbPath: string;
+  config: string;
+}> {
   const google = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   fake = google;
   const a = appointment(1);
-  const folder = daemonFolder('calbridge-gkill-', a,
+  const folder = daemonFolder(
+    'calbridge-gkill-',
+    a,
     `google:
   credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}
   api_root: ${google.rootUrl}

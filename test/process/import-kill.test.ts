@@ -29,7 +29,9 @@ function storedRows(path: string): { appointment_key: string; revision: number }
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    return new AppointmentStore(db, systemClock).listAll({ includeGone: true }).map((s) => ({ appointment_key: s.appointment.key, revision: s.revision }));
+    return new AppointmentStore(db, systemClock)
+      .listAll({ includeGone: true })
+      .map((s) => ({ appointment_key: s.appointment.key, revision: s.revision }));
   } catch {
     return []; // not created yet
   } finally {

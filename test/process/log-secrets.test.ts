@@ -59,12 +59,18 @@ feeds:
 async function abortMidBody(url: URL, path: string): Promise<void> {
   const socket = connect(Number(url.port), url.hostname);
   await new Promise((r) => socket.once('connect', r));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${SECRETS.WEBHOOK_AUTH_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${SECRETS.WEBHOOK_AUTH_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`,
+  );
   await new Promise((r) => setTimeout(r, 100));
   socket.destroy();
 }
 
-const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string; route?: string; status?: number });
+const lines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { level: string; msg: string; route?: string; status?: number });
 
 describe('no secret in any log line or printout', () => {
   it('serve logs none, whatever its callers do: webhooks good, wrong and aborted, feeds, a failing feed route, the status pages', async () => {
@@ -72,9 +78,17 @@ describe('no secret in any log line or printout', () => {
     const serve = calbridge.spawn(['serve', '--config', config], { env: { ...SECRETS, CALBRIDGE_LOG_LEVEL: 'debug' } });
     const base = await serve.listening();
     const url = new URL(base);
-    const notification = JSON.stringify({ event: 'appointment.created', timestamp: '2026-06-15T10:00:00-03:00', data: { appointment_key: 'scan-1' } });
+    const notification = JSON.stringify({
+      event: 'appointment.created',
+      timestamp: '2026-06-15T10:00:00-03:00',
+      data: { appointment_key: 'scan-1' },
+    });
     const post = (secret: string, auth: string) =>
-      fetch(`${base}/webhooks/${secret}/`, { method: 'POST', body: notification, headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` } }).then((r) => r.status);
+      fetch(`${base}/webhooks/${secret}/`, {
+        method: 'POST',
+        body: notification,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${auth}` },
+      }).then((r) => r.status);
 
     expect(await post(SECRETS.WEBHOOK_SECRET, SECRETS.WEBHOOK_AUTH_TOKEN)).toBe(200);
     expect(await post(SECRETS.WEBHOOK_PREVIOUS_SECRET, SECRETS.WEBHOOK_AUTH_TOKEN)).toBe(200);
@@ -82,7 +96,13 @@ describe('no secret in any log line or printout', () => {
     expect(await post(`${SECRETS.WEBHOOK_SECRET}x`, SECRETS.WEBHOOK_AUTH_TOKEN)).toBe(404);
     await abortMidBody(url, `/webhooks/${SECRETS.WEBHOOK_SECRET}/`);
     for (const token of [SECRETS.FEED_TOKEN, SECRETS.FEED_TOKEN_2]) expect((await fetch(`${base}/feeds/${token}.ics`)).status).toBe(200);
-    expect((await fetch(`${base}/status`, { headers: { authorization: `Basic ${Buffer.from(`me:${SECRETS.ADMIN_TOKEN}`).toString('base64')}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/status`, {
+          headers: { authorization: `Basic ${Buffer.from(`me:${SECRETS.ADMIN_TOKEN}`).toString('base64')}` },
+        })
+      ).status,
+    ).toBe(200);
     expect((await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${SECRETS.ADMIN_TOKEN}` } })).status).toBe(200);
     expect((await fetch(`${base}/metrics`)).status).toBe(200);
 
@@ -91,15 +111,22 @@ describe('no secret in any log line or printout', () => {
     db.exec('ALTER TABLE appointments RENAME TO appointments_elsewhere');
     db.close();
     // The feed cache looks at the database again within a second: ask until it has.
-    await waitFor('the feed to fail', async () => (await fetch(`${base}/feeds/${SECRETS.FEED_TOKEN}.ics`)).status === 500, { process: serve, everyMs: 250 });
+    await waitFor('the feed to fail', async () => (await fetch(`${base}/feeds/${SECRETS.FEED_TOKEN}.ics`)).status === 500, {
+      process: serve,
+      everyMs: 250,
+    });
 
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
     const logged = lines(serve.stdout());
     // What used to carry the secret in its path is there, by its route pattern.
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'request aborted by the client', route: '/webhooks/:secret/' }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 'debug', msg: 'request aborted by the client', route: '/webhooks/:secret/' }),
+    );
     expect(logged).toContainEqual(expect.objectContaining({ level: 'error', msg: 'request failed', route: '/feeds/:file', status: 500 }));
-    expect(logged.filter((l) => l.msg === 'request' && l.route === '/webhooks/:secret/').map((l) => l.status)).toEqual([200, 200, 401, 404]);
+    expect(logged.filter((l) => l.msg === 'request' && l.route === '/webhooks/:secret/').map((l) => l.status)).toEqual([
+      200, 200, 401, 404,
+    ]);
     expect(leakedSecrets({ stdout: serve.stdout(), stderr: serve.stderr(), secrets: ALL, printsOnStdout: [] })).toEqual([]);
   });
 
@@ -131,10 +158,18 @@ describe('no secret in any log line or printout', () => {
     const odd = 'odd"secret/with+chars 0123';
     const written: string[] = [];
     const log = createLogger({ level: 'info', secrets: [SECRETS.BOOKING_TOKEN, odd], stream: { write: (l) => written.push(l) } });
-    log.error({ err: new Error(`upstream said: bad token ${SECRETS.BOOKING_TOKEN}`), url: `https://x.example/?q=${encodeURIComponent(odd)}` }, `retrying with ${odd}`);
+    log.error(
+      { err: new Error(`upstream said: bad token ${SECRETS.BOOKING_TOKEN}`), url: `https://x.example/?q=${encodeURIComponent(odd)}` },
+      `retrying with ${odd}`,
+    );
     const line = written.join('');
-    for (const form of [SECRETS.BOOKING_TOKEN, odd, JSON.stringify(odd).slice(1, -1), encodeURIComponent(odd)]) expect(line).not.toContain(form);
-    expect(JSON.parse(line)).toMatchObject({ msg: 'retrying with [redacted]', url: 'https://x.example/?q=[redacted]', err: { message: 'upstream said: bad token [redacted]' } });
+    for (const form of [SECRETS.BOOKING_TOKEN, odd, JSON.stringify(odd).slice(1, -1), encodeURIComponent(odd)])
+      expect(line).not.toContain(form);
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'retrying with [redacted]',
+      url: 'https://x.example/?q=[redacted]',
+      err: { message: 'upstream said: bad token [redacted]' },
+    });
   });
 
   it('a logger without redaction by key name (the request lines) still masks the configured secrets', () => {
@@ -146,9 +181,15 @@ describe('no secret in any log line or printout', () => {
 
   it('the search finds a secret that is printed: `feeds` prints the feed tokens, on purpose and only on stdout', () => {
     const config = writeConfig();
-    const printed = calbridge.run(['feeds', '--config', config], { env: SECRETS, printsOnStdout: [SECRETS.FEED_TOKEN, SECRETS.FEED_TOKEN_2] });
+    const printed = calbridge.run(['feeds', '--config', config], {
+      env: SECRETS,
+      printsOnStdout: [SECRETS.FEED_TOKEN, SECRETS.FEED_TOKEN_2],
+    });
     expect(printed.status).toBe(0);
-    expect(leakedSecrets({ stdout: printed.stdout, stderr: printed.stderr, secrets: ALL, printsOnStdout: [] })).toEqual([`stdout: ${SECRETS.FEED_TOKEN}`, `stdout: ${SECRETS.FEED_TOKEN_2}`]);
+    expect(leakedSecrets({ stdout: printed.stdout, stderr: printed.stderr, secrets: ALL, printsOnStdout: [] })).toEqual([
+      `stdout: ${SECRETS.FEED_TOKEN}`,
+      `stdout: ${SECRETS.FEED_TOKEN_2}`,
+    ]);
   });
 
   it('every process test starts calbridge through the helper that searches its output', () => {
@@ -158,7 +199,10 @@ describe('no secret in any log line or printout', () => {
         const path = join(folder, name);
         return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
       });
-    const bypassing = files(root).filter((f) => !f.endsWith(join('helpers', 'calbridge-process.ts')) && /bin\/calbridge\.js|['"]calbridge\.js['"]/.test(readFileSync(f, 'utf8')));
+    const bypassing = files(root).filter(
+      (f) =>
+        !f.endsWith(join('helpers', 'calbridge-process.ts')) && /bin\/calbridge\.js|['"]calbridge\.js['"]/.test(readFileSync(f, 'utf8')),
+    );
     expect(bypassing.map((f) => relative(root, f))).toEqual([]);
   });
 });

@@ -9,7 +9,9 @@ describe('a bug planted in a copy of calbridge breaks a promise of the model tes
   for (const plant of PLANTS) {
     it(`${plant.name} (${plant.why})`, async () => {
       const verdict = await tryPlant(plant, CI_RUNS);
-      expect(verdict.caught, `the model test did not notice "${plant.name}" in ${CI_RUNS} histories:\n${verdict.output.slice(-2000)}`).toBe(true);
+      expect(verdict.caught, `the model test did not notice "${plant.name}" in ${CI_RUNS} histories:\n${verdict.output.slice(-2000)}`).toBe(
+        true,
+      );
     }, 600_000);
   }
 });

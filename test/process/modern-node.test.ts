@@ -26,7 +26,7 @@ describe('node scripts/modern-node.js <file>', () => {
     expect(got.flags).toContain('--optimize-for-size');
   });
 
-  it('ends with the file\'s error and a failing status when the file throws', () => {
+  it("ends with the file's error and a failing status when the file throws", () => {
     const file = join(dir, 'throws.mjs');
     writeFileSync(file, `throw new Error('the file failed on purpose');\n`);
     const run = spawnSync(process.execPath, [launcher, file], { encoding: 'utf8', timeout: 20_000 });

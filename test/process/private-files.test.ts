@@ -31,7 +31,6 @@ function tempDir(): string {
 
 const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8).padStart(4, '0');
 
-
 const SECRET = 'files-test-webhook-secret-0123456789';
 
 describe('database files', () => {
@@ -54,7 +53,10 @@ poll: { schedule: "0 0 1 1 *" }
     const res = await fetch(`http://127.0.0.1:${port}/webhooks/${SECRET}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ event: 'appointment.created', data: { appointment_key: 'files-1', person: { email: 'someone@example.com' } } }),
+      body: JSON.stringify({
+        event: 'appointment.created',
+        data: { appointment_key: 'files-1', person: { email: 'someone@example.com' } },
+      }),
     });
     expect(res.status).toBe(200);
 
@@ -75,13 +77,21 @@ poll: { schedule: "0 0 1 1 *" }
     chmodSync(path, 0o644);
 
     const lines: string[] = [];
-    const log = pino({ level: 'warn' }, new Writable({
+    const log = pino(
+      { level: 'warn' },
+      new Writable({
         write: (chunk: Buffer, _e, done) => {
           lines.push(chunk.toString());
           done();
         },
-      }));
-    const daemon = await startDaemon(testConfig({ database: { path } }), { log, port: 0, booking: unreachableBooking, processMetrics: false });
+      }),
+    );
+    const daemon = await startDaemon(testConfig({ database: { path } }), {
+      log,
+      port: 0,
+      booking: unreachableBooking,
+      processMetrics: false,
+    });
     await daemon.stop();
 
     expect([mode(folder), mode(path)]).toEqual(['0755', '0644']);
@@ -122,6 +132,8 @@ webhook: { secret: ${SECRET} }
     chmodSync(path, 0o644);
     const loud = check();
     expect(loud.status).toBe(0);
-    expect(loud.stderr).toMatch(/^warning: database\.path: the database .*calbridge\.db can be read by every user of this machine \(calbridge\.db 0644\)/m);
+    expect(loud.stderr).toMatch(
+      /^warning: database\.path: the database .*calbridge\.db can be read by every user of this machine \(calbridge\.db 0644\)/m,
+    );
   });
 });

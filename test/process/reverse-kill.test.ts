@@ -39,11 +39,17 @@ async function startProxy(target: string): Promise<{ url: string; holding: boole
         arrived();
         return; // never answered: the process dies waiting
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection')) as Record<
+        string,
+        string
+      >;
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       fetch(target + req.url, { method: req.method, headers, ...(body ? { body } : {}) })
         .then(async (r) => {
-          res.writeHead(r.status, Object.fromEntries([...r.headers.entries()].filter(([k]) => k !== 'content-encoding' && k !== 'content-length')));
+          res.writeHead(
+            r.status,
+            Object.fromEntries([...r.headers.entries()].filter(([k]) => k !== 'content-encoding' && k !== 'content-length')),
+          );
           res.end(Buffer.from(await r.arrayBuffer()));
         })
         .catch(() => res.destroy());

@@ -15,7 +15,6 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-
 function writeConfig(dir: string, port: number): string {
   const file = join(dir, 'config.yaml');
   writeFileSync(
@@ -97,7 +96,11 @@ describe('serve', () => {
     const serve = calbridge.spawn(['serve', '--config', writeConfig(dir, port)], { env });
     const base = `http://127.0.0.1:${port}`;
     await serve.answering(base);
-    const requestLines = () => serve.stdout().split('\n').filter((l) => l.includes('"msg":"request"') && l.includes('"route":"(no route)"'));
+    const requestLines = () =>
+      serve
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"') && l.includes('"route":"(no route)"'));
 
     // Lines go out in batches, yet a lone line is not held back until the next ones come.
     expect((await fetch(`${base}/nothing-here`)).status).toBe(404);
@@ -131,7 +134,9 @@ describe('serve', () => {
     const feed = await fetch(`${base}/feeds/serve-test-feed-token-0123456789.ics`);
     expect(feed.status).toBe(200);
     expect(await feed.text()).toContain('BEGIN:VCALENDAR');
-    const again = await fetch(`${base}/feeds/serve-test-feed-token-0123456789.ics`, { headers: { 'if-none-match': feed.headers.get('etag')! } });
+    const again = await fetch(`${base}/feeds/serve-test-feed-token-0123456789.ics`, {
+      headers: { 'if-none-match': feed.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
     const status = await fetch(`${base}/api/status`, { headers: { authorization: 'Bearer serve-test-admin-token-0123' } });
     expect(status.status).toBe(200);

@@ -15,7 +15,16 @@ import { testAppointment } from '../helpers/appointment.ts';
 import { ENGLISH, KEYS, RAW } from '../helpers/locale-scan.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SHOTS = join(import.meta.dirname, '..', '..', '.tmp', 'screenshots');
 const SIZES = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
@@ -44,9 +53,23 @@ async function clinic(locale: 'en' | 'pt-BR'): Promise<{ t: TestContext; base: s
   t.runtime.lifecycle.set('serving');
   const calendar = { calendarKey: 'cal-ines', name: 'Dra. Inês Moura — Sala 2' };
   // One service the booking service sent without a name: it must not show as its key.
-  const services = [{ serviceKey: 'e82a7df3-1c2d-4e5f-8a9b-0c1d2e3f4a5b', name: null }, { serviceKey: 's-2', name: 'Fisioterapia' }];
+  const services = [
+    { serviceKey: 'e82a7df3-1c2d-4e5f-8a9b-0c1d2e3f4a5b', name: null },
+    { serviceKey: 's-2', name: 'Fisioterapia' },
+  ];
   const put = (key: string, code: string, start: number, status: string, fullName: string) =>
-    t.ctx.appointments.upsert(testAppointment({ key, searchCode: code, start, end: start + H / 2, status, calendar, services, person: { ...testAppointment().person, fullName } }));
+    t.ctx.appointments.upsert(
+      testAppointment({
+        key,
+        searchCode: code,
+        start,
+        end: start + H / 2,
+        status,
+        calendar,
+        services,
+        person: { ...testAppointment().person, fullName },
+      }),
+    );
   put('7d0b3c1e-0000-4000-a000-000000000001', 'AG00012', NINE + H, 'CONFIRMED', 'Maria da Graça Souza');
   put('7d0b3c1e-0000-4000-a000-000000000002', 'AG00013', NINE + 2 * H, 'NO_SHOW', 'João Araújo');
   put('7d0b3c1e-0000-4000-a000-000000000003', 'AG00014', NINE + 26 * H, 'PENDING_PAYMENT', 'Ana Beatriz Lima');
@@ -107,7 +130,10 @@ describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
         const response = await page.goto(`${c.base}/status`);
         expect(response?.status()).toBe(200);
         expect(await page.getAttribute('html', 'lang')).toBe(locale);
-        expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), `${name}: scrolls sideways`).toBeLessThanOrEqual(0);
+        expect(
+          Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
+          `${name}: scrolls sideways`,
+        ).toBeLessThanOrEqual(0);
         expect(await brokenWords(page), `${name}: words broken mid-word`).toEqual([]);
 
         const read = await page.evaluate<string>(READ);
@@ -115,7 +141,10 @@ describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
         expect(words).not.toMatch(RAW);
         expect(words).toContain('AG00013'); // appointments by their code
         if (locale === 'pt-BR') {
-          expect(words.split('\n').filter((l) => ENGLISH.test(l)), `${name}: English on the Portuguese page`).toEqual([]);
+          expect(
+            words.split('\n').filter((l) => ENGLISH.test(l)),
+            `${name}: English on the Portuguese page`,
+          ).toEqual([]);
           expect(words).toContain('Não compareceu');
           expect(words).toContain('Hoje, segunda-feira 15 junho');
         } else {
@@ -150,7 +179,9 @@ describe.each(['en', 'pt-BR'] as const)('server.locale: %s', (locale) => {
 
       // The feed's events: the default description in words, in the language.
       const ics = (await (await fetch(`${c.base}/feeds/${FEED_TOKEN}.ics`)).text()).replace(/\r\n[ \t]/g, '');
-      const described = [...ics.matchAll(/^(?:SUMMARY|DESCRIPTION):(.*)$/gm)].map((m) => m[1]!.replace(/\\n/g, '\n').replace(/\\([,;\\])/g, '$1')).join('\n');
+      const described = [...ics.matchAll(/^(?:SUMMARY|DESCRIPTION):(.*)$/gm)]
+        .map((m) => m[1]!.replace(/\\n/g, '\n').replace(/\\([,;\\])/g, '$1'))
+        .join('\n');
       expect(described).toContain('Fisioterapia');
       expect(described).toContain('Dra. Inês Moura — Sala 2');
       expect(described).not.toMatch(RAW);

@@ -30,5 +30,7 @@ it('names what is missing and the command that installs it when it cannot instal
   expect(run.status).toBe(1);
   const lines = run.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^calbridge tests: radicale and vdirsyncer are missing \(the tests drive them for real\) and cannot be installed from here \(there is no apt-get here\); install the Debian packages with `sudo apt-get install -y radicale vdirsyncer` and run npm test again\.$/);
+  expect(lines[0]).toMatch(
+    /^calbridge tests: radicale and vdirsyncer are missing \(the tests drive them for real\) and cannot be installed from here \(there is no apt-get here\); install the Debian packages with `sudo apt-get install -y radicale vdirsyncer` and run npm test again\.$/,
+  );
 });

@@ -14,9 +14,12 @@ afterEach(async () => {
 
 /** Google's answers to our writes of this appointment's event since log position `from`. */
 const writeStatuses = (e: ReverseEnv, key: string, from: number) =>
-  e.fake.log.slice(from).filter((r) => ['update', 'patch', 'insert'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key)).map((r) => r.status);
+  e.fake.log
+    .slice(from)
+    .filter((r) => ['update', 'patch', 'insert'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key))
+    .map((r) => r.status);
 
-it('a rename while a person\'s move waits to be sent: the event is not set back, and the move lands with one write', async () => {
+it("a rename while a person's move waits to be sent: the event is not set back, and the move lands with one write", async () => {
   let skew = 0;
   env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
   const e = env;
@@ -36,7 +39,7 @@ it('a rename while a person\'s move waits to be sent: the event is not set back,
   await e.sim.idle();
   await e.run('deliveries');
   await e.run('google-writer');
-  expect(googleStart(e.eventOf(key)), 'the person\'s move is not set back while its reschedule is pending').toBe(slot(3));
+  expect(googleStart(e.eventOf(key)), "the person's move is not set back while its reschedule is pending").toBe(slot(3));
 
   skew += 10_000; // the retry is due
   await e.run('google-reschedules');
@@ -45,7 +48,10 @@ it('a rename while a person\'s move waits to be sent: the event is not set back,
   expect(e.sim.get(key)?.start).toBe(slot(3));
   expect(googleStart(e.eventOf(key))).toBe(slot(3));
   expect(e.eventOf(key)?.summary).toContain('Renamed Person');
-  expect(writeStatuses(e, key, logFrom).filter((s) => s < 300), 'one write: the new name at the moved time').toHaveLength(1);
+  expect(
+    writeStatuses(e, key, logFrom).filter((s) => s < 300),
+    'one write: the new name at the moved time',
+  ).toHaveLength(1);
 });
 
 it('a second move before the writer caught up with the first: it lands without a 412 and without a write of the times the event shows', async () => {

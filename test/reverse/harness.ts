@@ -12,7 +12,12 @@ import { eventIdFor } from '../../src/core/event-id.ts';
 import type { JobName, JobResult } from '../../src/jobs/job.ts';
 import type { Scheduler } from '../../src/jobs/scheduler.ts';
 import type { Part } from '../../src/wiring/part.ts';
-import { startGoogleSimulator, type SimulatedEvent, type GoogleSimulator, type GoogleSimulatorOptions } from '../../src/google/simulator/index.ts';
+import {
+  startGoogleSimulator,
+  type SimulatedEvent,
+  type GoogleSimulator,
+  type GoogleSimulatorOptions,
+} from '../../src/google/simulator/index.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import type { StatusDocument } from '../../src/status/status-document.ts';
@@ -72,7 +77,12 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
   const local = (address: string) => address.replace(PUBLIC_URL, url);
   const sim = await startTestSimulator({ notify: { deliver: options.webhooks ?? true, rewriteCallback: local } });
   sim.addWebhook(`${PUBLIC_URL}/webhooks/${TEST_WEBHOOK_SECRET}/`, ['appointment.created', 'appointment.updated', 'appointment.canceled']);
-  const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, pushAddress: local, ...options.fake });
+  const fake = await startGoogleSimulator({
+    clientId: CLIENT.client_id,
+    clientSecret: CLIENT.client_secret,
+    pushAddress: local,
+    ...options.fake,
+  });
   const config = testConfig({
     server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL },
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
@@ -120,8 +130,10 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
       fake.state.userEdit(CAL, ev.id, { start: at(start), end: at(start + duration) });
     },
     deleteInGoogle: (key) => fake.state.userDelete(CAL, eventIdFor(key)),
-    reschedulePatches: (key) => sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
-    googleWrites: () => fake.log.filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind) && r.status >= 200 && r.status < 300).length,
+    reschedulePatches: (key) =>
+      sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
+    googleWrites: () =>
+      fake.log.filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind) && r.status >= 200 && r.status < 300).length,
     status,
     async close() {
       await sched.stop();

@@ -42,7 +42,10 @@ describe('push notifications', () => {
     env.moveInGoogle(a.appointment_key, slot(4));
     await until(() => env.reschedulePatches(a.appointment_key) === 1);
     expect(env.sim.get(a.appointment_key)?.start).toBe(slot(4));
-    expect((env.status().targets['google.default']!.reverse_sync as Record<string, unknown>).push).toMatchObject({ enabled: true, channels_active: 1 });
+    expect((env.status().targets['google.default']!.reverse_sync as Record<string, unknown>).push).toMatchObject({
+      enabled: true,
+      channels_active: 1,
+    });
   });
 
   it('a forged notification (wrong token, unknown channel) answers 404 and runs nothing', async () => {
@@ -98,13 +101,18 @@ describe('push notifications', () => {
   });
 
   it('with google.reverse_sync.push_url, opens channels to that https address whatever public_url is; an http one is a config error', async () => {
-    const google = (push_url: string) => ({ credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { push_url } });
+    const google = (push_url: string) => ({
+      credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' },
+      reverse_sync: { push_url },
+    });
     expect(() => testConfig({ google: google('http://push.example.com/google/notifications') })).toThrow(/push_url.*https/s);
     const t = createTestContext({ config: testConfig({ google: google('https://push.example.com/google/notifications') }) });
     try {
       const part = t.runtime.parts.find((p) => p.name === 'google.default')!;
       expect(part.jobs!.map((j) => j.name)).toEqual(['google-writer', 'google-reverse-sync', 'google-reschedules', 'google-channels']);
-      expect(reverseOf(part.status!())).toMatchObject({ push: { enabled: true, address: 'https://push.example.com/google/notifications' } });
+      expect(reverseOf(part.status!())).toMatchObject({
+        push: { enabled: true, address: 'https://push.example.com/google/notifications' },
+      });
     } finally {
       await t.close();
     }
@@ -112,7 +120,9 @@ describe('push notifications', () => {
 
   it('has no reverse-sync jobs, route or section when google.reverse_sync.enabled is false', async () => {
     const t = createTestContext({
-      config: testConfig({ google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { enabled: false } } }),
+      config: testConfig({
+        google: { credentials: { client_id: 'c', client_secret: 's', refresh_token: 'r' }, reverse_sync: { enabled: false } },
+      }),
     });
     try {
       const part = t.runtime.parts.find((p) => p.name === 'google.default')!;

@@ -16,7 +16,9 @@ afterEach(async () => {
 const H = 3_600_000;
 /** Every call that changes this appointment's event in Google since log position `from` (a 412 included). */
 const writesOf = (e: ReverseEnv, key: string, from: number) =>
-  e.fake.log.slice(from).filter((r) => ['update', 'patch', 'insert', 'delete'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key));
+  e.fake.log
+    .slice(from)
+    .filter((r) => ['update', 'patch', 'insert', 'delete'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key));
 const googleEnd = (e: ReverseEnv, key: string) => Date.parse(e.eventOf(key)?.end?.dateTime ?? '');
 const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: TEST_ZONE }).toISO()!, timeZone: TEST_ZONE });
 
@@ -47,8 +49,13 @@ it("after a person's move the booking service accepted, the event is taken as it
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
   expect(googleStart(e.eventOf(key))).toBe(slot(3));
-  expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`), 'the event already shows the new time: nothing written to it').toEqual([]);
-  const settled = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.summary.includes('rescheduled at the booking service'));
+  expect(
+    writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`),
+    'the event already shows the new time: nothing written to it',
+  ).toEqual([]);
+  const settled = e.t.ctx.activity
+    .recent(50)
+    .filter((a) => a.appointmentKey === key && a.summary.includes('rescheduled at the booking service'));
   expect(settled, 'the move is told once').toHaveLength(1);
 });
 
@@ -70,7 +77,10 @@ it('a person who changes only the end: put back to the booked length, once, told
   expect(googleEnd(e, key), 'the booked length again').toBe(bookedEnd);
   expect(e.sim.get(key)?.start, 'nothing sent to the booking service').toBe(slot(0));
   expect(e.reschedulePatches(key)).toBe(0);
-  expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`), 'one write puts it back, nothing after').toEqual(['update 200']);
+  expect(
+    writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`),
+    'one write puts it back, nothing after',
+  ).toEqual(['update 200']);
   const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction === 'reverted');
   expect(told.map((a) => a.summary)).toEqual(['made longer or shorter in Google → put back to its booked length']);
 });
@@ -89,5 +99,10 @@ it('a person who renames the event: the title is put back once; then quiet', asy
 
   expect(e.eventOf(key)?.summary).toBe(title);
   expect(writesOf(e, key, logFrom).map((r) => `${r.kind} ${r.status}`)).toEqual(['update 200']);
-  expect(e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction === 'reverted').map((a) => a.summary)).toEqual(['renamed in Google → title put back']);
+  expect(
+    e.t.ctx.activity
+      .recent(50)
+      .filter((a) => a.appointmentKey === key && a.direction === 'reverted')
+      .map((a) => a.summary),
+  ).toEqual(['renamed in Google → title put back']);
 });

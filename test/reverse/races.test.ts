@@ -33,7 +33,14 @@ it('a move in Google survives a change at the booking service that the writer se
 });
 
 it('`sync` (wakes, then runNow) sends one PATCH per move, with moves in two calendars', async () => {
-  env = await startReverseEnv({ google: { calendars: [{ calendar_key: CAL_B, calendar_id: 'second' }, { calendar_key: '*', calendar_id: 'primary' }] } });
+  env = await startReverseEnv({
+    google: {
+      calendars: [
+        { calendar_key: CAL_B, calendar_id: 'second' },
+        { calendar_key: '*', calendar_id: 'primary' },
+      ],
+    },
+  });
   const e = env;
   const move = (cal: string, key: string, start: number) => {
     const ev = e.fake.events(cal).find((x) => x.id === eventIdFor(key))!;
@@ -79,7 +86,7 @@ it('our own earlier write, read by a round that overlaps our next write, is an e
   expect(googleStart(e.eventOf(key))).toBe(slot(5));
 });
 
-it('a person\'s move seen by a round that overlaps a move at the booking service: the booking service wins', async () => {
+it("a person's move seen by a round that overlaps a move at the booking service: the booking service wins", async () => {
   env = await startReverseEnv();
   const e = env;
   const key = e.sim.create({ start: slot(0) }).appointment_key;

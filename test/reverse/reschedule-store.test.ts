@@ -70,7 +70,15 @@ describe('RescheduleStore', () => {
     store.finish(c.id, 'reverted', 'refused', 'No.');
     store.record(move(0, { kind: 'recreate', state: 'done', reason: 'policy' }));
     store.record(move(9000));
-    expect(store.counts()).toMatchObject({ movesDetected: 4, rescheduled: 1, reverted: 2, conflicts: 1, refused: 1, pending: 1, recreated: 1 });
+    expect(store.counts()).toMatchObject({
+      movesDetected: 4,
+      rescheduled: 1,
+      reverted: 2,
+      conflicts: 1,
+      refused: 1,
+      pending: 1,
+      recreated: 1,
+    });
     expect(store.lastRescheduledTo(key)).toBe(5000);
   });
 });

@@ -42,7 +42,12 @@ describe('recent activity', () => {
     await env.settle(3);
 
     const after = entries(env).slice(2);
-    expect(after[0]).toMatchObject({ label: code, kind: 'rescheduled', direction: 'google-to-booking', summary: `moved in Google to ${at(slot(2))} → rescheduled at the booking service` });
+    expect(after[0]).toMatchObject({
+      label: code,
+      kind: 'rescheduled',
+      direction: 'google-to-booking',
+      summary: `moved in Google to ${at(slot(2))} → rescheduled at the booking service`,
+    });
     // The booking service's own notification of the move is our echo: no "moved at the booking service".
     expect(after.filter((x) => x.kind === 'moved')).toEqual([]);
   });
@@ -80,7 +85,11 @@ describe('recent activity', () => {
 
     env.deleteInGoogle(key);
     await env.settle(2);
-    expect(entries(env).find((x) => x.kind === 'recreated')).toMatchObject({ label: code, direction: 'reverted', summary: 'deleted in Google → recreated' });
+    expect(entries(env).find((x) => x.kind === 'recreated')).toMatchObject({
+      label: code,
+      direction: 'reverted',
+      summary: 'deleted in Google → recreated',
+    });
     expect(env.eventOf(key)?.status).not.toBe('cancelled');
   });
 
@@ -105,7 +114,15 @@ describe('recent activity', () => {
     t = createTestContext();
     t.ctx.appointments.upsert(testAppointment({ key: 'k1' }));
     for (let i = 0; i < 1_100; i++) t.ctx.activity.record({ kind: 'google-write', key: 'k1', action: 'update' });
-    t.ctx.activity.record({ kind: 'settled', key: 'k1', action: 'reschedule', state: 'reverted', reason: 'refused', detail: 'CPF 123.456.789-09 bloqueado, ligue +55 11 98765-4321', to: Date.now() });
+    t.ctx.activity.record({
+      kind: 'settled',
+      key: 'k1',
+      action: 'reschedule',
+      state: 'reverted',
+      reason: 'refused',
+      detail: 'CPF 123.456.789-09 bloqueado, ligue +55 11 98765-4321',
+      to: Date.now(),
+    });
     expect(t.ctx.activity.recent(2_000)).toHaveLength(1_000);
     expect(t.ctx.activity.recent(1)[0]?.reason).toBe('CPF ••• bloqueado, ligue +•••');
   });

@@ -58,7 +58,11 @@ it('shows no token, secret or document number on the page, in /api/status or in 
   expect(channelTokens.length).toBeGreaterThan(0);
   const secrets = [...configured, sim.token, ...fake.tokens.refreshTokens, ...channelTokens];
   const digits = documents.flatMap((d) => [d, d.replace(/\D/g, '')]);
-  for (const [where, text] of [['page', elsewhere], ['/api/status', api], ['activity', stored]] as const) {
+  for (const [where, text] of [
+    ['page', elsewhere],
+    ['/api/status', api],
+    ['activity', stored],
+  ] as const) {
     for (const s of [...secrets, ...digits]) expect(text, `${where} shows ${s}`).not.toContain(s);
     expect(text, `${where} shows an access token`).not.toMatch(/ya29\./);
   }

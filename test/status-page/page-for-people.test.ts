@@ -63,13 +63,26 @@ describe('the status page for people', () => {
     const { app, t } = statusApp((t) => {
       t.ctx.appointments.upsert(testAppointment({ key: 'k1', searchCode: 'AG00012', start: NINE + H }));
       (t.clock as ManualClock).advance(1000);
-      t.ctx.activity.record({ kind: 'settled', key: 'k1', action: 'reschedule', state: 'reverted', reason: 'conflict', detail: 'the new time overlaps AG00031', to: NINE + 3 * H, taken: ['AG00031'] });
+      t.ctx.activity.record({
+        kind: 'settled',
+        key: 'k1',
+        action: 'reschedule',
+        state: 'reverted',
+        reason: 'conflict',
+        detail: 'the new time overlaps AG00031',
+        to: NINE + 3 * H,
+        taken: ['AG00031'],
+      });
       return [createActivityPart(t.ctx)];
     });
     contexts.push(t);
     const body = await (await app.request('/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
     const activity = body.slice(body.indexOf('id="activity"'), body.indexOf('id="agenda"'));
-    const entries = [...activity.matchAll(/<li class="entry dir-([\w-]+)"><time[^>]*>([^<]*)<\/time><span class="badge">([^<]*)<\/span><span class="what"><b>([^<]*)<\/b> ([^<]*)/g)].map((m) => m.slice(1));
+    const entries = [
+      ...activity.matchAll(
+        /<li class="entry dir-([\w-]+)"><time[^>]*>([^<]*)<\/time><span class="badge">([^<]*)<\/span><span class="what"><b>([^<]*)<\/b> ([^<]*)/g,
+      ),
+    ].map((m) => m.slice(1));
     expect(entries).toEqual([
       ['reverted', '09:00:01', 'reverted', 'AG00012', 'moved onto AG00031&#39;s slot (Mon 15 Jun 12:00) → moved back'],
       ['booking-to-targets', '09:00:00', 'booking → Google/feeds', 'AG00012', 'booked for Mon 15 Jun 10:00'],
@@ -89,7 +102,8 @@ describe('the status page for people', () => {
       }),
     );
     const person = { ...testAppointment().person, fullName: 'Ana Souza' };
-    const put = (key: string, start: number, over = {}) => t.ctx.appointments.upsert(testAppointment({ key, searchCode: key.toUpperCase(), start, end: start + H / 2, person, ...over }));
+    const put = (key: string, start: number, over = {}) =>
+      t.ctx.appointments.upsert(testAppointment({ key, searchCode: key.toUpperCase(), start, end: start + H / 2, person, ...over }));
     put('ag1', NINE + H);
     put('ag2', NINE + 26 * H, { calendar: { calendarKey: 'cal-silva', name: 'Dr. Silva' } });
     put('ag3', NINE + 2 * H, { status: 'CANCELED' });
@@ -102,11 +116,11 @@ describe('the status page for people', () => {
     expect(agenda).toContain('<h3>Today, Monday 15 June</h3>');
     expect(agenda).toContain('<h3>Tomorrow, Tuesday 16 June</h3>');
     expect(agenda).toContain('<th>Google</th><th>Clinic</th><th>Dr. Silva</th>');
-    const rows = [...agenda.matchAll(/<tr(?: class="cancelled")?><td data-label="Time" class="time">([^<]*)<\/td><td data-label="Appointment"><b>([^<]*)<\/b>.*?<\/td>((?:<td[^>]*>[^<]*<\/td>)*)<\/tr>/g)].map((m) => [
-      m[1],
-      m[2],
-      ...[...(m[3] ?? '').matchAll(/class="shown (\w+)">([^<]*)</g)].map((c) => `${c[1]}: ${c[2]}`),
-    ]);
+    const rows = [
+      ...agenda.matchAll(
+        /<tr(?: class="cancelled")?><td data-label="Time" class="time">([^<]*)<\/td><td data-label="Appointment"><b>([^<]*)<\/b>.*?<\/td>((?:<td[^>]*>[^<]*<\/td>)*)<\/tr>/g,
+      ),
+    ].map((m) => [m[1], m[2], ...[...(m[3] ?? '').matchAll(/class="shown (\w+)">([^<]*)</g)].map((c) => `${c[1]}: ${c[2]}`)]);
     expect(rows).toEqual([
       ['11:00–11:30', 'AG3', 'none: not shown', 'none: not shown', 'none: not shown'],
       ['13:00–13:30', 'AG1', 'differs: at 10:00', 'ok: ✓ shown', 'none: not shown'],

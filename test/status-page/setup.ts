@@ -31,21 +31,34 @@ export function pageConfig(overrides: Record<string, unknown> = {}): Config {
       enabled: true,
       credentials: { client_id: 'client-id.apps.example', client_secret: SECRETS.clientSecret, refresh_token: SECRETS.refreshToken },
     },
-    feeds: [{ name: 'Clinic <Main>', token: FEED_TOKEN }, { name: 'Dr. Silva', token: 'feed-token-silva-0123456789' }],
+    feeds: [
+      { name: 'Clinic <Main>', token: FEED_TOKEN },
+      { name: 'Dr. Silva', token: 'feed-token-silva-0123456789' },
+    ],
     ...overrides,
   });
 }
 
 /** `parts`: stand-ins, or parts that need the test's runtime. */
-export function statusApp(given: Part[] | ((t: TestContext) => Part[]), config: Config = pageConfig()): { t: TestContext; app: ReturnType<typeof createApp> } {
+export function statusApp(
+  given: Part[] | ((t: TestContext) => Part[]),
+  config: Config = pageConfig(),
+): { t: TestContext; app: ReturnType<typeof createApp> } {
   const t = createTestContext({ config });
   const parts = typeof given === 'function' ? given(t) : given;
-  const status = () => assembleStatus({ version: '0.1.0', now: new Date(t.clock.now()).toISOString() }, parts.flatMap((p) => (p.status ? [p.status()] : [])));
+  const status = () =>
+    assembleStatus(
+      { version: '0.1.0', now: new Date(t.clock.now()).toISOString() },
+      parts.flatMap((p) => (p.status ? [p.status()] : [])),
+    );
   // As the runtime does: the database's write check first, then every part's share.
   const writable = new WriteCheck(t.ctx.db);
   const readiness = () => {
     const problem = writable.problem();
-    return overallReadiness([{ reasons: problem ? [problem] : [], warnings: [] }, ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : []))]);
+    return overallReadiness([
+      { reasons: problem ? [problem] : [], warnings: [] },
+      ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : [])),
+    ]);
   };
   const secrets = configuredSecrets(config);
   const app = createApp({
@@ -65,7 +78,15 @@ export function statusApp(given: Part[] | ((t: TestContext) => Part[]), config: 
         feeds: feedUrls(config),
         secrets,
         zone: config.booking.timezone,
-        agenda: (now) => agenda({ config, appointments: t.ctx.appointments, ...(config.google?.enabled ? { links: t.ctx.targetStores('google.default').links } : {}) }, now),
+        agenda: (now) =>
+          agenda(
+            {
+              config,
+              appointments: t.ctx.appointments,
+              ...(config.google?.enabled ? { links: t.ctx.targetStores('google.default').links } : {}),
+            },
+            now,
+          ),
       }),
     ],
   });

@@ -107,7 +107,15 @@ describe('GET /status', () => {
         targets: {
           'google.default': targetFixture('google', {
             failed: 2,
-            failures: [{ appointment_key: 'a1', event_id: 'e1', attempts: 3, next_attempt_at: '2026-06-15T12:05:00.000Z', last_error: 'quota exceeded for calendar primary' }],
+            failures: [
+              {
+                appointment_key: 'a1',
+                event_id: 'e1',
+                attempts: 3,
+                next_attempt_at: '2026-06-15T12:05:00.000Z',
+                last_error: 'quota exceeded for calendar primary',
+              },
+            ],
           }),
         },
       }),
@@ -128,7 +136,18 @@ describe('GET /status', () => {
     const part: Part = {
       name: 'activity',
       status: () => ({
-        activity: { recent: [{ at: '2026-06-15T11:57:00.000Z', appointment: evil, direction: 'refused', kind: 'refused', summary: `<img src=x onerror=alert(1)>`, reason: `refused: ${evil}` }] },
+        activity: {
+          recent: [
+            {
+              at: '2026-06-15T11:57:00.000Z',
+              appointment: evil,
+              direction: 'refused',
+              kind: 'refused',
+              summary: `<img src=x onerror=alert(1)>`,
+              reason: `refused: ${evil}`,
+            },
+          ],
+        },
         ingest: ingestFixture({ booking_api: { last_error: { at: null, message: `refused: ${evil}` } } }),
       }),
     };
@@ -152,9 +171,16 @@ describe('GET /status', () => {
     const leaky: Part = {
       name: 'webhooks',
       status: () => ({
-        webhook_registration: { register: true, state: 'failed', callback_url: `https://cal.example.com/webhooks/${SECRETS.webhook}/`, error: `sent Bearer ${SECRETS.booking} token some-token-value-xyz` },
+        webhook_registration: {
+          register: true,
+          state: 'failed',
+          callback_url: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
+          error: `sent Bearer ${SECRETS.booking} token some-token-value-xyz`,
+        },
         targets: {
-          'google.default': targetFixture('google', { last_error: `refresh ${SECRETS.refreshToken} client ${SECRETS.clientSecret} auth ${SECRETS.webhookAuth} admin ${ADMIN_TOKEN}` }),
+          'google.default': targetFixture('google', {
+            last_error: `refresh ${SECRETS.refreshToken} client ${SECRETS.clientSecret} auth ${SECRETS.webhookAuth} admin ${ADMIN_TOKEN}`,
+          }),
         },
       }),
     };
@@ -173,7 +199,11 @@ describe('GET /status', () => {
           callback_url: `https://cal.example.com/webhooks/${SECRETS.webhook}/`,
           error: `sent Bearer ${SECRETS.booking}, refresh ${SECRETS.refreshToken}, client ${SECRETS.clientSecret}, auth ${SECRETS.webhookAuth}, admin ${ADMIN_TOKEN}`,
         },
-        feeds: { feeds: [{ name: 'Clinic', privacy: 'full', events: 1, last_change: null, url: `https://cal.example.com/feeds/${FEED_TOKEN}.ics` }] },
+        feeds: {
+          feeds: [
+            { name: 'Clinic', privacy: 'full', events: 1, last_change: null, url: `https://cal.example.com/feeds/${FEED_TOKEN}.ics` },
+          ],
+        },
       }),
     };
     const res = await setup([leaky]).app.request('/api/status', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

@@ -19,7 +19,6 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-
 /** The counts as a pass over the table gives them (what the counters replace). */
 function counted(db: Db): Omit<DeliveryCounts, 'oldestPendingAt'> & { oldestPendingAt: number | null } {
   const r = db
@@ -76,7 +75,10 @@ describe('delivery counters', () => {
     dirs.push(dir);
     const path = join(dir, 'cb.db');
     const before = new Database(path);
-    migrate(before, loadMigrations().filter((m) => m.version <= 4));
+    migrate(
+      before,
+      loadMigrations().filter((m) => m.version <= 4),
+    );
     const insert = before.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, body, received_at_ms, state, attempts, processed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -105,7 +107,8 @@ describe('delivery bodies', () => {
   it('are kept while pending and cleared once processed; a repeat is stored with its body', () => {
     t = createTestContext();
     const store = new DeliveryStore(t.ctx.db);
-    const body = (key: string) => (t!.ctx.db.prepare('SELECT body FROM deliveries WHERE appointment_key = ?').get(key) as { body: string }).body;
+    const body = (key: string) =>
+      (t!.ctx.db.prepare('SELECT body FROM deliveries WHERE appointment_key = ?').get(key) as { body: string }).body;
     store.insertMany([delivery(1, 'a', 1000), delivery(2, 'b', 1000), delivery(3, 'c', 1000)]);
     store.retry('a', 5000, 'no answer', () => 9000);
     store.settle('b', 5000, 2000, () => ({ value: null }));
@@ -113,7 +116,10 @@ describe('delivery bodies', () => {
     expect([body('a'), body('b'), body('c')]).toEqual(['{"n":1}', '', '']);
     store.insertMany([delivery(2, 'b', 3000)]);
     const bodies = t.ctx.db.prepare('SELECT state, body FROM deliveries WHERE appointment_key = ? ORDER BY id').all('b');
-    expect(bodies).toEqual([{ state: 'done', body: '' }, { state: 'pending', body: '{"n":2}' }]);
+    expect(bodies).toEqual([
+      { state: 'done', body: '' },
+      { state: 'pending', body: '{"n":2}' },
+    ]);
   });
 
   it('stays while a repeat that arrived after the worker asked keeps the delivery pending', () => {

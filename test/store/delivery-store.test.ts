@@ -10,7 +10,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-
 describe('delivery store: was an appointment announced by a webhook?', () => {
   it('yes while a delivery is pending, whenever it arrived', () => {
     t = createTestContext();

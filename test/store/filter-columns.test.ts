@@ -23,7 +23,10 @@ const tempFile = () => {
 const booked = testAppointment({
   clientKey: 'client-1',
   person: { personKey: 'p-7', fullName: 'Inês', email: null, phone: null, documentNumber: null },
-  services: [{ serviceKey: 'svc-a', name: 'Cleaning' }, { serviceKey: 'svc-b', name: null }],
+  services: [
+    { serviceKey: 'svc-a', name: 'Cleaning' },
+    { serviceKey: 'svc-b', name: null },
+  ],
   tagKeys: ['vip'],
   ownerUser: 'ana@example.com',
 });
@@ -37,21 +40,36 @@ describe('filter columns', () => {
     const store = new AppointmentStore(db, new ManualClock());
     store.upsert(booked);
     expect(factsOf(store)).toEqual([
-      { status: 'CONFIRMED', calendarKey: 'cal-a', clientKey: 'client-1', personKey: 'p-7', serviceKeys: ['svc-a', 'svc-b'], tagKeys: ['vip'], ownerUser: 'ana@example.com' },
+      {
+        status: 'CONFIRMED',
+        calendarKey: 'cal-a',
+        clientKey: 'client-1',
+        personKey: 'p-7',
+        serviceKeys: ['svc-a', 'svc-b'],
+        tagKeys: ['vip'],
+        ownerUser: 'ana@example.com',
+      },
     ]);
     store.upsert({ ...booked, status: 'CANCELED', tagKeys: [], services: [], clientKey: null });
     expect(factsOf(store)[0]).toMatchObject({ status: 'CANCELED', clientKey: null, serviceKeys: [], tagKeys: [] });
     store.markGone(booked.key, 'not found');
     expect(rowsOf(store)[0]?.gone).toBe(true);
     store.upsert({ ...booked, ownerUser: 'bia@example.com' });
-    expect(rowsOf(store)[0]).toMatchObject({ gone: false, revision: 4, facts: { ownerUser: 'bia@example.com', serviceKeys: ['svc-a', 'svc-b'] } });
+    expect(rowsOf(store)[0]).toMatchObject({
+      gone: false,
+      revision: 4,
+      facts: { ownerUser: 'bia@example.com', serviceKeys: ['svc-a', 'svc-b'] },
+    });
     db.close();
   });
 
   it('are filled from the stored records when a database of schema 7 is upgraded', () => {
     const file = tempFile();
     const old = new Database(file);
-    migrate(old, loadMigrations().filter((m) => m.version <= 7));
+    migrate(
+      old,
+      loadMigrations().filter((m) => m.version <= 7),
+    );
     const insert = old.prepare(
       `INSERT INTO appointments (appointment_key, status, start_ms, end_ms, calendar_key, data, material_hash, revision, changed_at_ms, seen_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, 'h', 1, 0, 0)`,
@@ -64,9 +82,23 @@ describe('filter columns', () => {
     const db = openDatabase(file);
     const byKey = new Map(rowsOf(new AppointmentStore(db, new ManualClock())).map((r) => [r.key, r.facts]));
     expect(byKey.get(booked.key)).toEqual({
-      status: 'CONFIRMED', calendarKey: 'cal-a', clientKey: 'client-1', personKey: 'p-7', serviceKeys: ['svc-a', 'svc-b'], tagKeys: ['vip'], ownerUser: 'ana@example.com',
+      status: 'CONFIRMED',
+      calendarKey: 'cal-a',
+      clientKey: 'client-1',
+      personKey: 'p-7',
+      serviceKeys: ['svc-a', 'svc-b'],
+      tagKeys: ['vip'],
+      ownerUser: 'ana@example.com',
     });
-    expect(byKey.get('bare-1')).toEqual({ status: 'CONFIRMED', calendarKey: null, clientKey: null, personKey: 'p-1', serviceKeys: [], tagKeys: [], ownerUser: null });
+    expect(byKey.get('bare-1')).toEqual({
+      status: 'CONFIRMED',
+      calendarKey: null,
+      clientKey: null,
+      personKey: 'p-1',
+      serviceKeys: [],
+      tagKeys: [],
+      ownerUser: null,
+    });
     db.close();
   });
 });

@@ -24,7 +24,13 @@ describe.each(['google.default', 'caldav.default'])('%s', (table) => {
 
   it('a failure records what it tried; the next failure replaces it and counts on', () => {
     links().recordFailure(key, target, 'HTTP 500', 1000, 'cal#h2');
-    expect(links().get(key)).toMatchObject({ attempts: 1, nextAttemptMs: 1000, failedContent: 'cal#h2', lastError: 'HTTP 500', present: false });
+    expect(links().get(key)).toMatchObject({
+      attempts: 1,
+      nextAttemptMs: 1000,
+      failedContent: 'cal#h2',
+      lastError: 'HTTP 500',
+      present: false,
+    });
     links().recordFailure(key, target, 'HTTP 503', 3000, 'cal#h3');
     expect(links().get(key)).toMatchObject({ attempts: 2, nextAttemptMs: 3000, failedContent: 'cal#h3' });
     expect(links().plannableOne(key)?.link).toMatchObject({ failedContent: 'cal#h3' });

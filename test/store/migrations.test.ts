@@ -22,7 +22,10 @@ describe('database', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(schemaVersion(db)).toBe(loadMigrations().at(-1)?.version);
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r) => (r as { name: string }).name);
     expect(tables).toEqual(expect.arrayContaining(['appointments', 'deliveries', 'links', 'reschedules', 'sync_cursors', 'leases', 'kv']));
     db.close();
   });

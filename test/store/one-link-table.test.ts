@@ -29,7 +29,10 @@ it('moves every Google, CalDAV and Microsoft link, action and cursor to its acco
   const db = new Database(join(dir, 'cb.db'));
   db.pragma('foreign_keys = ON');
   const clock = new ManualClock(10_000);
-  migrate(db, loadMigrations().filter((m) => m.version < 20));
+  migrate(
+    db,
+    loadMigrations().filter((m) => m.version < 20),
+  );
   const [a, b] = [testAppointment({ key: 'apt-a' }), testAppointment({ key: 'apt-b' })];
   const appointments = new AppointmentStore(db, clock);
   appointments.upsert(a);
@@ -56,7 +59,10 @@ it('moves every Google, CalDAV and Microsoft link, action and cursor to its acco
 
   migrate(db);
   expect(schemaVersion(db)).toBe(loadMigrations().at(-1)!.version);
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => (r as { name: string }).name);
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+    .all()
+    .map((r) => (r as { name: string }).name);
   expect(tables).toContain('links');
   expect(tables).not.toContain('google_links');
   expect(tables).not.toContain('caldav_links');
@@ -65,8 +71,20 @@ it('moves every Google, CalDAV and Microsoft link, action and cursor to its acco
   const google = new LinkStore(db, clock, 'google.default');
   const caldav = new LinkStore(db, clock, 'caldav.default');
   const every = {
-    generation: 2, present: true, writtenHash: 'h1', etag: '"e1"', writtenStart: 1000, writtenEnd: 2000, writtenRevision: 3, attempts: 1,
-    nextAttemptMs: 5000, lastError: 'HTTP 503', updatedAt: 900, deferral: { etag: '"d"', since: 800 }, writeInFlight: true, failedContent: 'f1',
+    generation: 2,
+    present: true,
+    writtenHash: 'h1',
+    etag: '"e1"',
+    writtenStart: 1000,
+    writtenEnd: 2000,
+    writtenRevision: 3,
+    attempts: 1,
+    nextAttemptMs: 5000,
+    lastError: 'HTTP 503',
+    updatedAt: 900,
+    deferral: { etag: '"d"', since: 800 },
+    writeInFlight: true,
+    failedContent: 'f1',
   };
   expect(google.get(a.key)).toEqual({ appointmentKey: a.key, calendarId: 'primary', eventId: 'evA', ...every });
   expect(google.byEvent('primary', 'evB')?.appointmentKey).toBe(b.key);
@@ -75,7 +93,10 @@ it('moves every Google, CalDAV and Microsoft link, action and cursor to its acco
   const microsoft = new LinkStore(db, clock, 'microsoft.default');
   expect(microsoft.get(b.key)).toEqual({ appointmentKey: b.key, calendarId: 'ana@clinic.example/Calendar', eventId: b.key, ...every });
   expect(microsoft.get(a.key)).toBeUndefined();
-  expect([google.counts(), caldav.counts()]).toEqual([{ mirrored: 2, failed: 2 }, { mirrored: 1, failed: 1 }]);
+  expect([google.counts(), caldav.counts()]).toEqual([
+    { mirrored: 2, failed: 2 },
+    { mirrored: 1, failed: 1 },
+  ]);
 
   expect(new RescheduleStore(db, clock, 'google.default').due().map((r) => r.appointmentKey)).toEqual([a.key]);
   expect(new RescheduleStore(db, clock, 'caldav.default').due().map((r) => r.appointmentKey)).toEqual([a.key]);

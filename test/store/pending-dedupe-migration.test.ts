@@ -24,7 +24,10 @@ describe('migration 015: deliveries deduplicated while pending', () => {
     dirs.push(dir);
     const path = join(dir, 'cb.db');
     const old = new Database(path);
-    migrate(old, loadMigrations().filter((m) => m.version < 15));
+    migrate(
+      old,
+      loadMigrations().filter((m) => m.version < 15),
+    );
     const insert = old.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, state, attempts, processed_at_ms, last_error)
        VALUES (?, ?, 'appointment.updated', ?, ?, ?, ?, ?, ?)`,
@@ -35,21 +38,44 @@ describe('migration 015: deliveries deduplicated while pending', () => {
     insert.run(hex(3), 'a3', '', 1200, 'done', 1, 1300, null);
     insert.run(hex(4), 'a4', '', 1200, 'failed', 1, 1300, 'unreadable');
     insert.run('not-a-digest', 'a5', '', 1200, 'done', 1, 1300, null); // a key the code before never made, kept as it was
-    const before = old.prepare('SELECT id, appointment_key, body, received_at_ms, state, attempts, last_error, processed_at_ms FROM deliveries ORDER BY id').all();
+    const before = old
+      .prepare('SELECT id, appointment_key, body, received_at_ms, state, attempts, last_error, processed_at_ms FROM deliveries ORDER BY id')
+      .all();
     old.close();
 
     const db = openDatabase(path);
     const store = new DeliveryStore(db);
-    expect(db.prepare('SELECT id, appointment_key, body, received_at_ms, state, attempts, last_error, processed_at_ms FROM deliveries ORDER BY id').all()).toEqual(before);
+    expect(
+      db
+        .prepare(
+          'SELECT id, appointment_key, body, received_at_ms, state, attempts, last_error, processed_at_ms FROM deliveries ORDER BY id',
+        )
+        .all(),
+    ).toEqual(before);
     expect(store.counts()).toMatchObject({ pending: 2, retrying: 1, done: 2, failed: 1 });
     expect(db.prepare('SELECT dedupe_key FROM deliveries WHERE appointment_key = ?').pluck().get('a1')).toEqual(dedupeKeyOf(bodyOf(1)));
 
-    const repeat = (n: number, at: number) => ({ dedupeKey: dedupeKeyOf(bodyOf(n)), appointmentKey: `a${n}`, event: 'appointment.updated', body: bodyOf(n).toString(), receivedAt: at });
+    const repeat = (n: number, at: number) => ({
+      dedupeKey: dedupeKeyOf(bodyOf(n)),
+      appointmentKey: `a${n}`,
+      event: 'appointment.updated',
+      body: bodyOf(n).toString(),
+      receivedAt: at,
+    });
     // still pending: a duplicate, as before the upgrade; processed: stored again, as a new row
     expect(store.insertMany([repeat(1, 2000), repeat(2, 2000), repeat(3, 2000)])).toEqual([false, false, true]);
     expect(store.counts()).toMatchObject({ pending: 3, done: 2, failed: 1 });
-    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'deliveries' ORDER BY name").pluck().all();
-    expect(indexes).toEqual(['deliveries_fresh', 'deliveries_processed', 'deliveries_retry_due', 'deliveries_retry_since', 'deliveries_with_error']);
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'deliveries' ORDER BY name")
+      .pluck()
+      .all();
+    expect(indexes).toEqual([
+      'deliveries_fresh',
+      'deliveries_processed',
+      'deliveries_retry_due',
+      'deliveries_retry_since',
+      'deliveries_with_error',
+    ]);
     db.close();
   });
 });

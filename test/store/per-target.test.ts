@@ -33,7 +33,17 @@ describe('state per calendar target', () => {
   it('links: a CalDAV write is not a Google link, and each counts its own', () => {
     const google = new LinkStore(t.ctx.db, clock, 'google.default');
     const caldav = new LinkStore(t.ctx.db, clock, 'caldav.default');
-    caldav.recordWrite(key, { calendarId: 'Clinic', eventId: key, generation: 0, present: true, hash: 'h', etag: '"1"', start: 1, end: 2, revision: 1 });
+    caldav.recordWrite(key, {
+      calendarId: 'Clinic',
+      eventId: key,
+      generation: 0,
+      present: true,
+      hash: 'h',
+      etag: '"1"',
+      start: 1,
+      end: 2,
+      revision: 1,
+    });
     expect(google.get(key)).toBeUndefined();
     expect(google.plannable().find((r) => r.key === key)?.link).toBeUndefined();
     // One appointment planned on its own (a change taken at once) sees its own target's link too.

@@ -25,7 +25,6 @@ function setup() {
   return { t, clock, part, job, deliveries: new DeliveryStore(t.ctx.db), actions: new RescheduleStore(t.ctx.db, clock, 'google.default') };
 }
 
-
 const rows = (t: TestContext, sql: string) => t.ctx.db.prepare(sql).all();
 
 describe('retention', () => {

@@ -21,11 +21,24 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const start = () => startCliEnv(cleanups, { google: ['title: "{person.full_name}"'], extra: 'feeds:\n  - { name: Clinic, token: dry-run-feed-token-0123456789 }\n' });
+const start = () =>
+  startCliEnv(cleanups, {
+    google: ['title: "{person.full_name}"'],
+    extra: 'feeds:\n  - { name: Clinic, token: dry-run-feed-token-0123456789 }\n',
+  });
 
 /** Every file beside the database (the -wal and -shm too) with its bytes. */
 const files = (dir: string) =>
-  Object.fromEntries(readdirSync(dir).filter((f) => f.startsWith('calbridge.db')).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+  Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.startsWith('calbridge.db'))
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
+  );
 
 const WRITES = new Set(['insert', 'update', 'patch', 'delete']);
 /**
@@ -36,10 +49,14 @@ function googleWrites(fake: GoogleSimulator, known: Set<string>): string[] {
   const created = fake.events(CAL, { includeDeleted: true }).filter((e) => !known.has(e.id));
   const taken = fake.log.filter((r) => WRITES.has(r.kind) && r.status < 300);
   expect(taken.filter((r) => r.kind === 'insert')).toHaveLength(created.length);
-  return [...created.map((e) => `create ${e.id}`), ...taken.filter((r) => r.kind !== 'insert').map((r) => `${r.kind === 'patch' ? 'update' : r.kind} ${r.eventId}`)];
+  return [
+    ...created.map((e) => `create ${e.id}`),
+    ...taken.filter((r) => r.kind !== 'insert').map((r) => `${r.kind === 'patch' ? 'update' : r.kind} ${r.eventId}`),
+  ];
 }
 /** The same, from the dry run's printout. */
-const listedGoogleWrites = (out: string[]) => out.flatMap((l) => /^\s+google\s+(create|update|delete) event (\S+) in /.exec(l)?.slice(1, 3).join(' ') ?? []);
+const listedGoogleWrites = (out: string[]) =>
+  out.flatMap((l) => /^\s+google\s+(create|update|delete) event (\S+) in /.exec(l)?.slice(1, 3).join(' ') ?? []);
 const bookingWrites = (sim: Simulator) => sim.requests.filter((r) => r.method !== 'GET');
 
 it('lists what a sync would do, writes nothing anywhere, and a real sync then does exactly that', async () => {
@@ -82,13 +99,19 @@ it('lists what a sync would do, writes nothing anywhere, and a real sync then do
   };
   expect(text).toMatch(/^Dry run: nothing was written anywhere\./);
   expect(block(moved!.appointment_key)).toContain(`start ${when(slot(1))} → ${when(slot(6))}`);
-  expect(block(moved!.appointment_key)).toMatch(new RegExp(`google\\s+update event ${eventIdFor(moved!.appointment_key)} in primary: "Person 1" at ${when(slot(6))}`));
+  expect(block(moved!.appointment_key)).toMatch(
+    new RegExp(`google\\s+update event ${eventIdFor(moved!.appointment_key)} in primary: "Person 1" at ${when(slot(6))}`),
+  );
   expect(block(moved!.appointment_key)).toMatch(/feeds\s+Clinic: changed/);
   expect(block(cancelled!.appointment_key)).toContain('status CONFIRMED → CANCELED');
-  expect(block(cancelled!.appointment_key)).toMatch(new RegExp(`google\\s+delete event ${eventIdFor(cancelled!.appointment_key)} in primary`));
+  expect(block(cancelled!.appointment_key)).toMatch(
+    new RegExp(`google\\s+delete event ${eventIdFor(cancelled!.appointment_key)} in primary`),
+  );
   expect(block(cancelled!.appointment_key)).toMatch(/feeds\s+Clinic: removed/);
   expect(block(added.appointment_key)).toMatch(/store\s+new, CONFIRMED/);
-  expect(block(added.appointment_key)).toMatch(new RegExp(`google\\s+create event ${eventIdFor(added.appointment_key)} in primary: "Person 5"`));
+  expect(block(added.appointment_key)).toMatch(
+    new RegExp(`google\\s+create event ${eventIdFor(added.appointment_key)} in primary: "Person 5"`),
+  );
   expect(block(added.appointment_key)).toMatch(/feeds\s+Clinic: added/);
   expect(block(personMoved!.appointment_key)).toMatch(new RegExp(`booking\\s+reschedule to ${when(slot(10))}`));
   expect(text).not.toContain(`(${kept!.appointment_key})`);
@@ -96,7 +119,9 @@ it('lists what a sync would do, writes nothing anywhere, and a real sync then do
   // shows (the person put it there): taken as it is, not written again.
   expect(block(personMoved!.appointment_key)).toContain(`start ${when(slot(4))} → ${when(slot(10))}`);
   expect(block(personMoved!.appointment_key)).not.toMatch(/google\s+update/);
-  expect(text).toContain('In all: store 4 appointments (1 new, 3 changed, 0 gone); google: 1 create, 1 update, 1 delete; booking service: 1 reschedule; feeds that change: Clinic.');
+  expect(text).toContain(
+    'In all: store 4 appointments (1 new, 3 changed, 0 gone); google: 1 create, 1 update, 1 delete; booking service: 1 reschedule; feeds that change: Clinic.',
+  );
 
   // A real sync now does exactly what was listed.
   fake.resetLog();

@@ -61,7 +61,12 @@ export class FaultPlan {
     if (scripted) {
       scripted.count = (scripted.count ?? 1) - 1;
       if (scripted.count <= 0) this.script.splice(this.script.indexOf(scripted), 1);
-      const failure = this.failure(scripted.status, scripted.retryAfterSeconds ?? this.faults.retryAfterSeconds, scripted.detail, scripted.body);
+      const failure = this.failure(
+        scripted.status,
+        scripted.retryAfterSeconds ?? this.faults.retryAfterSeconds,
+        scripted.detail,
+        scripted.body,
+      );
       Object.assign(failure.headers, scripted.headers);
       if (scripted.bodyBytes !== undefined) failure.text = padded(failure.text, scripted.bodyBytes);
       return failure;

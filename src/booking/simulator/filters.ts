@@ -9,7 +9,11 @@ export class FilterError extends Error {}
 type Test = (a: SimAppointment) => boolean;
 
 function values(q: URLSearchParams, name: string): string[] {
-  return q.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return q
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 function time(name: string, v: string, zone: string): DateTime {

@@ -15,7 +15,17 @@ import { SimStore, type SimWebhook } from './store.ts';
 import { seededRandom } from '../../core/random.ts';
 import { secretEquals } from '../../core/secret-compare.ts';
 
-export type { Faults, ScriptedFailure, Notification, NotifyOptions, RecordShape, SimAppointment, SimAppointmentInput, SimWebhook, WireRecord };
+export type {
+  Faults,
+  ScriptedFailure,
+  Notification,
+  NotifyOptions,
+  RecordShape,
+  SimAppointment,
+  SimAppointmentInput,
+  SimWebhook,
+  WireRecord,
+};
 
 export interface SimulatorOptions {
   port?: number;

@@ -100,7 +100,13 @@ export function toWire(a: SimAppointment, shape: RecordShape, zone: string): Wir
     end: zoned(a.end, zone),
     calendar: { calendar_key: a.calendar.calendar_key, calendar_name: a.calendar.name },
     attendees: [
-      { name: a.person.full_name, email: a.person.email, phone: a.person.phone, person_key: a.person.person_key, external_id: a.external_id },
+      {
+        name: a.person.full_name,
+        email: a.person.email,
+        phone: a.person.phone,
+        person_key: a.person.person_key,
+        external_id: a.external_id,
+      },
     ],
     service_list: a.services.map((s) => ({ service_key: s.service_key, service_name: s.service_name })),
     tag_list: a.tag_keys.map((k) => ({ tag_key: k })),

@@ -76,7 +76,10 @@ export function simulatorRoutes(app: Hono, d: RouteDeps): void {
   app.get(`${A}/`, (c) => {
     try {
       const params = new URL(c.req.url).searchParams;
-      const query = [...params].filter(([k]) => k !== 'page').map(([k, v]) => `${k}=${v}`).join('&');
+      const query = [...params]
+        .filter(([k]) => k !== 'page')
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&');
       if (matched?.version !== store.version || matched.query !== query) {
         matched = { version: store.version, query, items: store.inOrder().filter(compileFilters(params, store.zone)) };
       }

@@ -5,8 +5,38 @@ import type { SimAppointment, SimAppointmentInput, SimService } from './model.ts
 import { pick, uuidFrom, type Random } from '../../core/random.ts';
 import type { SimStore } from './store.ts';
 
-const FIRST = ['João', 'Maria', 'José', 'Ana', 'Conceição', 'Sebastião', 'Lúcia', 'André', 'Helena', 'Tomás', 'Inês', 'Márcio', 'Zoë', 'Begoña', 'Renée', 'Ígor'];
-const LAST = ['Araújo', 'Gonçalves', 'Conceição', 'Magalhães', 'Ribeiro', 'Peña', 'Sebastião', 'Müller', 'Lopes', 'Simões', 'Brandão', 'Nóbrega'];
+const FIRST = [
+  'João',
+  'Maria',
+  'José',
+  'Ana',
+  'Conceição',
+  'Sebastião',
+  'Lúcia',
+  'André',
+  'Helena',
+  'Tomás',
+  'Inês',
+  'Márcio',
+  'Zoë',
+  'Begoña',
+  'Renée',
+  'Ígor',
+];
+const LAST = [
+  'Araújo',
+  'Gonçalves',
+  'Conceição',
+  'Magalhães',
+  'Ribeiro',
+  'Peña',
+  'Sebastião',
+  'Müller',
+  'Lopes',
+  'Simões',
+  'Brandão',
+  'Nóbrega',
+];
 const OWNERS = ['recepcao@clinica.example', 'ana.souza@clinica.example', 'marcos@clinica.example'];
 
 interface CalendarDef {
@@ -29,21 +59,45 @@ const TAGS = ['d1a2b3c4-0000-4000-a000-00000000000a', 'd1a2b3c4-0000-4000-a000-0
 function person(random: Random): SimAppointment['person'] {
   const first = pick(random, FIRST);
   const last = pick(random, LAST);
-  const ascii = `${first}.${last}`.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  const phone = `+55119${Math.floor(random() * 1e8).toString().padStart(8, '0')}`;
+  const ascii = `${first}.${last}`
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  const phone = `+55119${Math.floor(random() * 1e8)
+    .toString()
+    .padStart(8, '0')}`;
   return { person_key: uuidFrom(random), full_name: `${first} ${last}`, email: `${ascii}@example.com`, phone };
 }
 
 /** One plausible booking: a day within [-pastDays, +futureDays], on a half hour between 8:00 and 17:30. */
-function plausibleBooking(random: Random, calendars: CalendarDef[], now: number, zone: string, days: { past: number; future: number }): SimAppointmentInput {
+function plausibleBooking(
+  random: Random,
+  calendars: CalendarDef[],
+  now: number,
+  zone: string,
+  days: { past: number; future: number },
+): SimAppointmentInput {
   const cal = pick(random, calendars);
   const service = pick(random, cal.services);
   const day = Math.floor(random() * (days.past + days.future + 1)) - days.past;
   const slot = Math.floor(random() * 20);
-  const start = DateTime.fromMillis(now, { zone }).startOf('day').plus({ days: day, hours: 8, minutes: slot * 30 }).toMillis();
+  const start = DateTime.fromMillis(now, { zone })
+    .startOf('day')
+    .plus({ days: day, hours: 8, minutes: slot * 30 })
+    .toMillis();
   const past = start < now;
   const roll = random();
-  const status = past ? (roll < 0.7 ? 'ATTENDED' : roll < 0.85 ? 'NO_SHOW' : 'CANCELED_CLIENT') : roll < 0.65 ? 'CONFIRMED' : roll < 0.9 ? 'PENDING' : 'PENDING_PAYMENT';
+  const status = past
+    ? roll < 0.7
+      ? 'ATTENDED'
+      : roll < 0.85
+        ? 'NO_SHOW'
+        : 'CANCELED_CLIENT'
+    : roll < 0.65
+      ? 'CONFIRMED'
+      : roll < 0.9
+        ? 'PENDING'
+        : 'PENDING_PAYMENT';
   return {
     status,
     start,

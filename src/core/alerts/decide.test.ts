@@ -26,8 +26,20 @@ function run(minutes: number, afterMinutes: number, present: (m: number) => Prob
 describe('decideAlerts', () => {
   it.each<[string, number, number, (m: number) => Problem[], string[]]>([
     ['a problem shorter than after_minutes sends nothing', 30, 15, (m) => (m >= 5 && m < 15 ? [AUTH] : []), []],
-    ['a problem is sent once it has lasted after_minutes, and its recovery when it clears', 60, 15, (m) => (m >= 5 && m < 40 ? [AUTH] : []), ['20 problem google.default.auth', '40 recovered google.default.auth']],
-    ['after_minutes 0 sends at once', 10, 0, (m) => (m >= 3 && m < 6 ? [AUTH] : []), ['3 problem google.default.auth', '6 recovered google.default.auth']],
+    [
+      'a problem is sent once it has lasted after_minutes, and its recovery when it clears',
+      60,
+      15,
+      (m) => (m >= 5 && m < 40 ? [AUTH] : []),
+      ['20 problem google.default.auth', '40 recovered google.default.auth'],
+    ],
+    [
+      'after_minutes 0 sends at once',
+      10,
+      0,
+      (m) => (m >= 3 && m < 6 ? [AUTH] : []),
+      ['3 problem google.default.auth', '6 recovered google.default.auth'],
+    ],
     ['a lasting problem is sent only once', 300, 15, () => [AUTH], ['15 problem google.default.auth']],
     [
       'flapping every five minutes: one problem, one recovered, then quiet until the hour after the last message',
@@ -35,7 +47,12 @@ describe('decideAlerts', () => {
       0,
       (m) => (Math.floor(m / 5) % 2 === 0 ? [AUTH] : []),
       // problem at 0, recovered at 5; back at 10, 20, ... but quiet until 65, when it is absent; at 70 present.
-      ['0 problem google.default.auth', '5 recovered google.default.auth', '70 problem google.default.auth', '75 recovered google.default.auth'],
+      [
+        '0 problem google.default.auth',
+        '5 recovered google.default.auth',
+        '70 problem google.default.auth',
+        '75 recovered google.default.auth',
+      ],
     ],
     [
       'keys are independent',

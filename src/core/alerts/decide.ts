@@ -47,7 +47,12 @@ export interface AlertDecision {
 /** No key gets a `problem` message within this long of its last message. */
 const QUIET_MS = 60 * 60_000;
 
-export function decideAlerts(input: { now: number; afterMs: number; problems: readonly Problem[]; stored: readonly AlertState[] }): AlertDecision {
+export function decideAlerts(input: {
+  now: number;
+  afterMs: number;
+  problems: readonly Problem[];
+  stored: readonly AlertState[];
+}): AlertDecision {
   const { now, afterMs } = input;
   const stored = new Map(input.stored.map((s) => [s.key, s]));
   const send: AlertMessage[] = [];
@@ -60,7 +65,14 @@ export function decideAlerts(input: { now: number; afterMs: number; problems: re
     const before = stored.get(p.key);
     // A new episode begins when the key was clear; an ongoing one keeps its start.
     const since = before?.active ? Math.min(before.since, p.since ?? before.since) : Math.min(p.since ?? now, now);
-    const state: AlertState = { key: p.key, since, active: true, announced: before?.announced ?? false, lastSentAt: before?.lastSentAt ?? null, sentence: p.sentence };
+    const state: AlertState = {
+      key: p.key,
+      since,
+      active: true,
+      announced: before?.announced ?? false,
+      lastSentAt: before?.lastSentAt ?? null,
+      sentence: p.sentence,
+    };
     const lasted = now - since >= afterMs;
     const quiet = state.lastSentAt === null || now - state.lastSentAt >= QUIET_MS;
     if (!state.announced && lasted && quiet) {

@@ -6,31 +6,38 @@ import type { Status } from '../appointment.ts';
 /** Where the booking service's changes go. */
 export type Output = 'google' | 'caldav' | 'feeds';
 
-const andList = (items: readonly string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}` : (items[0] ?? ''));
+const andList = (items: readonly string[]): string =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}` : (items[0] ?? '');
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export const en = {
   /** Alert sentences (docs/reference/behaviour.md, "Alerts"): what broke and what to do; never an upstream's text. */
   alerts: {
-    dbWritable: 'calbridge cannot write its database, so nothing new is stored or mirrored: check the disk space and the file permissions of database.path, then restart calbridge.',
+    dbWritable:
+      'calbridge cannot write its database, so nothing new is stored or mirrored: check the disk space and the file permissions of database.path, then restart calbridge.',
     bookingApi: (lastOk: string | null) =>
       `The booking API is failing${lastOk === null ? '' : ` (last good answer ${lastOk})`}, so new and changed appointments are not read: check booking.base_url, booking.token and whether the booking service is up.`,
     bookingBreaker: (held: number) =>
       `The deletion breaker holds ${plural(held, 'appointment', 'appointments')} the booking service says are gone, more than poll.max_gone_per_hour: check the booking service; if they are really gone, run \`calbridge sync --allow-mass-changes\` once.`,
-    googleAuth: "Google refused calbridge's sign-in (access revoked, or the sign-in expired): run `calbridge google auth` again to connect the Google account.",
+    googleAuth:
+      "Google refused calbridge's sign-in (access revoked, or the sign-in expired): run `calbridge google auth` again to connect the Google account.",
     googleTestingTrap: (days: number) =>
       `Google refused calbridge's sign-in ${days} days after it was given: the OAuth app is in "Testing", whose sign-ins expire after 7 days. ` +
       'Publish the OAuth consent screen (Google Cloud console, OAuth consent screen, "Publish app") and run `calbridge google auth` again.',
-    googleServiceAccount: 'Google refused the service account: check the key file in google.credentials.service_account_file and that each calendar is shared with the service account.',
-    caldavAuth: 'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password.',
-    microsoftAuth: "Microsoft refused calbridge's sign-in: run `calbridge microsoft auth` again (delegated sign-in), or check the app's client secret and admin consent (app-only).",
+    googleServiceAccount:
+      'Google refused the service account: check the key file in google.credentials.service_account_file and that each calendar is shared with the service account.',
+    caldavAuth:
+      'The CalDAV server refused the username and password: make a new app password for the account and put it in caldav.password.',
+    microsoftAuth:
+      "Microsoft refused calbridge's sign-in: run `calbridge microsoft auth` again (delegated sign-in), or check the app's client secret and admin consent (app-only).",
     writes: (n: number, target: 'google' | 'caldav' | 'microsoft') =>
       `${plural(n, 'appointment', 'appointments')} could not be written to ${{ google: 'Google Calendar', caldav: 'the CalDAV calendar', microsoft: 'Outlook' }[target]} and are being retried: the reasons are on the status page.`,
     breaker: (target: 'google' | 'caldav' | 'microsoft', deletes: number, mirrored: number) =>
       `The ${{ google: 'Google', caldav: 'CalDAV', microsoft: 'Microsoft' }[target]} breaker holds ${plural(deletes, 'deletion', 'deletions')} of ${mirrored} mirrored events: check the booking service; if they are real, run \`calbridge sync --allow-mass-changes\` once.`,
     push: (address: string) =>
       `No Google push channel is open (renewing them fails), so changes made in Google Calendar arrive only on the reverse sync's schedule: check that ${address} is reachable from the internet over https.`,
-    microsoftPush: 'Renewing the Microsoft Graph change notifications fails, so changes made in Outlook arrive only on the delta query\'s schedule: check that public_url is reachable from the internet over https.',
+    microsoftPush:
+      "Renewing the Microsoft Graph change notifications fails, so changes made in Outlook arrive only on the delta query's schedule: check that public_url is reachable from the internet over https.",
     recovered: (problem: string) => `Resolved: ${problem.replace(/\.$/, '')}. Nothing more to do.`,
     statusLink: (url: string) => `Status: ${url}`,
   },
@@ -79,7 +86,8 @@ export const en = {
   activity: {
     and: andList,
     /** "removed from Google and the feeds": only the outputs that are configured. */
-    removedFrom: (targets: readonly Output[]) => `removed from ${andList(targets.map((t) => ({ google: 'Google', caldav: 'the CalDAV calendar', feeds: 'the feeds' })[t]))}`,
+    removedFrom: (targets: readonly Output[]) =>
+      `removed from ${andList(targets.map((t) => ({ google: 'Google', caldav: 'the CalDAV calendar', feeds: 'the feeds' })[t]))}`,
     leftScope: (removed: string) => `left the mirrored scope (poll.filters) → ${removed}`,
     goneAtBooking: (removed: string) => `no longer at the booking service → ${removed}`,
     seenCancelled: (at: string) => `seen cancelled, ${at}`,
@@ -89,7 +97,8 @@ export const en = {
     movedAtBooking: (at: string, was: string) => `moved at the booking service to ${at} (was ${was})`,
     statusChanged: (status: string, was: string) => `now ${status} at the booking service (was ${was})`,
     detailsChanged: 'details changed at the booking service',
-    imported: (count: number, from: string, to: string) => `imported ${plural(count, 'new appointment', 'new appointments')} from the booking service in one poll, between ${from} and ${to}`,
+    imported: (count: number, from: string, to: string) =>
+      `imported ${plural(count, 'new appointment', 'new appointments')} from the booking service in one poll, between ${from} and ${to}`,
     backfill: (count: number, place: string) => `added ${plural(count, 'appointment', 'appointments')} to ${place}`,
     googlePlace: (list: string) => `Google Calendar${list}`,
     caldavPlace: (many: boolean, list: string) => `the CalDAV calendar${many ? 's' : ''}${list}`,
@@ -106,13 +115,29 @@ export const en = {
     needsTime: 'an appointment needs a time',
     // A person's change the booking service cannot take (only a new start flows back), put back once.
     putBack: {
-      'not-a-time': (place: string) => ({ text: `made all-day or repeating in ${place} → put back`, why: 'an appointment is one booking at one time' }),
-      length: (place: string) => ({ text: `made longer or shorter in ${place} → put back to its booked length`, why: 'the booking service takes a new start, not a new length' }),
-      title: (place: string) => ({ text: `renamed in ${place} → title put back`, why: 'the title comes from the booking; change it there' }),
-      description: (place: string) => ({ text: `description changed in ${place} → put back`, why: 'the description comes from the booking; change it there' }),
-      status: (place: string) => ({ text: `status changed in ${place} → put back`, why: 'the status comes from the booking; change it there' }),
+      'not-a-time': (place: string) => ({
+        text: `made all-day or repeating in ${place} → put back`,
+        why: 'an appointment is one booking at one time',
+      }),
+      length: (place: string) => ({
+        text: `made longer or shorter in ${place} → put back to its booked length`,
+        why: 'the booking service takes a new start, not a new length',
+      }),
+      title: (place: string) => ({
+        text: `renamed in ${place} → title put back`,
+        why: 'the title comes from the booking; change it there',
+      }),
+      description: (place: string) => ({
+        text: `description changed in ${place} → put back`,
+        why: 'the description comes from the booking; change it there',
+      }),
+      status: (place: string) => ({
+        text: `status changed in ${place} → put back`,
+        why: 'the status comes from the booking; change it there',
+      }),
     },
-    movedMeanwhile: (place: string, to: string) => `moved in ${place}${to ? ` to ${to}` : ''}, but the booking service moved it meanwhile → moved back`,
+    movedMeanwhile: (place: string, to: string) =>
+      `moved in ${place}${to ? ` to ${to}` : ''}, but the booking service moved it meanwhile → moved back`,
     deletedChangedMeanwhile: (place: string) => `deleted in ${place}, but the booking service changed it meanwhile → recreated`,
     deletedRecreated: (place: string) => `deleted in ${place} → recreated`,
     stillBooked: 'it is still booked at the booking service; on_delete: recreate',
@@ -127,7 +152,8 @@ export const en = {
     deletedNotTaken: (place: string) => `deleted in ${place} → the booking service did not take the cancellation → recreated`,
     movedAlreadyThere: (place: string, to: string) => `moved in ${place} to ${to}; the booking service already had that time`,
     movedRescheduled: (place: string, to: string) => `moved in ${place} to ${to} → rescheduled at the booking service`,
-    movedDropped: (place: string, to: string, cancelled: boolean) => `moved in ${place} to ${to}, but it is ${cancelled ? 'cancelled' : 'gone'} at the booking service → nothing sent`,
+    movedDropped: (place: string, to: string, cancelled: boolean) =>
+      `moved in ${place} to ${to}, but it is ${cancelled ? 'cancelled' : 'gone'} at the booking service → nothing sent`,
     movedOnto: (taken: readonly string[], to: string) => `moved onto ${taken.join(' and ')}'s slot (${to}) → moved back`,
     movedTaken: (place: string, to: string) => `moved in ${place} to ${to}, a taken slot → moved back`,
     slotTaken: 'the slot is taken at the booking service; on_conflict: revert',
@@ -158,7 +184,8 @@ export const en = {
     activity: 'Recent activity',
     nothingYet: 'Nothing has happened yet.',
     agenda: 'Today and tomorrow',
-    agendaLead: (where: readonly string[]) => `Each appointment as the booking service has it, and as ${andList(where)} show${where.length > 1 ? '' : 's'} it now.`,
+    agendaLead: (where: readonly string[]) =>
+      `Each appointment as the booking service has it, and as ${andList(where)} show${where.length > 1 ? '' : 's'} it now.`,
     eachFeed: 'each feed',
     today: 'Today',
     tomorrow: 'Tomorrow',
@@ -166,7 +193,15 @@ export const en = {
     more: (n: number) => `… and ${n} more`,
     time: 'Time',
     appointment: 'Appointment',
-    shown: { ok: 'shown', busy: 'as busy', cancelled: 'as cancelled', none: 'not shown', at: (t: string) => `at ${t}`, failed: 'not written, retrying', waiting: 'not there' },
+    shown: {
+      ok: 'shown',
+      busy: 'as busy',
+      cancelled: 'as cancelled',
+      none: 'not shown',
+      at: (t: string) => `at ${t}`,
+      failed: 'not written, retrying',
+      waiting: 'not there',
+    },
     subscribe: 'Subscribe to a feed',
     noFeeds: 'No feeds are configured.',
     feedsTitle: 'Feeds',
@@ -190,17 +225,24 @@ export const en = {
     googleAuthTodo:
       'Run `calbridge google auth` on the server to sign in again (an OAuth app left in “Testing” loses its sign-in after 7 days: publish it “In production”), or check the service account key and the calendar’s sharing.',
     googleSaid: (text: string) => `Google said: ${text}`,
-    googleFailed: (n: number, codes: string) => `${plural(n, 'appointment', 'appointments')}${codes ? ` (${codes})` : ''} could not be written to Google; calbridge keeps retrying by itself.`,
-    googleFailedTodo: 'If the number does not go down, read Google’s answer and check that the calendar is shared with calbridge’s account with “Make changes to events”.',
+    googleFailed: (n: number, codes: string) =>
+      `${plural(n, 'appointment', 'appointments')}${codes ? ` (${codes})` : ''} could not be written to Google; calbridge keeps retrying by itself.`,
+    googleFailedTodo:
+      'If the number does not go down, read Google’s answer and check that the calendar is shared with calbridge’s account with “Make changes to events”.',
     notCaldav: 'caldav.url does not lead to a CalDAV server, so no appointment reaches the CalDAV calendar.',
-    notCaldavTodo: 'Set caldav.url to the server’s DAV root (docs/caldav-setup.md gives it for iCloud, Nextcloud and Fastmail) and restart calbridge.',
+    notCaldavTodo:
+      'Set caldav.url to the server’s DAV root (docs/caldav-setup.md gives it for iCloud, Nextcloud and Fastmail) and restart calbridge.',
     noCalendar: (name: string) => `The CalDAV account has no calendar “${name}”, so no appointment reaches it.`,
-    noCalendarTodo: 'Set that entry of caldav.calendars to one of the calendars listed below (its name as the apps show it, or its URL) and restart calbridge.',
-    caldavFailed: (n: number, codes: string) => `${plural(n, 'appointment', 'appointments')}${codes ? ` (${codes})` : ''} could not be written to the CalDAV calendar; calbridge keeps retrying by itself.`,
-    caldavFailedTodo: 'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
+    noCalendarTodo:
+      'Set that entry of caldav.calendars to one of the calendars listed below (its name as the apps show it, or its URL) and restart calbridge.',
+    caldavFailed: (n: number, codes: string) =>
+      `${plural(n, 'appointment', 'appointments')}${codes ? ` (${codes})` : ''} could not be written to the CalDAV calendar; calbridge keeps retrying by itself.`,
+    caldavFailedTodo:
+      'If the number does not go down, read the server’s answer and check that the account may change events in that calendar.',
     caldavSaid: (text: string) => `The CalDAV server said: ${text}`,
     caldavAuth: 'The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.',
-    caldavAuthTodo: 'Check caldav.username and caldav.password: iCloud and Fastmail need an app-specific password, not the account password (resetting an Apple ID password revokes every app-specific one), and so does Nextcloud with two-factor login.',
+    caldavAuthTodo:
+      'Check caldav.username and caldav.password: iCloud and Fastmail need an app-specific password, not the account password (resetting an Apple ID password revokes every app-specific one), and so does Nextcloud with two-factor login.',
   },
   /** The parts' readiness warnings people meet most, told in the locale (the others as the part said them). */
   warnings: {
@@ -221,7 +263,8 @@ export const en = {
   /** The 401 page a browser gets. */
   unauthorized: {
     title: 'calbridge: sign in',
-    noToken: 'This page opens for no one yet: server.admin_token is not set. Set it (16 characters or more), restart calbridge, and open this page again with it as the password; or run `calbridge status` on the server.',
+    noToken:
+      'This page opens for no one yet: server.admin_token is not set. Set it (16 characters or more), restart calbridge, and open this page again with it as the password; or run `calbridge status` on the server.',
     needToken: 'This page needs the admin token: open it again and give server.admin_token as the password (any user name).',
   },
   /** `calbridge status` in words. */
@@ -237,7 +280,8 @@ export const en = {
   },
   /** The demo's terminal. */
   demo: {
-    intro: (count: number, seconds: number) => `calbridge demo: a simulated booking service with ${count} appointments that keep changing (every ${seconds} s).`,
+    intro: (count: number, seconds: number) =>
+      `calbridge demo: a simulated booking service with ${count} appointments that keep changing (every ${seconds} s).`,
     open: 'Open:',
     statusPage: 'status page',
     google: 'Google',
@@ -247,14 +291,16 @@ export const en = {
     subscribe: 'subscribe',
     phone: 'on a phone',
     metrics: 'metrics',
-    people: (seconds: number) => `Google is simulated: every appointment is mirrored there, and every ${seconds} s someone moves or deletes an event in it.`,
+    people: (seconds: number) =>
+      `Google is simulated: every appointment is mirrored there, and every ${seconds} s someone moves or deletes an event in it.`,
     nobody: 'Google is simulated: every appointment is mirrored there; nobody edits it (--people-interval 0).',
     realGoogle: 'Google is the one of --config: simulated appointments are written to its mapped calendars.',
     googleOff: 'Google is off in the --config file.',
     temporary: (dir: string) => `The database is temporary (${dir}) and is removed at exit. Stop with Ctrl-C.`,
     feedName: 'Demo clinic',
     movedFree: (summary: string, from: string, to: string) => `someone in Google drags “${summary}” from ${from} to ${to}, a free slot`,
-    movedTaken: (summary: string, from: string, onto: string, to: string) => `someone in Google drags “${summary}” from ${from} onto “${onto}” at ${to}`,
+    movedTaken: (summary: string, from: string, onto: string, to: string) =>
+      `someone in Google drags “${summary}” from ${from} onto “${onto}” at ${to}`,
     deleted: (summary: string, at: string) => `someone in Google deletes “${summary}” (${at})`,
     otherCalendar: 'Other appointments',
   },

@@ -1,31 +1,37 @@
 // Português do Brasil. Typed `Messages`: a key en.ts has and this file lacks fails the type check.
 import type { Messages } from './en.ts';
 
-const andList = (items: readonly string[]): string => (items.length > 1 ? `${items.slice(0, -1).join(', ')} e ${items.at(-1) ?? ''}` : (items[0] ?? ''));
+const andList = (items: readonly string[]): string =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} e ${items.at(-1) ?? ''}` : (items[0] ?? '');
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('pt-BR')} ${n === 1 ? one : many}`;
 const units = { s: 's', min: 'min', h: 'h', d: 'd' } as const;
 
 export const ptBR: Messages = {
   alerts: {
-    dbWritable: 'O calbridge não consegue gravar seu banco de dados, então nada novo é guardado nem espelhado: verifique o espaço em disco e as permissões do arquivo em database.path e reinicie o calbridge.',
+    dbWritable:
+      'O calbridge não consegue gravar seu banco de dados, então nada novo é guardado nem espelhado: verifique o espaço em disco e as permissões do arquivo em database.path e reinicie o calbridge.',
     bookingApi: (lastOk) =>
       `A API de agendamentos está falhando${lastOk === null ? '' : ` (última resposta boa em ${lastOk})`}, então agendamentos novos e alterados não são lidos: verifique booking.base_url, booking.token e se o serviço de agendamentos está no ar.`,
     bookingBreaker: (held) =>
       `O disjuntor de exclusões segura ${plural(held, 'agendamento', 'agendamentos')} que o serviço de agendamentos diz que não existem mais, acima de poll.max_gone_per_hour: verifique o serviço de agendamentos; se não existem mesmo, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
-    googleAuth: 'O Google recusou o acesso do calbridge (acesso revogado, ou o acesso expirou): rode `calbridge google auth` de novo para conectar a conta Google.',
+    googleAuth:
+      'O Google recusou o acesso do calbridge (acesso revogado, ou o acesso expirou): rode `calbridge google auth` de novo para conectar a conta Google.',
     googleTestingTrap: (days) =>
       `O Google recusou o acesso do calbridge ${days} dias depois de concedido: o app OAuth está em "Teste", cujos acessos expiram após 7 dias. ` +
       'Publique a tela de consentimento OAuth (console do Google Cloud, tela de consentimento OAuth, "Publicar app") e rode `calbridge google auth` de novo.',
-    googleServiceAccount: 'O Google recusou a conta de serviço: verifique o arquivo de chave em google.credentials.service_account_file e se cada agenda está compartilhada com a conta de serviço.',
+    googleServiceAccount:
+      'O Google recusou a conta de serviço: verifique o arquivo de chave em google.credentials.service_account_file e se cada agenda está compartilhada com a conta de serviço.',
     caldavAuth: 'O servidor CalDAV recusou o usuário e a senha: crie uma nova senha de app para a conta e coloque-a em caldav.password.',
-    microsoftAuth: 'A Microsoft recusou o acesso do calbridge: rode `calbridge microsoft auth` de novo (acesso delegado), ou verifique o segredo do app e o consentimento do administrador (só app).',
+    microsoftAuth:
+      'A Microsoft recusou o acesso do calbridge: rode `calbridge microsoft auth` de novo (acesso delegado), ou verifique o segredo do app e o consentimento do administrador (só app).',
     writes: (n, target) =>
       `${plural(n, 'agendamento não pôde', 'agendamentos não puderam')} ser gravado${n === 1 ? '' : 's'} ${{ google: 'no Google Agenda', caldav: 'na agenda CalDAV', microsoft: 'no Outlook' }[target]} e ${n === 1 ? 'está' : 'estão'} sendo tentado${n === 1 ? '' : 's'} de novo: os motivos estão na página de status.`,
     breaker: (target, deletes, mirrored) =>
       `O disjuntor ${{ google: 'do Google', caldav: 'do CalDAV', microsoft: 'da Microsoft' }[target]} segura ${plural(deletes, 'exclusão', 'exclusões')} de ${mirrored} eventos espelhados: verifique o serviço de agendamentos; se forem reais, rode \`calbridge sync --allow-mass-changes\` uma vez.`,
     push: (address) =>
       `Nenhum canal de push do Google está aberto (renová-los falha), então mudanças feitas no Google Agenda só chegam no horário da sincronização reversa: verifique se ${address} é acessível pela internet via https.`,
-    microsoftPush: 'Renovar as notificações de mudança do Microsoft Graph falha, então mudanças feitas no Outlook só chegam no horário da consulta delta: verifique se public_url é acessível pela internet via https.',
+    microsoftPush:
+      'Renovar as notificações de mudança do Microsoft Graph falha, então mudanças feitas no Outlook só chegam no horário da consulta delta: verifique se public_url é acessível pela internet via https.',
     recovered: (problem) => `Resolvido: ${problem.replace(/\.$/, '')}. Nada mais a fazer.`,
     statusLink: (url) => `Status: ${url}`,
   },
@@ -66,7 +72,8 @@ export const ptBR: Messages = {
   outputs: { google: 'Google', caldav: 'CalDAV', feeds: 'feeds' },
   activity: {
     and: andList,
-    removedFrom: (targets) => `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', feeds: 'dos feeds' })[t]))}`,
+    removedFrom: (targets) =>
+      `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', feeds: 'dos feeds' })[t]))}`,
     leftScope: (removed) => `saiu do escopo espelhado (poll.filters) → ${removed}`,
     goneAtBooking: (removed) => `não está mais no sistema de agendamento → ${removed}`,
     seenCancelled: (at) => `visto já cancelado, ${at}`,
@@ -76,7 +83,8 @@ export const ptBR: Messages = {
     movedAtBooking: (at, was) => `remarcado no sistema de agendamento para ${at} (era ${was})`,
     statusChanged: (status, was) => `agora ${status} no sistema de agendamento (era ${was})`,
     detailsChanged: 'detalhes alterados no sistema de agendamento',
-    imported: (count, from, to) => `${plural(count, 'agendamento novo importado', 'agendamentos novos importados')} do sistema de agendamento numa consulta, entre ${from} e ${to}`,
+    imported: (count, from, to) =>
+      `${plural(count, 'agendamento novo importado', 'agendamentos novos importados')} do sistema de agendamento numa consulta, entre ${from} e ${to}`,
     backfill: (count, place) => `${plural(count, 'agendamento adicionado', 'agendamentos adicionados')} a ${place}`,
     googlePlace: (list) => `Google Agenda${list}`,
     caldavPlace: (many, list) => `${many ? 'os calendários' : 'o calendário'} CalDAV${list}`,
@@ -92,13 +100,20 @@ export const ptBR: Messages = {
     wins: 'vale o sistema de agendamento',
     needsTime: 'um agendamento precisa de horário',
     putBack: {
-      'not-a-time': (place) => ({ text: `virou dia inteiro ou repetido ${place} → desfeito`, why: 'um agendamento é uma reserva num só horário' }),
-      length: (place) => ({ text: `duração alterada ${place} → voltou à duração agendada`, why: 'o sistema de agendamento aceita um novo início, não uma nova duração' }),
+      'not-a-time': (place) => ({
+        text: `virou dia inteiro ou repetido ${place} → desfeito`,
+        why: 'um agendamento é uma reserva num só horário',
+      }),
+      length: (place) => ({
+        text: `duração alterada ${place} → voltou à duração agendada`,
+        why: 'o sistema de agendamento aceita um novo início, não uma nova duração',
+      }),
       title: (place) => ({ text: `título alterado ${place} → título restaurado`, why: 'o título vem do agendamento; altere-o lá' }),
       description: (place) => ({ text: `descrição alterada ${place} → restaurada`, why: 'a descrição vem do agendamento; altere-a lá' }),
       status: (place) => ({ text: `situação alterada ${place} → restaurada`, why: 'a situação vem do agendamento; altere-a lá' }),
     },
-    movedMeanwhile: (place, to) => `movido ${place}${to ? ` para ${to}` : ''}, mas o sistema de agendamento o remarcou nesse meio tempo → desfeito`,
+    movedMeanwhile: (place, to) =>
+      `movido ${place}${to ? ` para ${to}` : ''}, mas o sistema de agendamento o remarcou nesse meio tempo → desfeito`,
     deletedChangedMeanwhile: (place) => `apagado ${place}, mas o sistema de agendamento o alterou nesse meio tempo → recriado`,
     deletedRecreated: (place) => `apagado ${place} → recriado`,
     stillBooked: 'continua agendado no sistema de agendamento; on_delete: recreate',
@@ -113,7 +128,8 @@ export const ptBR: Messages = {
     deletedNotTaken: (place) => `apagado ${place} → o sistema de agendamento não aceitou o cancelamento → recriado`,
     movedAlreadyThere: (place, to) => `movido ${place} para ${to}; o sistema de agendamento já tinha esse horário`,
     movedRescheduled: (place, to) => `movido ${place} para ${to} → remarcado no sistema de agendamento`,
-    movedDropped: (place, to, cancelled) => `movido ${place} para ${to}, mas está ${cancelled ? 'cancelado' : 'removido'} no sistema de agendamento → nada enviado`,
+    movedDropped: (place, to, cancelled) =>
+      `movido ${place} para ${to}, mas está ${cancelled ? 'cancelado' : 'removido'} no sistema de agendamento → nada enviado`,
     movedOnto: (taken, to) => `movido para o horário de ${andList(taken)} (${to}) → desfeito`,
     movedTaken: (place, to) => `movido ${place} para ${to}, um horário ocupado → desfeito`,
     slotTaken: 'o horário está ocupado no sistema de agendamento; on_conflict: revert',
@@ -143,7 +159,8 @@ export const ptBR: Messages = {
     activity: 'Atividade recente',
     nothingYet: 'Nada aconteceu ainda.',
     agenda: 'Hoje e amanhã',
-    agendaLead: (where) => `Cada agendamento como está no sistema de agendamento, e como ${andList(where)} o ${where.length > 1 ? 'mostram' : 'mostra'} agora.`,
+    agendaLead: (where) =>
+      `Cada agendamento como está no sistema de agendamento, e como ${andList(where)} o ${where.length > 1 ? 'mostram' : 'mostra'} agora.`,
     eachFeed: 'cada feed',
     today: 'Hoje',
     tomorrow: 'Amanhã',
@@ -151,7 +168,15 @@ export const ptBR: Messages = {
     more: (n) => `… e mais ${n}`,
     time: 'Horário',
     appointment: 'Agendamento',
-    shown: { ok: 'mostrado', busy: 'como ocupado', cancelled: 'como cancelado', none: 'não mostrado', at: (t) => `às ${t}`, failed: 'não gravado, tentando de novo', waiting: 'ainda não está lá' },
+    shown: {
+      ok: 'mostrado',
+      busy: 'como ocupado',
+      cancelled: 'como cancelado',
+      none: 'não mostrado',
+      at: (t) => `às ${t}`,
+      failed: 'não gravado, tentando de novo',
+      waiting: 'ainda não está lá',
+    },
     subscribe: 'Assinar um feed',
     noFeeds: 'Nenhum feed configurado.',
     feedsTitle: 'Feeds',
@@ -174,17 +199,23 @@ export const ptBR: Messages = {
     googleAuthTodo:
       'Rode `calbridge google auth` no servidor para entrar de novo (um app OAuth deixado em “Teste” perde o acesso após 7 dias: publique-o “Em produção”), ou confira a chave da conta de serviço e o compartilhamento da agenda.',
     googleSaid: (text) => `O Google disse: ${text}`,
-    googleFailed: (n, codes) => `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no Google; o calbridge continua tentando sozinho.`,
-    googleFailedTodo: 'Se o número não baixar, leia a resposta do Google e confira se a agenda está compartilhada com a conta do calbridge com “Fazer alterações nos eventos”.',
+    googleFailed: (n, codes) =>
+      `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no Google; o calbridge continua tentando sozinho.`,
+    googleFailedTodo:
+      'Se o número não baixar, leia a resposta do Google e confira se a agenda está compartilhada com a conta do calbridge com “Fazer alterações nos eventos”.',
     notCaldav: 'caldav.url não leva a um servidor CalDAV, então nenhum agendamento chega ao calendário CalDAV.',
-    notCaldavTodo: 'Ponha em caldav.url a raiz DAV do servidor (docs/caldav-setup.md a dá para iCloud, Nextcloud e Fastmail) e reinicie o calbridge.',
+    notCaldavTodo:
+      'Ponha em caldav.url a raiz DAV do servidor (docs/caldav-setup.md a dá para iCloud, Nextcloud e Fastmail) e reinicie o calbridge.',
     noCalendar: (name) => `A conta CalDAV não tem o calendário “${name}”, então nenhum agendamento chega a ele.`,
-    noCalendarTodo: 'Ponha nessa entrada de caldav.calendars um dos calendários listados abaixo (o nome como os apps o mostram, ou a URL) e reinicie o calbridge.',
-    caldavFailed: (n, codes) => `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no calendário CalDAV; o calbridge continua tentando sozinho.`,
+    noCalendarTodo:
+      'Ponha nessa entrada de caldav.calendars um dos calendários listados abaixo (o nome como os apps o mostram, ou a URL) e reinicie o calbridge.',
+    caldavFailed: (n, codes) =>
+      `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no calendário CalDAV; o calbridge continua tentando sozinho.`,
     caldavFailedTodo: 'Se o número não baixar, leia a resposta do servidor e confira se a conta pode alterar eventos nesse calendário.',
     caldavSaid: (text) => `O servidor CalDAV disse: ${text}`,
     caldavAuth: 'O servidor CalDAV recusou o usuário ou a senha, então nenhum agendamento chega ao calendário CalDAV.',
-    caldavAuthTodo: 'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
+    caldavAuthTodo:
+      'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
   },
   warnings: {
     bookingSilentYet: 'A API do sistema de agendamento ainda não respondeu com sucesso.',
@@ -196,14 +227,16 @@ export const ptBR: Messages = {
     webhooksSilent: (n) => `Os webhooks parecem mudos: as duas últimas consultas acharam ${n} mudanças que nenhum webhook avisou.`,
     webhooksTodo: 'Confira `calbridge webhooks list` e a configuração de webhooks do sistema de agendamento.',
     deliveriesFailed: (n) => `${plural(n, 'entrega de webhook falhou', 'entregas de webhook falharam')}.`,
-    movesFailed: (n, place) => `${plural(n, 'mudança feita', 'mudanças feitas')} ${place} não ${n === 1 ? 'pôde' : 'puderam'} ser enviada${n === 1 ? '' : 's'} ao sistema de agendamento.`,
+    movesFailed: (n, place) =>
+      `${plural(n, 'mudança feita', 'mudanças feitas')} ${place} não ${n === 1 ? 'pôde' : 'puderam'} ser enviada${n === 1 ? '' : 's'} ao sistema de agendamento.`,
     reverseFailed: (place) => `As mudanças feitas ${place} não puderam ser lidas na última rodada.`,
     noPush: 'Nenhum canal de push do Google está aberto: mudanças feitas no Google voltam só no horário programado.',
     detailsTodo: 'Os detalhes estão abaixo.',
   },
   unauthorized: {
     title: 'calbridge: entrar',
-    noToken: 'Esta página ainda não abre para ninguém: server.admin_token não está definido. Defina-o (16 caracteres ou mais), reinicie o calbridge e abra esta página de novo com ele como senha; ou rode `calbridge status` no servidor.',
+    noToken:
+      'Esta página ainda não abre para ninguém: server.admin_token não está definido. Defina-o (16 caracteres ou mais), reinicie o calbridge e abra esta página de novo com ele como senha; ou rode `calbridge status` no servidor.',
     needToken: 'Esta página pede o token de administração: abra-a de novo e dê server.admin_token como senha (qualquer nome de usuário).',
   },
   statusCommand: {
@@ -217,7 +250,8 @@ export const ptBR: Messages = {
     detailsJson: 'os detalhes estão em calbridge status --json.',
   },
   demo: {
-    intro: (count, seconds) => `demonstração do calbridge: um sistema de agendamento simulado com ${count} agendamentos que mudam o tempo todo (a cada ${seconds} s).`,
+    intro: (count, seconds) =>
+      `demonstração do calbridge: um sistema de agendamento simulado com ${count} agendamentos que mudam o tempo todo (a cada ${seconds} s).`,
     open: 'Abra:',
     statusPage: 'situação',
     google: 'Google',

@@ -48,7 +48,9 @@ describe('desiredEvent', () => {
   });
 
   it('no event when no calendar rule matches', () => {
-    expect(desiredEvent(appt(), 1, false, { ...mapping, calendars: [{ calendar_key: 'cal-z', calendar_id: 'z' }] })).toEqual({ none: 'no_calendar' });
+    expect(desiredEvent(appt(), 1, false, { ...mapping, calendars: [{ calendar_key: 'cal-z', calendar_id: 'z' }] })).toEqual({
+      none: 'no_calendar',
+    });
   });
 
   it('first matching calendar rule wins', () => {

@@ -60,7 +60,8 @@ function calendarFor(a: Appointment, mapping: MirrorMapping): string | undefined
   return mapping.calendars.find((r) => r.calendar_key === '*' || r.calendar_key === a.calendar.calendarKey)?.calendar_id;
 }
 
-const rfc3339 = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
+const rfc3339 = (ms: number, zone: string) =>
+  DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? new Date(ms).toISOString();
 
 export function desiredEvent(a: Appointment, revision: number, gone: boolean, mapping: MirrorMapping): Desired {
   if (gone) return { none: 'gone' };

@@ -3,9 +3,29 @@
 // an event twice, or made one side wait on the other forever; removing its rule fails its row.
 import { describe, expect, it } from 'vitest';
 import { adoptAfterReschedule, adoptOnAcceptance, alreadyPutBack, beforeReschedule, type AcceptedMove } from './reschedule-decide.ts';
-import { adoptsAgreement, advancesCursor, decideReverse, readAgain, weighedLink, writtenSince, type DecideInput } from './reverse-decide.ts';
+import {
+  adoptsAgreement,
+  advancesCursor,
+  decideReverse,
+  readAgain,
+  weighedLink,
+  writtenSince,
+  type DecideInput,
+} from './reverse-decide.ts';
 import type { GetResult, PutResult, TargetEvent } from './target.ts';
-import { afterOverwrite, afterRemove, afterSureRead, afterUpdate, GRACE_MS, LOOK_AGAIN_MS, onChanged, onExisting, takesPersonsEdit, type ExistingFacts, type ReadFacts } from './write-decide.ts';
+import {
+  afterOverwrite,
+  afterRemove,
+  afterSureRead,
+  afterUpdate,
+  GRACE_MS,
+  LOOK_AGAIN_MS,
+  onChanged,
+  onExisting,
+  takesPersonsEdit,
+  type ExistingFacts,
+  type ReadFacts,
+} from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
 
 const H = 3_600_000;
@@ -17,7 +37,15 @@ const OURS = { hash: 'hash-now', start: T0, end: T0 + H, looks: LOOKS }; // what
 /** How an event shows LOOKS, as a target reports it. */
 const SHOWN = { title: LOOKS.title, description: LOOKS.description, status: LOOKS.status };
 
-const event = (over: Partial<TargetEvent> = {}): TargetEvent => ({ id: 'evt1', etag: '"person-1"', deleted: false, start: T1, end: T1 + H, ourHash: 'hash-before', ...over });
+const event = (over: Partial<TargetEvent> = {}): TargetEvent => ({
+  id: 'evt1',
+  etag: '"person-1"',
+  deleted: false,
+  start: T1,
+  end: T1 + H,
+  ourHash: 'hash-before',
+  ...over,
+});
 const found = (over: Partial<TargetEvent> = {}): GetResult => ({ kind: 'found', event: event(over) });
 const tombstone = found({ deleted: true, start: null, end: null, etag: '"deleted-1"' });
 
@@ -34,25 +62,92 @@ describe('the writer meets a 412 on its update (someone changed the event since 
   const leave = (etag: string | null, since = NOW) => ({ kind: 'leave', deferral: { etag, since }, lookAgainAt: NOW + LOOK_AGAIN_MS });
 
   it.each<[string, Partial<ReadFacts>, unknown]>([
-    ["a person's move, met because the booking service renamed the appointment first, is left to the reverse sync, not written over", {}, leave('"person-1"')],
+    [
+      "a person's move, met because the booking service renamed the appointment first, is left to the reverse sync, not written over",
+      {},
+      leave('"person-1"'),
+    ],
     ["a person's deletion is left to the reverse sync", { read: tombstone }, leave('"deleted-1"')],
-    ['with on_delete: ignore, a deletion is written over (our write revives it)', { read: tombstone, reverse: { moves: true, deletions: false } }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
-    ["with the reverse sync off, a person's move is written over", { reverse: null }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['a title a person edited (start untouched) is written over: only moves and deletions are the reverse sync\'s', { read: found({ start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['grace period: a state met 59 s ago is still left', { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS + 1_000 } } }, leave('"person-1"', NOW - GRACE_MS + 1_000)],
-    ["grace period: after a minute the booking service's state is written, whatever the reverse sync does", { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS } } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['grace period: a newer edit of the person starts its own', { link: { writtenStart: T0, deferral: { etag: '"person-0"', since: NOW - 10 * GRACE_MS } } }, leave('"person-1"')],
-    ['decided on this exact state: once the reverse sync has settled it, the writer writes at once', { decision: { etag: '"person-1"', settled: true } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    [
+      'with on_delete: ignore, a deletion is written over (our write revives it)',
+      { read: tombstone, reverse: { moves: true, deletions: false } },
+      { kind: 'overwrite', etag: '"deleted-1"', tombstone: true },
+    ],
+    [
+      "with the reverse sync off, a person's move is written over",
+      { reverse: null },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      "a title a person edited (start untouched) is written over: only moves and deletions are the reverse sync's",
+      { read: found({ start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }) },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      'grace period: a state met 59 s ago is still left',
+      { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS + 1_000 } } },
+      leave('"person-1"', NOW - GRACE_MS + 1_000),
+    ],
+    [
+      "grace period: after a minute the booking service's state is written, whatever the reverse sync does",
+      { link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS } } },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      'grace period: a newer edit of the person starts its own',
+      { link: { writtenStart: T0, deferral: { etag: '"person-0"', since: NOW - 10 * GRACE_MS } } },
+      leave('"person-1"'),
+    ],
+    [
+      'decided on this exact state: once the reverse sync has settled it, the writer writes at once',
+      { decision: { etag: '"person-1"', settled: true } },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
     ['decided on an older state: the newer edit is left again', { decision: { etag: '"person-0"', settled: true } }, leave('"person-1"')],
-    ["a reschedule of this move still waiting to be sent: the move is not set back", { decision: { etag: '"person-1"', settled: false } }, leave('"person-1"')],
-    ['our own write whose answer was lost, met by its retry, is adopted, not taken for a person\'s move', { read: found({ etag: '"ours-lost"', ourHash: OURS.hash, start: T0, end: T0 + H }), link: { writtenStart: T0 - H, deferral: null } }, { kind: 'adopt', etag: '"ours-lost"' }],
-    ["our hash with other times is a person's move after our write, not our write", { read: found({ ourHash: OURS.hash }) }, leave('"person-1"')],
-    ['a deletion a target shows as a missing event (no tombstones) is left to the reverse sync', { read: { kind: 'missing' } }, leave(null)],
+    [
+      'a reschedule of this move still waiting to be sent: the move is not set back',
+      { decision: { etag: '"person-1"', settled: false } },
+      leave('"person-1"'),
+    ],
+    [
+      "our own write whose answer was lost, met by its retry, is adopted, not taken for a person's move",
+      { read: found({ etag: '"ours-lost"', ourHash: OURS.hash, start: T0, end: T0 + H }), link: { writtenStart: T0 - H, deferral: null } },
+      { kind: 'adopt', etag: '"ours-lost"' },
+    ],
+    [
+      "our hash with other times is a person's move after our write, not our write",
+      { read: found({ ourHash: OURS.hash }) },
+      leave('"person-1"'),
+    ],
+    [
+      'a deletion a target shows as a missing event (no tombstones) is left to the reverse sync',
+      { read: { kind: 'missing' } },
+      leave(null),
+    ],
     ['a missing event the reverse sync does not take is created again', { read: { kind: 'missing' }, reverse: null }, { kind: 'create' }],
-    ['a missing event is never "decided": a settled decision on another deletion does not match it', { read: { kind: 'missing' }, decision: { etag: null, settled: true } }, leave(null)],
-    ["a PUT on a stale etag met a person's move the booking service took: the read shows what we want (our older hash), adopted, no second PUT", { read: found({ etag: '"person-1"', start: T0, end: T0 + H, ourHash: 'hash-before', ...SHOWN }), link: { writtenStart: T0 - H, deferral: null } }, { kind: 'adopt', etag: '"person-1"' }],
-    ['...even with the app\'s own line ends in the description', { read: found({ etag: '"person-1"', start: T0, end: T0 + H, ...SHOWN, description: `${LOOKS.description}\r\n` }) }, { kind: 'adopt', etag: '"person-1"' }],
-    ['...nor when the length differs: written over', { read: found({ start: T0, end: T0 + 2 * H, ...SHOWN }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    [
+      'a missing event is never "decided": a settled decision on another deletion does not match it',
+      { read: { kind: 'missing' }, decision: { etag: null, settled: true } },
+      leave(null),
+    ],
+    [
+      "a PUT on a stale etag met a person's move the booking service took: the read shows what we want (our older hash), adopted, no second PUT",
+      {
+        read: found({ etag: '"person-1"', start: T0, end: T0 + H, ourHash: 'hash-before', ...SHOWN }),
+        link: { writtenStart: T0 - H, deferral: null },
+      },
+      { kind: 'adopt', etag: '"person-1"' },
+    ],
+    [
+      "...even with the app's own line ends in the description",
+      { read: found({ etag: '"person-1"', start: T0, end: T0 + H, ...SHOWN, description: `${LOOKS.description}\r\n` }) },
+      { kind: 'adopt', etag: '"person-1"' },
+    ],
+    [
+      '...nor when the length differs: written over',
+      { read: found({ start: T0, end: T0 + 2 * H, ...SHOWN }) },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
   ])('%s', (_race, over, expected) => {
     expect(onChanged(facts(over))).toEqual(expected);
   });
@@ -70,24 +165,79 @@ describe('a create meets an event under our derived id (a 409)', () => {
   };
   const moved = found({ ourHash: OURS.hash });
   it.each<[string, Partial<ExistingFacts>, unknown]>([
-    ['our lost insert (our hash, our times) is adopted: nothing written again', { read: found({ etag: '"ours"', ourHash: OURS.hash, start: T0, end: T0 + H }) }, { kind: 'adopt', etag: '"ours"' }],
-    ['409 adoption checks the times: our hash on an event a person moved, whose link was lost, is written over', { read: moved }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ["our failed insert that landed unseen and a person moved since: left to the reverse sync, which takes it as ours", { read: moved, failedBefore: true }, { kind: 'leave', deferral: { etag: '"person-1"', since: NOW }, lookAgainAt: NOW + LOOK_AGAIN_MS }],
-    ['...and written over once the reverse sync has settled on that state', { read: moved, failedBefore: true, decision: { etag: '"person-1"', settled: true } }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['...and written over with the reverse sync off', { read: moved, failedBefore: true, reverse: null }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['a tombstone under our id is written over, which revives it', { read: tombstone, failedBefore: true }, { kind: 'overwrite', etag: '"deleted-1"', tombstone: true }],
-    ['an event without our hash under our id is written over', { read: found({ ourHash: null, start: T0, end: T0 + H }), failedBefore: true }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
-    ['the event vanished between the 409 and the read: tried again on the next pass', { read: { kind: 'missing' } }, { kind: 'fail', error: 'not_found', message: expect.any(String) }],
-    ['our event (an older hash of ours) that already shows what we want is adopted, not written again', { read: found({ etag: '"ours-old"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN }) }, { kind: 'adopt', etag: '"ours-old"' }],
-    ["someone's event that merely looks like ours (no hash of ours) is written over", { read: found({ ourHash: null, start: T0, end: T0 + H, ...SHOWN }) }, { kind: 'overwrite', etag: '"person-1"', tombstone: false }],
+    [
+      'our lost insert (our hash, our times) is adopted: nothing written again',
+      { read: found({ etag: '"ours"', ourHash: OURS.hash, start: T0, end: T0 + H }) },
+      { kind: 'adopt', etag: '"ours"' },
+    ],
+    [
+      '409 adoption checks the times: our hash on an event a person moved, whose link was lost, is written over',
+      { read: moved },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      'our failed insert that landed unseen and a person moved since: left to the reverse sync, which takes it as ours',
+      { read: moved, failedBefore: true },
+      { kind: 'leave', deferral: { etag: '"person-1"', since: NOW }, lookAgainAt: NOW + LOOK_AGAIN_MS },
+    ],
+    [
+      '...and written over once the reverse sync has settled on that state',
+      { read: moved, failedBefore: true, decision: { etag: '"person-1"', settled: true } },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      '...and written over with the reverse sync off',
+      { read: moved, failedBefore: true, reverse: null },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      'a tombstone under our id is written over, which revives it',
+      { read: tombstone, failedBefore: true },
+      { kind: 'overwrite', etag: '"deleted-1"', tombstone: true },
+    ],
+    [
+      'an event without our hash under our id is written over',
+      { read: found({ ourHash: null, start: T0, end: T0 + H }), failedBefore: true },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
+      'the event vanished between the 409 and the read: tried again on the next pass',
+      { read: { kind: 'missing' } },
+      { kind: 'fail', error: 'not_found', message: expect.any(String) },
+    ],
+    [
+      'our event (an older hash of ours) that already shows what we want is adopted, not written again',
+      { read: found({ etag: '"ours-old"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN }) },
+      { kind: 'adopt', etag: '"ours-old"' },
+    ],
+    [
+      "someone's event that merely looks like ours (no hash of ours) is written over",
+      { read: found({ ourHash: null, start: T0, end: T0 + H, ...SHOWN }) },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
   ])('%s', (_race, over, expected) => {
     expect(onExisting({ ...base, ...over })).toEqual(expected);
   });
 
   it.each<[string, PutResult, boolean, unknown]>([
-    ['the target refuses to revive a deleted id: the next id generation', { kind: 'refused', message: 'forbidden' }, true, { kind: 'next-generation' }],
-    ['a refusal to write a live event is a failure, never a new id', { kind: 'refused', message: 'Google answered 403' }, false, { kind: 'fail', error: 'forbidden', message: 'Google answered 403' }],
-    ['changed again while we wrote over it: a failure, written on the next pass', { kind: 'changed' }, false, { kind: 'fail', error: 'precondition_failed', message: expect.any(String) }],
+    [
+      'the target refuses to revive a deleted id: the next id generation',
+      { kind: 'refused', message: 'forbidden' },
+      true,
+      { kind: 'next-generation' },
+    ],
+    [
+      'a refusal to write a live event is a failure, never a new id',
+      { kind: 'refused', message: 'Google answered 403' },
+      false,
+      { kind: 'fail', error: 'forbidden', message: 'Google answered 403' },
+    ],
+    [
+      'changed again while we wrote over it: a failure, written on the next pass',
+      { kind: 'changed' },
+      false,
+      { kind: 'fail', error: 'precondition_failed', message: expect.any(String) },
+    ],
   ])('%s', (_race, put, wasTombstone, expected) => {
     expect(afterOverwrite(put, wasTombstone)).toEqual(expected);
   });
@@ -107,30 +257,72 @@ describe('updates and removals', () => {
   });
 
   it('a create whose answer was lost, then the appointment cancelled: its event is deleted, not left for good', () => {
-    const failedCreate = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 1, writeInFlight: false };
+    const failedCreate = {
+      calendarId: 'primary',
+      eventId: 'evt1',
+      generation: 0,
+      present: false,
+      writtenHash: null,
+      etag: null,
+      attempts: 1,
+      writeInFlight: false,
+    };
     expect(planWrite('k-1', null, failedCreate)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
     expect(planWrite('k-1', null, { ...failedCreate, attempts: 0 })).toEqual({ kind: 'none' });
   });
 
-  it('killed while an insert\'s answer was held, then the appointment removed: the event is deleted, not left in the calendar', () => {
-    const cutOff = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: false, writtenHash: null, etag: null, attempts: 0, writeInFlight: true };
+  it("killed while an insert's answer was held, then the appointment removed: the event is deleted, not left in the calendar", () => {
+    const cutOff = {
+      calendarId: 'primary',
+      eventId: 'evt1',
+      generation: 0,
+      present: false,
+      writtenHash: null,
+      etag: null,
+      attempts: 0,
+      writeInFlight: true,
+    };
     expect(planWrite('k-1', null, cutOff)).toEqual({ kind: 'delete', calendarId: 'primary', eventId: 'evt1' });
   });
 
   it.each([
     ['failed', { attempts: 1, writeInFlight: false }],
     ['cut off by a crash', { attempts: 0, writeInFlight: true }],
-  ])('a delete that was %s, then the appointment active again as before: the event is read (create if absent), not taken as still there', (_how, unsure) => {
-    const deleting = { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: OURS.hash, etag: '"ours"', ...unsure };
-    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, deleting)).toEqual({ kind: 'insert', calendarId: 'primary', eventId: 'evt1', generation: 0 });
-    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { ...deleting, attempts: 0, writeInFlight: false }), 'every write answered: nothing to do').toEqual({ kind: 'none' });
-  });
+  ])(
+    'a delete that was %s, then the appointment active again as before: the event is read (create if absent), not taken as still there',
+    (_how, unsure) => {
+      const deleting = {
+        calendarId: 'primary',
+        eventId: 'evt1',
+        generation: 0,
+        present: true,
+        writtenHash: OURS.hash,
+        etag: '"ours"',
+        ...unsure,
+      };
+      expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, deleting)).toEqual({
+        kind: 'insert',
+        calendarId: 'primary',
+        eventId: 'evt1',
+        generation: 0,
+      });
+      expect(
+        planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { ...deleting, attempts: 0, writeInFlight: false }),
+        'every write answered: nothing to do',
+      ).toEqual({ kind: 'none' });
+    },
+  );
 
   it('stale failures: a failed write the appointment no longer needs leaves status', () => {
     expect(notesRevision({ writtenRevision: 4, lastError: 'quota exceeded' }, 4)).toBe(true);
     const deleteToBeSure = { kind: 'delete', calendarId: 'primary', eventId: 'evt1' } as const;
-    expect(failureSuperseded({ present: false, lastError: 'quota exceeded' }, deleteToBeSure), "a failed create's error, once a delete is planned instead").toBe(true);
-    expect(failureSuperseded({ present: true, lastError: 'delete failed' }, deleteToBeSure), "a failed delete's own error stays").toBe(false);
+    expect(
+      failureSuperseded({ present: false, lastError: 'quota exceeded' }, deleteToBeSure),
+      "a failed create's error, once a delete is planned instead",
+    ).toBe(true);
+    expect(failureSuperseded({ present: true, lastError: 'delete failed' }, deleteToBeSure), "a failed delete's own error stays").toBe(
+      false,
+    );
   });
 });
 
@@ -143,29 +335,101 @@ describe('the reverse sync decides on a change it listed', () => {
     lastRescheduledTo: null,
     onDelete: 'cancel',
   };
-  const input = (over: Partial<DecideInput> & { ev?: Partial<TargetEvent> }): DecideInput => ({ ...base, ...over, event: { ...base.event, ...over.ev } });
+  const input = (over: Partial<DecideInput> & { ev?: Partial<TargetEvent> }): DecideInput => ({
+    ...base,
+    ...over,
+    event: { ...base.event, ...over.ev },
+  });
   /** The writer's last write is of what it wants now: a difference is someone's edit. */
   const holds: Partial<DecideInput> = { link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: OURS.hash }, wanted: OURS };
 
   it.each<[string, Partial<DecideInput> & { ev?: Partial<TargetEvent> }, unknown]>([
     ['our own echo after a round (the state of our last write) is not news', { ev: { etag: '"ours"' } }, { kind: 'none', reason: 'echo' }],
-    ['the echo of our put-back, whose etag the writer stored, is not news', { ev: { etag: '"ours"', start: T0 } }, { kind: 'none', reason: 'echo' }],
+    [
+      'the echo of our put-back, whose etag the writer stored, is not news',
+      { ev: { etag: '"ours"', start: T0 } },
+      { kind: 'none', reason: 'echo' },
+    ],
     ['an observation already acted on is not news when listed again', { handledEtag: '"person-1"' }, { kind: 'none', reason: 'handled' }],
-    ["a person's move stays a move when the booking service changed only another field", {}, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
-    ['the booking start where our own reschedule put it is not a booking-side change: a second move is a move', { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
-    ["killed after our reschedule went through and before its answer came: the booking start it set is not a booking-side change, a person's next move is a move", { appointment: { start: T1, end: T1 + H, mirrored: true }, pendingRescheduleTo: [T1], ev: { start: T1 + H, end: T1 + 2 * H } }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
-    ['the booking service moved it too since our write: it wins, the event is put back', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } }, { kind: 'restore', reason: 'booking-changed' }],
-    ['deleted by a person after the booking service cancelled it: the calendar already shows no event, the link takes the deletion (no DELETE answered 410)', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0, end: T0 + H, mirrored: false } }, { kind: 'none', reason: 'gone-too' }],
-    ['deleted by a person while the booking service moved it: put back, not cancelled', { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } }, { kind: 'recreate', reason: 'booking-changed' }],
-    ["only the end changed (a person dragged the bottom edge): the booking service cannot take a length, so it is put back", { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds }, { kind: 'restore', reason: 'length' }],
-    ['only the title changed: put back', { ev: { start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }, ...holds }, { kind: 'restore', reason: 'title' }],
-    ['only the status changed: put back', { ev: { start: T0, end: T0 + H, ...SHOWN, status: 'tentative' }, ...holds }, { kind: 'restore', reason: 'status' }],
-    ['made to repeat (the target reports no single time): put back', { ev: { start: null, end: null, ...SHOWN }, ...holds }, { kind: 'restore', reason: 'not-a-time' }],
-    ['an app saved it again unchanged: nothing to send or put back', { ev: { start: T0, end: T0 + H, ...SHOWN }, ...holds }, { kind: 'none', reason: 'agrees' }],
-    ["the end differs while the writer's own write is still to come (the booking service changed): no put-back of ours, its write does it", { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds, link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: 'hash-before' } }, { kind: 'none', reason: 'agrees' }],
-    ["the move we carried, listed again under another version before the booking service's answer reached the store, is not a second reschedule", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW - 1_000 }, { kind: 'none', reason: 'moved-already' }],
-    ["...but once the booking service moved it since and we wrote that, a person's new move to that slot is a move", { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: false }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
-    ["the booking service moved it since our reschedule and our write of that was lost: the event at the rescheduled time is ours, not a second move; the booking wins", { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true }, { kind: 'restore', reason: 'booking-changed' }],
+    [
+      "a person's move stays a move when the booking service changed only another field",
+      {},
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
+    [
+      'the booking start where our own reschedule put it is not a booking-side change: a second move is a move',
+      { appointment: { start: T1, end: T1 + H, mirrored: true }, lastRescheduledTo: T1, ev: { start: T1 + H, end: T1 + 2 * H } },
+      { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 },
+    ],
+    [
+      "killed after our reschedule went through and before its answer came: the booking start it set is not a booking-side change, a person's next move is a move",
+      { appointment: { start: T1, end: T1 + H, mirrored: true }, pendingRescheduleTo: [T1], ev: { start: T1 + H, end: T1 + 2 * H } },
+      { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 },
+    ],
+    [
+      'the booking service moved it too since our write: it wins, the event is put back',
+      { appointment: { start: T0 + 5 * H, end: T0 + 6 * H, mirrored: true } },
+      { kind: 'restore', reason: 'booking-changed' },
+    ],
+    [
+      'deleted by a person after the booking service cancelled it: the calendar already shows no event, the link takes the deletion (no DELETE answered 410)',
+      { ev: { deleted: true, start: null, end: null }, appointment: { start: T0, end: T0 + H, mirrored: false } },
+      { kind: 'none', reason: 'gone-too' },
+    ],
+    [
+      'deleted by a person while the booking service moved it: put back, not cancelled',
+      { ev: { deleted: true, start: null, end: null }, appointment: { start: T0 + H, end: T0 + 2 * H, mirrored: true } },
+      { kind: 'recreate', reason: 'booking-changed' },
+    ],
+    [
+      'only the end changed (a person dragged the bottom edge): the booking service cannot take a length, so it is put back',
+      { ev: { start: T0, end: T0 + 2 * H, ...SHOWN }, ...holds },
+      { kind: 'restore', reason: 'length' },
+    ],
+    [
+      'only the title changed: put back',
+      { ev: { start: T0, end: T0 + H, ...SHOWN, title: 'Ann (VIP)' }, ...holds },
+      { kind: 'restore', reason: 'title' },
+    ],
+    [
+      'only the status changed: put back',
+      { ev: { start: T0, end: T0 + H, ...SHOWN, status: 'tentative' }, ...holds },
+      { kind: 'restore', reason: 'status' },
+    ],
+    [
+      'made to repeat (the target reports no single time): put back',
+      { ev: { start: null, end: null, ...SHOWN }, ...holds },
+      { kind: 'restore', reason: 'not-a-time' },
+    ],
+    [
+      'an app saved it again unchanged: nothing to send or put back',
+      { ev: { start: T0, end: T0 + H, ...SHOWN }, ...holds },
+      { kind: 'none', reason: 'agrees' },
+    ],
+    [
+      "the end differs while the writer's own write is still to come (the booking service changed): no put-back of ours, its write does it",
+      {
+        ev: { start: T0, end: T0 + 2 * H, ...SHOWN },
+        ...holds,
+        link: { present: true, etag: '"ours"', writtenStart: T0, writtenHash: 'hash-before' },
+      },
+      { kind: 'none', reason: 'agrees' },
+    ],
+    [
+      "the move we carried, listed again under another version before the booking service's answer reached the store, is not a second reschedule",
+      { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW - 1_000 },
+      { kind: 'none', reason: 'moved-already' },
+    ],
+    [
+      "...but once the booking service moved it since and we wrote that, a person's new move to that slot is a move",
+      { ev: { etag: '"person-2"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: false },
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
+    [
+      'the booking service moved it since our reschedule and our write of that was lost: the event at the rescheduled time is ours, not a second move; the booking wins',
+      { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true },
+      { kind: 'restore', reason: 'booking-changed' },
+    ],
   ])('%s', (_race, over, expected) => {
     expect(decideReverse(input(over))).toEqual(expected);
   });
@@ -175,17 +439,30 @@ describe('the reverse sync decides on a change it listed', () => {
     const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
     const link = weighedLink(failedCreate, moved, OURS);
     expect(decideReverse({ ...base, event: moved, link })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
-    expect(weighedLink({ ...failedCreate, attempts: 0 }, moved, OURS), 'no failed create: not taken as ours').toMatchObject({ present: false });
+    expect(weighedLink({ ...failedCreate, attempts: 0 }, moved, OURS), 'no failed create: not taken as ours').toMatchObject({
+      present: false,
+    });
     expect(weighedLink(failedCreate, { ...moved, ourHash: 'other' }, OURS), 'another hash: not ours').toMatchObject({ present: false });
-    expect(weighedLink({ ...failedCreate, attempts: 0, writeInFlight: true }, moved, OURS), 'a create cut off by a crash: ours too').toMatchObject({ present: true, writtenStart: T0 });
+    expect(
+      weighedLink({ ...failedCreate, attempts: 0, writeInFlight: true }, moved, OURS),
+      'a create cut off by a crash: ours too',
+    ).toMatchObject({ present: true, writtenStart: T0 });
   });
 
   it("a person's move of our update that landed unseen (its answer lost) is a move, not a booking-side change against the link's older time", () => {
     // We wrote T0 over an event the link still records at T0 - H; the answer was lost. A person moved it to T1.
     const failedUpdate = { present: true, etag: '"before"', writtenStart: T0 - H, attempts: 1, writeInFlight: false };
     const moved = { ...event({ ourHash: OURS.hash }), source: 'change' as const };
-    expect(decideReverse({ ...base, event: moved, link: weighedLink(failedUpdate, moved, OURS) })).toEqual({ kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 });
-    expect(weighedLink({ ...failedUpdate, attempts: 0 }, moved, OURS), 'every write answered: the link as it is').toEqual({ ...failedUpdate, attempts: 0 });
+    expect(decideReverse({ ...base, event: moved, link: weighedLink(failedUpdate, moved, OURS) })).toEqual({
+      kind: 'reschedule',
+      start: T1,
+      end: T1 + H,
+      fromStart: T0,
+    });
+    expect(weighedLink({ ...failedUpdate, attempts: 0 }, moved, OURS), 'every write answered: the link as it is').toEqual({
+      ...failedUpdate,
+      attempts: 0,
+    });
   });
 
   it("a person moved the event where the booking service moved it too: the link takes that state, so the person's next move is a move", () => {
@@ -196,23 +473,57 @@ describe('the reverse sync decides on a change it listed', () => {
     expect(adopted).toEqual({ etag: '"person-1"', start: T1, end: T1 + H });
     const next = { ...event({ etag: '"person-2"', start: T1 + H, end: T1 + 2 * H }), source: 'change' as const };
     const link = { present: true, etag: adopted!.etag, writtenStart: adopted!.start };
-    expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({ kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 });
+    expect(decideReverse({ ...base, event: next, link, appointment: { start: T1, end: T1 + H, mirrored: true } })).toEqual({
+      kind: 'reschedule',
+      start: T1 + H,
+      end: T1 + 2 * H,
+      fromStart: T1,
+    });
     expect(adoptsAgreement(agrees, { writtenStart: T1 }, both, OURS), 'the link already holds that time: nothing to take').toBeNull();
     expect(adoptsAgreement({ kind: 'none', reason: 'echo' }, { writtenStart: T0 }, both, OURS), 'our own echo: nothing to take').toBeNull();
-    expect(adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS), 'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)').toBeNull();
+    expect(
+      adoptsAgreement(agrees, { writtenStart: T0 }, { ...both, ourHash: OURS.hash }, OURS),
+      'our own write, its answer lost: the writer adopts it whole (taking only its etag would write it again)',
+    ).toBeNull();
   });
 
   it('an event that agrees and shows all the writer wants is adopted whole: the link takes its etag and our hash, the writer writes nothing', () => {
     const resaved = { ...event({ etag: '"app-2"', start: T0, end: T0 + H, ourHash: 'hash-before', ...SHOWN }), source: 'change' as const };
     const agrees = decideReverse({ ...base, ...holds, event: resaved });
     expect(agrees).toEqual({ kind: 'none', reason: 'agrees' });
-    expect(adoptsAgreement(agrees, { writtenStart: T0 - H, etag: '"ours"', writtenHash: 'hash-before' }, resaved, OURS)).toEqual({ etag: '"app-2"', start: T0, end: T0 + H, hash: OURS.hash });
-    expect(adoptsAgreement(agrees, { writtenStart: T0, etag: '"app-2"', writtenHash: OURS.hash }, resaved, OURS), 'the link holds it already').toBeNull();
-    expect(planWrite('k-1', { calendarId: 'primary', hash: OURS.hash }, { calendarId: 'primary', eventId: 'evt1', generation: 0, present: true, writtenHash: OURS.hash, etag: '"app-2"', attempts: 0, writeInFlight: false }), 'once adopted: nothing to write').toEqual({ kind: 'none' });
+    expect(adoptsAgreement(agrees, { writtenStart: T0 - H, etag: '"ours"', writtenHash: 'hash-before' }, resaved, OURS)).toEqual({
+      etag: '"app-2"',
+      start: T0,
+      end: T0 + H,
+      hash: OURS.hash,
+    });
+    expect(
+      adoptsAgreement(agrees, { writtenStart: T0, etag: '"app-2"', writtenHash: OURS.hash }, resaved, OURS),
+      'the link holds it already',
+    ).toBeNull();
+    expect(
+      planWrite(
+        'k-1',
+        { calendarId: 'primary', hash: OURS.hash },
+        {
+          calendarId: 'primary',
+          eventId: 'evt1',
+          generation: 0,
+          present: true,
+          writtenHash: OURS.hash,
+          etag: '"app-2"',
+          attempts: 0,
+          writeInFlight: false,
+        },
+      ),
+      'once adopted: nothing to write',
+    ).toEqual({ kind: 'none' });
   });
 
   it('only missing from a full listing: read again first, never cancelled on an absence', () => {
-    expect(decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } })).toEqual({ kind: 'recheck' });
+    expect(
+      decideReverse({ ...base, event: { ...event({ deleted: true, start: null, end: null, etag: null }), source: 'missing' } }),
+    ).toEqual({ kind: 'recheck' });
   });
 });
 
@@ -246,9 +557,17 @@ describe('a round that overlaps a write', () => {
 describe("carrying a person's move to the booking service", () => {
   const move: AcceptedMove = { etag: '"person-1"', fromStart: T0, start: T1, end: T1 + H, decidedAt: NOW };
   it.each<[string, Parameters<typeof adoptAfterReschedule>[0], unknown]>([
-    ["after a reschedule, the link takes the person's times with their etag: the next move lands without a 412", { present: true, writtenStart: T0, updatedAt: NOW - 1 }, { etag: '"person-1"', start: T1, end: T1 + H }],
+    [
+      "after a reschedule, the link takes the person's times with their etag: the next move lands without a 412",
+      { present: true, writtenStart: T0, updatedAt: NOW - 1 },
+      { etag: '"person-1"', start: T1, end: T1 + H },
+    ],
     ['not when the writer wrote the event after the move was decided', { present: true, writtenStart: T0, updatedAt: NOW + 1 }, null],
-    ['not when the link no longer holds the start the move was made from', { present: true, writtenStart: T0 + H, updatedAt: NOW - 1 }, null],
+    [
+      'not when the link no longer holds the start the move was made from',
+      { present: true, writtenStart: T0 + H, updatedAt: NOW - 1 },
+      null,
+    ],
     ['not when our event is gone', { present: false, writtenStart: T0, updatedAt: NOW - 1 }, null],
   ])('%s', (_race, link, expected) => {
     expect(adoptAfterReschedule(link, move)).toEqual(expected);
@@ -265,29 +584,89 @@ describe("carrying a person's move to the booking service", () => {
 
     const decision = { etag: '"person-1"', settled: true, adoptHash: 'hash-after', decidedAt: NOW };
     it.each<[string, Parameters<typeof takesPersonsEdit>[0], Parameters<typeof takesPersonsEdit>[1], string, unknown]>([
-      ['the stored appointment now wants what the edit shows: the writer takes it, nothing written', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-after', { etag: '"person-1"' }],
-      ['...also while the reschedule is still being settled (the webhook of the accepted move came first)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, settled: false }, 'hash-after', { etag: '"person-1"' }],
-      ['...and once the link took the edit on acceptance', { present: true, etag: '"person-1"', updatedAt: NOW + 9 }, decision, 'hash-after', { etag: '"person-1"' }],
-      ['not when the booking service holds something else (refused, or changed since)', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, decision, 'hash-other', null],
-      ['not when we wrote the event since the move (it no longer shows the edit)', { present: true, etag: '"ours-2"', updatedAt: NOW + 1 }, decision, 'hash-after', null],
-      ['not when the edit showed more than a move (a length, a title): the write puts that back', { present: true, etag: '"ours"', updatedAt: NOW - 1 }, { ...decision, adoptHash: null }, 'hash-after', null],
+      [
+        'the stored appointment now wants what the edit shows: the writer takes it, nothing written',
+        { present: true, etag: '"ours"', updatedAt: NOW - 1 },
+        decision,
+        'hash-after',
+        { etag: '"person-1"' },
+      ],
+      [
+        '...also while the reschedule is still being settled (the webhook of the accepted move came first)',
+        { present: true, etag: '"ours"', updatedAt: NOW - 1 },
+        { ...decision, settled: false },
+        'hash-after',
+        { etag: '"person-1"' },
+      ],
+      [
+        '...and once the link took the edit on acceptance',
+        { present: true, etag: '"person-1"', updatedAt: NOW + 9 },
+        decision,
+        'hash-after',
+        { etag: '"person-1"' },
+      ],
+      [
+        'not when the booking service holds something else (refused, or changed since)',
+        { present: true, etag: '"ours"', updatedAt: NOW - 1 },
+        decision,
+        'hash-other',
+        null,
+      ],
+      [
+        'not when we wrote the event since the move (it no longer shows the edit)',
+        { present: true, etag: '"ours-2"', updatedAt: NOW + 1 },
+        decision,
+        'hash-after',
+        null,
+      ],
+      [
+        'not when the edit showed more than a move (a length, a title): the write puts that back',
+        { present: true, etag: '"ours"', updatedAt: NOW - 1 },
+        { ...decision, adoptHash: null },
+        'hash-after',
+        null,
+      ],
     ])('%s', (_race, link, d, desiredHash, expected) => {
       expect(takesPersonsEdit(link, d, desiredHash)).toEqual(expected);
     });
   });
 
   it.each<[string, Parameters<typeof alreadyPutBack>[0], boolean]>([
-    ["a move put back after the writer already wrote the booking's state over it (its grace ran out): not asked again, no PUT on the person's stale etag", { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, true],
-    ['the writer has not written since the move was decided on: put back', { present: true, etag: '"ours-1"', writtenHash: 'h', updatedAt: NOW - 5, attempts: 0, writeInFlight: false }, false],
-    ['its write since is unconfirmed (failed, or cut off): put back', { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 1, writeInFlight: false }, false],
-    ["the link holds the person's edit itself: put back", { present: true, etag: '"person-1"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
-    ['a put-back is already asked for (no hash): asked again, harmless', { present: true, etag: '"ours-2"', writtenHash: null, updatedAt: NOW + 5, attempts: 0, writeInFlight: false }, false],
+    [
+      "a move put back after the writer already wrote the booking's state over it (its grace ran out): not asked again, no PUT on the person's stale etag",
+      { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false },
+      true,
+    ],
+    [
+      'the writer has not written since the move was decided on: put back',
+      { present: true, etag: '"ours-1"', writtenHash: 'h', updatedAt: NOW - 5, attempts: 0, writeInFlight: false },
+      false,
+    ],
+    [
+      'its write since is unconfirmed (failed, or cut off): put back',
+      { present: true, etag: '"ours-2"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 1, writeInFlight: false },
+      false,
+    ],
+    [
+      "the link holds the person's edit itself: put back",
+      { present: true, etag: '"person-1"', writtenHash: 'h', updatedAt: NOW + 5, attempts: 0, writeInFlight: false },
+      false,
+    ],
+    [
+      'a put-back is already asked for (no hash): asked again, harmless',
+      { present: true, etag: '"ours-2"', writtenHash: null, updatedAt: NOW + 5, attempts: 0, writeInFlight: false },
+      false,
+    ],
   ])('%s', (_race, link, expected) => {
     expect(alreadyPutBack(link, { observedEtag: '"person-1"', decidedAt: NOW })).toBe(expected);
   });
 
   it.each([
-    ['the booking service moved it between the decision and the PATCH: it wins, the move is put back', T0 + 7 * H, { kind: 'revert', reason: 'booking-changed' }],
+    [
+      'the booking service moved it between the decision and the PATCH: it wins, the move is put back',
+      T0 + 7 * H,
+      { kind: 'revert', reason: 'booking-changed' },
+    ],
     ['where our own earlier, superseded reschedule (perhaps in flight) put it is not a booking change', T0 + 9 * H, { kind: 'check-slot' }],
     ['a PATCH that went through before a crash is not sent again', T1, { kind: 'done', reason: 'already-there' }],
   ])('%s', (_race, bookingStart, expected) => {

@@ -9,17 +9,34 @@ describe('beforeReschedule', () => {
   it.each([
     ['the appointment is gone', { found: false } as const, { kind: 'drop', reason: 'gone' }],
     ['the appointment was cancelled', { found: true, start: T0, cancelled: true } as const, { kind: 'drop', reason: 'cancelled' }],
-    ['already at the new start (a PATCH before a crash)', { found: true, start: T1, cancelled: false } as const, { kind: 'done', reason: 'already-there' }],
-    ['the booking moved it elsewhere meanwhile', { found: true, start: T0 + 7 * H, cancelled: false } as const, { kind: 'revert', reason: 'booking-changed' }],
+    [
+      'already at the new start (a PATCH before a crash)',
+      { found: true, start: T1, cancelled: false } as const,
+      { kind: 'done', reason: 'already-there' },
+    ],
+    [
+      'the booking moved it elsewhere meanwhile',
+      { found: true, start: T0 + 7 * H, cancelled: false } as const,
+      { kind: 'revert', reason: 'booking-changed' },
+    ],
     ['unchanged since the move was seen', { found: true, start: T0, cancelled: false } as const, { kind: 'check-slot' }],
-    ['where our own earlier (superseded) reschedule put it', { found: true, start: T0 + 9 * H, cancelled: false } as const, { kind: 'check-slot' }],
+    [
+      'where our own earlier (superseded) reschedule put it',
+      { found: true, start: T0 + 9 * H, cancelled: false } as const,
+      { kind: 'check-slot' },
+    ],
   ])('%s', (_name, fresh, expected) => {
     expect(beforeReschedule(fresh, T1, [T0, T0 + 9 * H])).toEqual(expected);
   });
 });
 
 describe('slotConflicts', () => {
-  const occ = (key: string, startH: number, endH: number, cancelled = false) => ({ key, start: T1 + startH * H, end: T1 + endH * H, cancelled });
+  const occ = (key: string, startH: number, endH: number, cancelled = false) => ({
+    key,
+    start: T1 + startH * H,
+    end: T1 + endH * H,
+    cancelled,
+  });
   it.each([
     ['an overlapping appointment', [occ('b', 0.5, 1.5)], ['b']],
     ['one that ends exactly when ours starts', [occ('b', -1, 0)], []],

@@ -22,7 +22,12 @@ describe('retryDueAt', () => {
     ['moved since the failed write: tried at once', { nextAttemptMs: BACKOFF_UNTIL, failedContent: at10 }, at11, 0],
     ['cancelled since the failed write: the delete is tried at once', { nextAttemptMs: BACKOFF_UNTIL, failedContent: at10 }, NO_EVENT, 0],
     ['wanted again since the failed delete: tried at once', { nextAttemptMs: BACKOFF_UNTIL, failedContent: NO_EVENT }, at10, 0],
-    ['the failed delete is still what is wanted: its backoff holds', { nextAttemptMs: BACKOFF_UNTIL, failedContent: NO_EVENT }, NO_EVENT, BACKOFF_UNTIL],
+    [
+      'the failed delete is still what is wanted: its backoff holds',
+      { nextAttemptMs: BACKOFF_UNTIL, failedContent: NO_EVENT },
+      NO_EVENT,
+      BACKOFF_UNTIL,
+    ],
     // A wait that is no failure's (the reverse sync's turn on a person's change), or a failure
     // recorded before its content was: the wait holds as before.
     ['a wait with no failed content', { nextAttemptMs: BACKOFF_UNTIL, failedContent: null }, at11, BACKOFF_UNTIL],

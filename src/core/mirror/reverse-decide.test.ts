@@ -37,7 +37,11 @@ const deleted = { deleted: true, start: null, end: null } as const;
 
 describe('decideReverse: a changed event', () => {
   const table: [string, Parameters<typeof input>[0], ReverseAction][] = [
-    ['a person moved it: reschedule, keeping the booking duration', { event: { end: T1 + 5 * H } }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    [
+      'a person moved it: reschedule, keeping the booking duration',
+      { event: { end: T1 + 5 * H } },
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
     ['our own write coming back is an echo', { event: { etag: '"ours"' } }, { kind: 'none', reason: 'echo' }],
     ['an observation already acted on is not news', { handledEtag: '"person"' }, { kind: 'none', reason: 'handled' }],
     ['an event we do not mirror (no link)', { link: null }, { kind: 'none', reason: 'not-mirrored' }],
@@ -46,12 +50,32 @@ describe('decideReverse: a changed event', () => {
     ['an appointment we never stored', { appointment: null }, { kind: 'none', reason: 'not-mirrored' }],
     ['title edited, start untouched', { event: { start: T0, end: T0 + H } }, { kind: 'none', reason: 'agrees' }],
     ['only the end dragged: left alone', { event: { start: T0, end: T0 + 3 * H } }, { kind: 'none', reason: 'agrees' }],
-    ['Google already shows the booking start (our reschedule done, writer not yet)', { appointment: { start: T1, end: T1 + H } }, { kind: 'none', reason: 'agrees' }],
-    ['booking moved it too, person edited only the title: the writer handles it', { event: { start: T0 }, appointment: { start: T0 + 5 * H } }, { kind: 'none', reason: 'other-edit' }],
-    ['booking moved it since our write and a person moved it: booking wins', { appointment: { start: T0 + 5 * H, end: T0 + 6 * H } }, { kind: 'restore', reason: 'booking-changed' }],
-    ['booking start is where our last reschedule put it: not a booking change', { event: { start: T1 + H }, appointment: { start: T1, end: T1 + H }, lastRescheduledTo: T1 }, { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 }],
+    [
+      'Google already shows the booking start (our reschedule done, writer not yet)',
+      { appointment: { start: T1, end: T1 + H } },
+      { kind: 'none', reason: 'agrees' },
+    ],
+    [
+      'booking moved it too, person edited only the title: the writer handles it',
+      { event: { start: T0 }, appointment: { start: T0 + 5 * H } },
+      { kind: 'none', reason: 'other-edit' },
+    ],
+    [
+      'booking moved it since our write and a person moved it: booking wins',
+      { appointment: { start: T0 + 5 * H, end: T0 + 6 * H } },
+      { kind: 'restore', reason: 'booking-changed' },
+    ],
+    [
+      'booking start is where our last reschedule put it: not a booking change',
+      { event: { start: T1 + H }, appointment: { start: T1, end: T1 + H }, lastRescheduledTo: T1 },
+      { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T1 },
+    ],
     ['moved to the all-day row: put back', { event: { start: null, end: null } }, { kind: 'restore', reason: 'not-a-time' }],
-    ['no etag on either side still compares starts', { event: { etag: null }, link: { etag: null } }, { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 }],
+    [
+      'no etag on either side still compares starts',
+      { event: { etag: null }, link: { etag: null } },
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
   ];
   it.each(table)('%s', (_name, patch, expected) => {
     expect(decideReverse(input(patch))).toEqual(expected);
@@ -63,10 +87,26 @@ describe('decideReverse: a deleted event', () => {
     ['on_delete recreate (the default)', { event: deleted }, { kind: 'recreate', reason: 'policy' }],
     ['on_delete cancel', { event: deleted, onDelete: 'cancel' }, { kind: 'cancel' }],
     ['on_delete ignore', { event: deleted, onDelete: 'ignore' }, { kind: 'ignore' }],
-    ['our own delete (appointment cancelled) is not news', { event: deleted, link: { present: false }, onDelete: 'cancel' }, { kind: 'none', reason: 'not-mirrored' }],
-    ['the writer would remove it anyway: the link takes the deletion instead', { event: deleted, appointment: { mirrored: false }, onDelete: 'cancel' }, { kind: 'none', reason: 'gone-too' }],
-    ['booking moved it meanwhile: booking wins, put back', { event: deleted, appointment: { start: T0 + H }, onDelete: 'cancel' }, { kind: 'recreate', reason: 'booking-changed' }],
-    ['only missing from a full re-list: read it again first', { event: { ...deleted, source: 'missing' }, onDelete: 'cancel' }, { kind: 'recheck' }],
+    [
+      'our own delete (appointment cancelled) is not news',
+      { event: deleted, link: { present: false }, onDelete: 'cancel' },
+      { kind: 'none', reason: 'not-mirrored' },
+    ],
+    [
+      'the writer would remove it anyway: the link takes the deletion instead',
+      { event: deleted, appointment: { mirrored: false }, onDelete: 'cancel' },
+      { kind: 'none', reason: 'gone-too' },
+    ],
+    [
+      'booking moved it meanwhile: booking wins, put back',
+      { event: deleted, appointment: { start: T0 + H }, onDelete: 'cancel' },
+      { kind: 'recreate', reason: 'booking-changed' },
+    ],
+    [
+      'only missing from a full re-list: read it again first',
+      { event: { ...deleted, source: 'missing' }, onDelete: 'cancel' },
+      { kind: 'recheck' },
+    ],
     ['a deletion already acted on', { event: deleted, handledEtag: '"person"', onDelete: 'cancel' }, { kind: 'none', reason: 'handled' }],
   ];
   it.each(table)('%s', (_name, patch, expected) => {

@@ -25,7 +25,7 @@ export interface AppointmentState {
 
 export interface DecideInput {
   event: ObservedEvent;
-  link: Pick<LinkState, 'present' | 'etag' | 'writtenStart'> & Partial<Pick<LinkState, 'writtenHash'>> | undefined;
+  link: (Pick<LinkState, 'present' | 'etag' | 'writtenStart'> & Partial<Pick<LinkState, 'writtenHash'>>) | undefined;
   appointment: AppointmentState | undefined;
   /** What the writer wants the event to show now (undefined: nothing, or not known). */
   wanted?: WantedFacts;
@@ -135,14 +135,15 @@ export function decideReverse(input: DecideInput): ReverseAction {
  */
 export function adoptsAgreement(
   action: ReverseAction,
-  link: Pick<LinkState, 'writtenStart'> & Partial<Pick<LinkState, 'etag' | 'writtenHash'>> | undefined,
+  link: (Pick<LinkState, 'writtenStart'> & Partial<Pick<LinkState, 'etag' | 'writtenHash'>>) | undefined,
   event: TargetEvent,
   wanted: WantedFacts | undefined,
 ): { etag: string; start: number; end: number; hash?: string } | null {
   if (action.kind !== 'none' || action.reason !== 'agrees' || !link) return null;
   if (event.etag === null || event.start === null || event.end === null) return null;
   const times = { etag: event.etag, start: event.start, end: event.end };
-  if (wanted && showsWhatWeWant(event, wanted)) return link.writtenHash === wanted.hash && link.etag === event.etag ? null : { ...times, hash: wanted.hash };
+  if (wanted && showsWhatWeWant(event, wanted))
+    return link.writtenHash === wanted.hash && link.etag === event.etag ? null : { ...times, hash: wanted.hash };
   // Our hash at other times: our write landed unseen and was moved; the writer's read settles it.
   if (event.start === link.writtenStart || (wanted !== undefined && event.ourHash === wanted.hash)) return null;
   return times;

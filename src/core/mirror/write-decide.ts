@@ -47,7 +47,10 @@ export function afterCreate(put: PutResult): { kind: 'written'; etag: string | n
 }
 
 /** Writing over an event we read: done; a target that will not revive a deleted id gets the next id generation. */
-export function afterOverwrite(put: PutResult, tombstone: boolean): { kind: 'written'; etag: string | null } | { kind: 'next-generation' } | Failure {
+export function afterOverwrite(
+  put: PutResult,
+  tombstone: boolean,
+): { kind: 'written'; etag: string | null } | { kind: 'next-generation' } | Failure {
   if (put.kind === 'written') return put;
   if (put.kind === 'refused' && tombstone) return { kind: 'next-generation' };
   return unexpected(put, 'overwrite');
@@ -152,7 +155,8 @@ export function onExisting(f: ExistingFacts): OnExisting {
   if (f.read.kind === 'missing') return fail('not_found', 'create: the existing event vanished while we read it; written on the next pass');
   const event = f.read.event;
   // Someone's event that happens to look like ours is not adopted: it must carry our hash (of any write).
-  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted))) return { kind: 'adopt', etag: event.etag };
+  if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted)))
+    return { kind: 'adopt', etag: event.etag };
   const movedOurs = f.failedBefore && !event.deleted && event.ourHash === f.wanted.hash;
   const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f) : null;
   return left ?? { kind: 'overwrite', etag: event.etag, tombstone: event.deleted };

@@ -29,7 +29,12 @@ export function outcomeUnknown(link: Unsure): boolean {
 /** A target's event id of an appointment in an id generation (Google's derived id by default). */
 export type EventIdOf = (key: string, generation: number) => string;
 
-export function planWrite(key: string, desired: { calendarId: string; hash: string } | null, link: PlanLink | undefined, idOf: EventIdOf = eventIdFor): WriteAction {
+export function planWrite(
+  key: string,
+  desired: { calendarId: string; hash: string } | null,
+  link: PlanLink | undefined,
+  idOf: EventIdOf = eventIdFor,
+): WriteAction {
   if (!desired) {
     // A failed create (or revival) may have landed with its answer lost: with no event wanted now,
     // delete it to be sure (a 404 or 410 means it had not, which is done too).
@@ -40,7 +45,13 @@ export function planWrite(key: string, desired: { calendarId: string; hash: stri
   const eventId = idOf(key, generation);
   if (!link?.present) return { kind: 'insert', calendarId: desired.calendarId, eventId, generation };
   if (link.calendarId !== desired.calendarId) {
-    return { kind: 'move', from: { calendarId: link.calendarId, eventId: link.eventId }, calendarId: desired.calendarId, eventId, generation };
+    return {
+      kind: 'move',
+      from: { calendarId: link.calendarId, eventId: link.eventId },
+      calendarId: desired.calendarId,
+      eventId,
+      generation,
+    };
   }
   if (link.writtenHash === desired.hash) {
     // What we last wrote is what we want, but a later write (a delete, an update) may have landed

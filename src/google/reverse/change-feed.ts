@@ -16,7 +16,11 @@ export interface GoogleChanges {
 const MAX_PAGES = 2000;
 const PAGE_SIZE = 250;
 
-async function listAll(api: CalendarApi, calendarId: string, base: { syncToken?: string }): Promise<{ events: GoogleEvent[]; nextSyncToken: string }> {
+async function listAll(
+  api: CalendarApi,
+  calendarId: string,
+  base: { syncToken?: string },
+): Promise<{ events: GoogleEvent[]; nextSyncToken: string }> {
   const events: GoogleEvent[] = [];
   let pageToken: string | undefined;
   for (let pages = 1; pages <= MAX_PAGES; pages++) {

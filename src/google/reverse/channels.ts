@@ -70,6 +70,7 @@ export async function maintainChannels(deps: ChannelDeps): Promise<ChannelRun> {
     run.stopped++;
   }
   deps.store.prune();
-  if (run.errors.length) deps.log.warn({ errors: run.errors }, 'Google push channels: some calls failed; the scheduled reverse sync still runs');
+  if (run.errors.length)
+    deps.log.warn({ errors: run.errors }, 'Google push channels: some calls failed; the scheduled reverse sync still runs');
   return run;
 }

@@ -40,7 +40,14 @@ function listParams(q: URLSearchParams): ListParams {
 }
 
 /** The answer to one call: [status, JSON body or undefined]. Throws CalendarApiError for Google's errors. */
-export function answerCall(state: CalendarState, channels: Channels, call: Call, url: URL, body: Record<string, unknown>, ifMatch?: string): [number, unknown] {
+export function answerCall(
+  state: CalendarState,
+  channels: Channels,
+  call: Call,
+  url: URL,
+  body: Record<string, unknown>,
+  ifMatch?: string,
+): [number, unknown] {
   const cal = call.calendarId ?? '';
   const id = call.eventId ?? '';
   const event = body as Partial<SimulatedEvent>;
@@ -58,11 +65,24 @@ export function answerCall(state: CalendarState, channels: Channels, call: Call,
       return [204, undefined];
     case 'list': {
       const r = state.list(cal, listParams(url.searchParams));
-      return [200, { kind: 'calendar#events', summary: cal, timeZone: 'UTC', accessRole: 'owner', updated: new Date().toISOString(), ...r }];
+      return [
+        200,
+        { kind: 'calendar#events', summary: cal, timeZone: 'UTC', accessRole: 'owner', updated: new Date().toISOString(), ...r },
+      ];
     }
     case 'watch': {
       const ch = channels.open(cal, body);
-      return [200, { kind: 'api#channel', id: ch.id, resourceId: ch.resourceId, resourceUri: `${url.origin}${url.pathname}`, token: ch.token, expiration: String(ch.expiration) }];
+      return [
+        200,
+        {
+          kind: 'api#channel',
+          id: ch.id,
+          resourceId: ch.resourceId,
+          resourceUri: `${url.origin}${url.pathname}`,
+          token: ch.token,
+          expiration: String(ch.expiration),
+        },
+      ];
     }
     case 'stop':
       channels.stop(body);

@@ -84,8 +84,7 @@ function startMs(t: EventTime | undefined): number {
 /** Google silently drops private/shared property keys longer than 44 characters. */
 function trimProperties(p: SimulatedEvent['extendedProperties']): SimulatedEvent['extendedProperties'] {
   if (!p) return p;
-  const keep = (m?: Record<string, string>) =>
-    m && Object.fromEntries(Object.entries(m).filter(([k]) => k.length <= MAX_PRIVATE_KEY));
+  const keep = (m?: Record<string, string>) => m && Object.fromEntries(Object.entries(m).filter(([k]) => k.length <= MAX_PRIVATE_KEY));
   return { ...(p.private ? { private: keep(p.private) } : {}), ...(p.shared ? { shared: keep(p.shared) } : {}) };
 }
 
@@ -141,7 +140,11 @@ export class CalendarState {
       throw new CalendarApiError(403, 'forbidden', 'Forbidden');
     }
     if (typeof next.sequence === 'number' && next.sequence < old.sequence) {
-      throw new CalendarApiError(400, 'invalid', 'Invalid sequence value. The specified sequence number is below the current sequence number of the resource.');
+      throw new CalendarApiError(
+        400,
+        'invalid',
+        'Invalid sequence value. The specified sequence number is below the current sequence number of the resource.',
+      );
     }
     this.checkTimes(next);
     const moved = startMs(next.start) !== startMs(old.start) || startMs(next.end) !== startMs(old.end);
@@ -202,7 +205,12 @@ export class CalendarState {
           shared: { ...old.extendedProperties?.shared, ...body.extendedProperties.shared },
         }
       : old.extendedProperties;
-    const merged = { ...old, ...body, extendedProperties: props, status: body.status ?? (old.status === 'cancelled' ? 'cancelled' : old.status) };
+    const merged = {
+      ...old,
+      ...body,
+      extendedProperties: props,
+      status: body.status ?? (old.status === 'cancelled' ? 'cancelled' : old.status),
+    };
     return this.replace(cal, s, merged, ifMatch);
   }
 

@@ -147,7 +147,9 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
 
   /** Keeps a matching answer back until the test releases it. */
   async function held(entry: LoggedRequest, method: string): Promise<void> {
-    const hold = holds.find((h) => !h.held && (!h.match.kind || h.match.kind === entry.kind) && (!h.match.method || h.match.method === method));
+    const hold = holds.find(
+      (h) => !h.held && (!h.match.kind || h.match.kind === entry.kind) && (!h.match.method || h.match.method === method),
+    );
     if (!hold) return;
     await new Promise<void>((resolve) => {
       hold.held = resolve;
@@ -180,10 +182,12 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
     const ifMatch = req.headers['if-match'];
     if (typeof ifMatch === 'string') entry.ifMatch = ifMatch;
 
-    if (!oauth.allows(req.headers.authorization)) return finish(401, googleError(401, 'authError', 'Request had invalid authentication credentials.'));
+    if (!oauth.allows(req.headers.authorization))
+      return finish(401, googleError(401, 'authError', 'Request had invalid authentication credentials.'));
     const access = call.calendarId === undefined || !options.calendars ? 'owner' : options.calendars[call.calendarId];
     if (!access) return finish(404, googleError(404, 'notFound', 'Not Found'));
-    if (access === 'reader' && isWrite(call.kind)) return finish(403, googleError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.'));
+    if (access === 'reader' && isWrite(call.kind))
+      return finish(403, googleError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.'));
 
     if (quota && call.kind !== 'other' && !quota.admit(Date.now())) {
       entry.limited = true;
@@ -231,7 +235,18 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const emptyCounts = (): Record<CallKind, number> => ({ token: 0, insert: 0, get: 0, update: 0, patch: 0, delete: 0, list: 0, watch: 0, stop: 0, other: 0 });
+  const emptyCounts = (): Record<CallKind, number> => ({
+    token: 0,
+    insert: 0,
+    get: 0,
+    update: 0,
+    patch: 0,
+    delete: 0,
+    list: 0,
+    watch: 0,
+    stop: 0,
+    other: 0,
+  });
   return {
     url: origin,
     rootUrl: `${origin}/`,

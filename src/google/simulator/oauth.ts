@@ -42,10 +42,13 @@ export class TokenEndpoint {
   answer(form: URLSearchParams): [number, unknown] {
     const o = this.options;
     const grant = form.get('grant_type');
-    const clientOk = (!o.clientId || form.get('client_id') === o.clientId) && (!o.clientSecret || form.get('client_secret') === o.clientSecret);
+    const clientOk =
+      (!o.clientId || form.get('client_id') === o.clientId) && (!o.clientSecret || form.get('client_secret') === o.clientSecret);
     if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
       if (this.revoked) return [400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' }];
-      return form.get('assertion')?.split('.').length === 3 ? [200, this.issueAccess()] : [400, { error: 'invalid_grant', error_description: 'Invalid JWT.' }];
+      return form.get('assertion')?.split('.').length === 3
+        ? [200, this.issueAccess()]
+        : [400, { error: 'invalid_grant', error_description: 'Invalid JWT.' }];
     }
     if (!clientOk) return [401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' }];
     if (grant === 'refresh_token') {
@@ -60,7 +63,8 @@ export class TokenEndpoint {
     if (grant === 'authorization_code') {
       const code = form.get('code') ?? '';
       const redirect = this.codes.get(code);
-      if (!redirect || redirect !== form.get('redirect_uri')) return [400, { error: 'invalid_grant', error_description: 'Malformed auth code.' }];
+      if (!redirect || redirect !== form.get('redirect_uri'))
+        return [400, { error: 'invalid_grant', error_description: 'Malformed auth code.' }];
       this.codes.delete(code);
       return [200, { ...this.issueAccess(), refresh_token: this.issueRefreshToken() }];
     }
@@ -102,7 +106,8 @@ export class TokenEndpoint {
     const u = new URL(consentUrl);
     const redirect = u.searchParams.get('redirect_uri');
     if (!redirect) throw new Error('the consent URL has no redirect_uri');
-    if (this.options.clientId && u.searchParams.get('client_id') !== this.options.clientId) throw new Error('the consent URL names another client_id');
+    if (this.options.clientId && u.searchParams.get('client_id') !== this.options.clientId)
+      throw new Error('the consent URL names another client_id');
     const code = `4/${token()}`;
     this.codes.set(code, redirect);
     const back = new URL(redirect);

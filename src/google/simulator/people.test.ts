@@ -22,7 +22,8 @@ function calendar(): CalendarState {
   return state;
 }
 
-const starts = (state: CalendarState, cal: string) => state.events(cal).map((e) => ({ id: e.id, start: Date.parse(e.start!.dateTime!), end: Date.parse(e.end!.dateTime!) }));
+const starts = (state: CalendarState, cal: string) =>
+  state.events(cal).map((e) => ({ id: e.id, start: Date.parse(e.start!.dateTime!), end: Date.parse(e.end!.dateTime!) }));
 
 describe('simulated people', () => {
   it('move upcoming events to free slots and onto taken ones in the same calendar, and delete them, as edits in Google’s UI', () => {
@@ -63,6 +64,9 @@ describe('simulated people', () => {
 
   it('do nothing while the calendar has no upcoming event', () => {
     const state = new CalendarState(() => NOW);
-    expect(personEdit({ state, calendars: () => ['a'], zone: ZONE, random: seededRandom(1), now: () => NOW })).toEqual({ kind: 'nothing', why: 'no upcoming event in Google yet' });
+    expect(personEdit({ state, calendars: () => ['a'], zone: ZONE, random: seededRandom(1), now: () => NOW })).toEqual({
+      kind: 'nothing',
+      why: 'no upcoming event in Google yet',
+    });
   });
 });

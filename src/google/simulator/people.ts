@@ -73,14 +73,22 @@ export function personEdit(o: PeopleOptions): PersonEdit {
   const sameCalendar = upcoming.filter((t) => t.calendarId === target.calendarId && t.event.id !== target.event.id);
   const summary = target.event.summary ?? target.event.id;
   const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: o.zone }).toISO()!, timeZone: o.zone });
-  const move = (to: number) => o.state.userEdit(target.calendarId, target.event.id, { start: at(to), end: at(to + target.end - target.start) });
+  const move = (to: number) =>
+    o.state.userEdit(target.calendarId, target.event.id, { start: at(to), end: at(to + target.end - target.start) });
 
   const roll = o.random();
   const taken = sameCalendar.filter((t) => t.start !== target.start);
   if (roll < 0.35 && taken.length) {
     const other = pick(o.random, taken);
     move(other.start);
-    return { kind: 'moved-onto-taken-slot', calendarId: target.calendarId, summary, from: target.start, to: other.start, onto: other.event.summary ?? other.event.id };
+    return {
+      kind: 'moved-onto-taken-slot',
+      calendarId: target.calendarId,
+      summary,
+      from: target.start,
+      to: other.start,
+      onto: other.event.summary ?? other.event.id,
+    };
   }
   if (roll < 0.8) {
     const slots = freeSlots(target, sameCalendar, o.zone, now);

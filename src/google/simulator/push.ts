@@ -31,8 +31,10 @@ export class Channels {
     if (typeof body.id !== 'string' || body.id.length > 64 || body.type !== 'web_hook' || typeof body.address !== 'string') {
       throw new CalendarApiError(400, 'invalid', 'Invalid channel: id (<= 64 chars), type web_hook and address are required.');
     }
-    if (!body.address.startsWith('https://')) throw new CalendarApiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${body.address}`);
-    const expiration = typeof body.expiration === 'string' || typeof body.expiration === 'number' ? Number(body.expiration) : Date.now() + 7 * 86_400_000;
+    if (!body.address.startsWith('https://'))
+      throw new CalendarApiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${body.address}`);
+    const expiration =
+      typeof body.expiration === 'string' || typeof body.expiration === 'number' ? Number(body.expiration) : Date.now() + 7 * 86_400_000;
     const channel: Channel = {
       id: body.id,
       resourceId: randomBytes(18).toString('base64url'),
@@ -51,7 +53,8 @@ export class Channels {
   /** POST /channels/stop */
   stop(body: Record<string, unknown>): void {
     const ch = typeof body.id === 'string' ? this.all.get(body.id) : undefined;
-    if (!ch || ch.stopped || ch.resourceId !== body.resourceId) throw new CalendarApiError(404, 'notFound', `Channel '${String(body.id)}' not found for project`);
+    if (!ch || ch.stopped || ch.resourceId !== body.resourceId)
+      throw new CalendarApiError(404, 'notFound', `Channel '${String(body.id)}' not found for project`);
     ch.stopped = true;
   }
 

@@ -10,9 +10,10 @@ function day(d: AgendaDay, m: Messages): Html {
   return html`<h3>${d.title}</h3><table class="agenda">
 <thead><tr><th>${m.page.time}</th><th>${m.page.appointment}</th>${d.targets.map((t) => html`<th>${t}</th>`)}</tr></thead>
 <tbody>${d.rows.map(
-    (r) => html`<tr${r.cancelled ? html` class="cancelled"` : ''}><td data-label="${m.page.time}" class="time">${r.time}</td><td data-label="${m.page.appointment}"><b>${r.label}</b> ${r.name ?? ''}<span class="sub">${[r.calendar, r.status].filter(Boolean).join(' · ')}</span></td>${r.shown.map(
-      (s, i) => html`<td data-label="${d.targets[i] ?? ''}" class="shown ${s.state}">${s.state === 'ok' ? '✓ ' : ''}${s.text}</td>`,
-    )}</tr>`,
+    (r) =>
+      html`<tr${r.cancelled ? html` class="cancelled"` : ''}><td data-label="${m.page.time}" class="time">${r.time}</td><td data-label="${m.page.appointment}"><b>${r.label}</b> ${r.name ?? ''}<span class="sub">${[r.calendar, r.status].filter(Boolean).join(' · ')}</span></td>${r.shown.map(
+        (s, i) => html`<td data-label="${d.targets[i] ?? ''}" class="shown ${s.state}">${s.state === 'ok' ? '✓ ' : ''}${s.text}</td>`,
+      )}</tr>`,
   )}</tbody></table>${d.more ? html`<p class="muted">${m.page.more(d.more)}</p>` : ''}`;
 }
 

@@ -49,7 +49,9 @@ function inCalendar(s: StoredAppointment, links: LinkStore, zone: string, m: Mes
   const link = links.get(a.key);
   const hhmm = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
   if (link?.present && link.writtenStart !== null) {
-    return link.writtenStart === a.start ? { state: 'ok', text: hhmm(link.writtenStart) } : { state: 'differs', text: m.page.shown.at(hhmm(link.writtenStart)) };
+    return link.writtenStart === a.start
+      ? { state: 'ok', text: hhmm(link.writtenStart) }
+      : { state: 'differs', text: m.page.shown.at(hhmm(link.writtenStart)) };
   }
   if (isCancelled(a.status)) return { state: 'none', text: m.page.shown.none };
   if (link?.lastError) return { state: 'failed', text: m.page.shown.failed };

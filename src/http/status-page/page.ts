@@ -79,14 +79,20 @@ function health(input: PageInput): Html {
   return html`<section class="health ${problems.length ? 'bad' : 'ok'}" id="health">
 <h2>${title}</h2><p class="muted" id="readiness">${traffic}</p>
 <p class="facts">${facts(input.status, input.feeds.length, input.now, m).join(' · ')}</p>
-${problems.length ? html`<ol class="problems">${problems.map(
-    (p) => html`<li><p class="what">${prose(p.text)}</p>${p.todo ? html`<p class="todo">${prose(p.todo)}</p>` : ''}${p.detail ? html`<p class="detail">${p.detail}</p>` : ''}</li>`,
-  )}</ol>` : ''}
+${
+  problems.length
+    ? html`<ol class="problems">${problems.map(
+        (p) =>
+          html`<li><p class="what">${prose(p.text)}</p>${p.todo ? html`<p class="todo">${prose(p.todo)}</p>` : ''}${p.detail ? html`<p class="detail">${p.detail}</p>` : ''}</li>`,
+      )}</ol>`
+    : ''
+}
 </section>`;
 }
 
 function feedCards(feeds: PageInput['feeds'], m: Messages): Html {
-  if (feeds.length === 0) return html`<section id="subscribe"><h2>${m.page.feedsTitle}</h2><p class="muted">${m.page.noFeeds}</p></section>`;
+  if (feeds.length === 0)
+    return html`<section id="subscribe"><h2>${m.page.feedsTitle}</h2><p class="muted">${m.page.noFeeds}</p></section>`;
   const codes = feeds.some((f) => f.qrSvg !== '');
   return html`<section id="subscribe"><h2>${m.page.subscribe}</h2>
 <p class="muted">${codes ? m.page.scan : m.page.noQr}</p>

@@ -84,10 +84,18 @@ function failingWrites(t: TargetSection, w: ProblemWords): PageProblem | undefin
   const p = w.m.problems;
   const first = t.failures[0]?.last_error;
   if (t.kind === 'google') {
-    return { text: p.googleFailed(t.failed, codes(t.failures, w)), todo: p.googleFailedTodo, ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}) };
+    return {
+      text: p.googleFailed(t.failed, codes(t.failures, w)),
+      todo: p.googleFailedTodo,
+      ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}),
+    };
   }
   if (t.kind === 'caldav') {
-    return { text: p.caldavFailed(t.failed, codes(t.failures, w)), todo: p.caldavFailedTodo, ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}) };
+    return {
+      text: p.caldavFailed(t.failed, codes(t.failures, w)),
+      todo: p.caldavFailedTodo,
+      ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}),
+    };
   }
   return undefined;
 }
@@ -105,16 +113,22 @@ function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => st
   if (/^the booking API has not answered successfully yet/.test(text)) return { text: t.bookingSilentYet, todo: t.bookingTodo };
   if ((m = /^the booking API has not answered successfully since (\S+)/.exec(text))) {
     const since = DateTime.fromISO(m[1] ?? '', { zone: w.zone });
-    return { text: t.bookingSilentSince(since.isValid ? since.setLocale(w.m.tag).toFormat('ccc d LLL HH:mm') : (m[1] ?? '')), todo: t.bookingTodo };
+    return {
+      text: t.bookingSilentSince(since.isValid ? since.setLocale(w.m.tag).toFormat('ccc d LLL HH:mm') : (m[1] ?? '')),
+      todo: t.bookingTodo,
+    };
   }
   if (cause?.kind === 'quiet' && (m = /for over (\d+) minutes/.exec(text))) {
     if (kind === 'google') return { text: t.googleSilent(Number(m[1])), todo: t.silentTodo };
     if (kind === 'caldav') return { text: t.caldavSilent(Number(m[1])), todo: t.silentTodo };
   }
-  if ((m = /^webhooks seem silent: the last two polls found (\d+) changes/.exec(text))) return { text: t.webhooksSilent(Number(m[1])), todo: t.webhooksTodo };
+  if ((m = /^webhooks seem silent: the last two polls found (\d+) changes/.exec(text)))
+    return { text: t.webhooksSilent(Number(m[1])), todo: t.webhooksTodo };
   if ((m = /^(\d+) webhook deliveries failed/.exec(text))) return { text: t.deliveriesFailed(Number(m[1])), todo: t.detailsTodo };
-  if ((m = /^(Google|CalDAV) reverse sync: (\d+) moves could not be sent/.exec(text))) return { text: t.movesFailed(Number(m[2]), places[m[1]!]!), todo: t.detailsTodo };
-  if ((m = /^(Google|CalDAV) reverse sync: the last round failed/.exec(text))) return { text: t.reverseFailed(places[m[1]!]!), todo: t.detailsTodo };
+  if ((m = /^(Google|CalDAV) reverse sync: (\d+) moves could not be sent/.exec(text)))
+    return { text: t.movesFailed(Number(m[2]), places[m[1]!]!), todo: t.detailsTodo };
+  if ((m = /^(Google|CalDAV) reverse sync: the last round failed/.exec(text)))
+    return { text: t.reverseFailed(places[m[1]!]!), todo: t.detailsTodo };
   if (/no Google push channel is open/.test(text)) return { text: t.noPush };
   return { text: sentence(text), ...(note.see ? { todo: p.detailsBelow } : {}) };
 }
@@ -130,7 +144,10 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
   const p = words.m.problems;
   const targets = Object.values(status.targets);
   const kindOf = (account: string) => status.targets[account]?.kind;
-  const reasons = readiness.reasons.map((r) => ({ text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())), todo: p.notReadyTodo }));
+  const reasons = readiness.reasons.map((r) => ({
+    text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())),
+    todo: p.notReadyTodo,
+  }));
   const auth = targets.flatMap((t) => googleAuthProblem(t, words) ?? []);
   const setups = targets.flatMap((t) => setupProblem(t, words) ?? []);
   const refused = targets.filter((t) => caldavRefused(t, readiness.notes));
@@ -145,7 +162,12 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
     return explained(t);
   };
   const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, kindOf));
-  const told = refused.length && !warnings.some((w) => w.text === p.caldavAuth) && !setups.length ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }] : [];
+  const told =
+    refused.length && !warnings.some((w) => w.text === p.caldavAuth) && !setups.length
+      ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }]
+      : [];
   const failures = targets.flatMap((t) => (googleAuthProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));
-  return once(setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...told, ...warnings, ...failures]);
+  return once(
+    setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...told, ...warnings, ...failures],
+  );
 }

@@ -36,7 +36,12 @@ describe('what counts as an error', () => {
   it('collects every error with its path, wherever it sits', () => {
     const problems = collectProblems({
       ingest: { last_error: 'the booking service answered 500', failed: 0 },
-      google: { calendars: [{ id: 'primary', lastError: 'quota exceeded' }, { id: 'other', lastError: null }] },
+      google: {
+        calendars: [
+          { id: 'primary', lastError: 'quota exceeded' },
+          { id: 'other', lastError: null },
+        ],
+      },
       feeds: { count: 2 },
     });
     expect(problems).toEqual([
@@ -48,7 +53,14 @@ describe('what counts as an error', () => {
 
 describe('renderValue', () => {
   it('shows an array of objects as a table with every key as a column', () => {
-    const out = renderValue('deliveries', [{ key: 'a1', status: 'done' }, { key: 'a2', failed: 2 }], at).value;
+    const out = renderValue(
+      'deliveries',
+      [
+        { key: 'a1', status: 'done' },
+        { key: 'a2', failed: 2 },
+      ],
+      at,
+    ).value;
     expect(out).toContain('<th>Key</th><th>Status</th><th>Failed</th>');
     // Each cell labelled with its column: on a phone the row becomes a card (style.ts).
     expect(out).toContain('<td data-label="Failed" class="error"><span class="text">2</span></td>');
@@ -62,12 +74,18 @@ describe('renderValue', () => {
   });
 
   it('finds the instants inside a section by its schema, and leaves a time-like text the schema calls text alone', () => {
-    const section = { kept_days: { processed_deliveries: 7, webhook_announcements: 7, settled_reverse_actions: 30 }, last_run_at: '2026-06-15T11:57:00.000Z', last_deleted: null };
+    const section = {
+      kept_days: { processed_deliveries: 7, webhook_announcements: 7, settled_reverse_actions: 30 },
+      last_run_at: '2026-06-15T11:57:00.000Z',
+      last_deleted: null,
+    };
     expect(renderValue('retention', section, at, 0, retentionSection).value).toContain('3 min ago');
     // The same text under a key the schema does not call a time (or with no schema) is shown as it is.
     expect(renderValue('last_run_at', '2026-06-15T11:57:00.000Z', at).value).toBe('<span class="text">2026-06-15T11:57:00.000Z</span>');
     const poll = { schedule: '*/5 * * * *', last: null, last_success_at: '2026-06-15T11:57:00.000Z', unannounced_changes_total: 0 };
-    expect(renderValue('poll', { ...poll, schedule: '2026-06-15T11:57:00.000Z' }, at, 0, ingestSection.shape.poll).value.match(/3 min ago/g)).toHaveLength(1);
+    expect(
+      renderValue('poll', { ...poll, schedule: '2026-06-15T11:57:00.000Z' }, at, 0, ingestSection.shape.poll).value.match(/3 min ago/g),
+    ).toHaveLength(1);
   });
 
   it('escapes text from anywhere in the document', () => {
@@ -81,7 +99,7 @@ describe('renderValue', () => {
   it('shows booleans, nulls and empty lists in words', () => {
     expect(renderValue('enabled', true, at).value).toBe('yes');
     expect(renderValue('enabled', false, at).value).toBe('no');
-    expect(renderValue('last_error', null, at).value).toContain('&mdash;') // shown as —;
+    expect(renderValue('last_error', null, at).value).toContain('&mdash;'); // shown as —;
     expect(renderValue('errors', [], at).value).toContain('none');
   });
 });

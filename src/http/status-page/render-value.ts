@@ -16,7 +16,19 @@ export interface Moment {
 
 const MAX_DEPTH = 6;
 const MAX_ROWS = 100;
-const ACRONYMS: Record<string, string> = { caldav: 'CalDAV', api: 'API', url: 'URL', urls: 'URLs', ics: 'ICS', id: 'ID', ids: 'IDs', http: 'HTTP', https: 'HTTPS', qr: 'QR', oauth: 'OAuth' };
+const ACRONYMS: Record<string, string> = {
+  caldav: 'CalDAV',
+  api: 'API',
+  url: 'URL',
+  urls: 'URLs',
+  ics: 'ICS',
+  id: 'ID',
+  ids: 'IDs',
+  http: 'HTTP',
+  https: 'HTTPS',
+  qr: 'QR',
+  oauth: 'OAuth',
+};
 
 /** `last_error`, `lastError`, `last-error` → "Last error". */
 export function humanise(key: string): string {
@@ -64,7 +76,8 @@ function renderTable(rows: Record<string, unknown>[], at: Moment, depth: number,
 <thead><tr>${columns.map((c) => html`<th>${humanise(c)}</th>`)}</tr></thead>
 <tbody>${shown.map(
     // data-label: on a phone each row becomes a card with its cells labelled (style.ts), so no column is cut off.
-    (row) => html`<tr>${columns.map((c) => html`<td data-label="${humanise(c)}"${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1, fieldSchema(schema, row, c))}</td>`)}</tr>`,
+    (row) =>
+      html`<tr>${columns.map((c) => html`<td data-label="${humanise(c)}"${errorClass(c, row[c])}>${renderValue(c, row[c], at, depth + 1, fieldSchema(schema, row, c))}</td>`)}</tr>`,
   )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">&hellip; and ${rows.length - MAX_ROWS} more</p>` : ''}`;
 }
 

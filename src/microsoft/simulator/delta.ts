@@ -54,14 +54,23 @@ export class DeltaTokens {
     let state: DeltaState;
     if (token !== null) {
       state = decode(token);
-      if (state.gen !== this.gen) throw new GraphApiError(410, 'syncStateNotFound', 'The sync state generation is not found. Please restart the sync with a fresh delta query.');
+      if (state.gen !== this.gen)
+        throw new GraphApiError(
+          410,
+          'syncStateNotFound',
+          'The sync state generation is not found. Please restart the sync with a fresh delta query.',
+        );
       if (state.cal !== cal) throw new GraphApiError(400, 'ErrorInvalidUrlQuery', 'The delta token belongs to another calendar.');
       if (q.deltatoken !== null) state = { ...state, until: box.sequence, offset: 0, full: false };
     } else {
       const start = Date.parse(q.startDateTime ?? '');
       const end = Date.parse(q.endDateTime ?? '');
       if (Number.isNaN(start) || Number.isNaN(end)) {
-        throw new GraphApiError(400, 'ErrorInvalidParameter', 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.');
+        throw new GraphApiError(
+          400,
+          'ErrorInvalidParameter',
+          'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.',
+        );
       }
       state = { cal, start, end, since: 0, until: box.sequence, full: true, offset: 0, gen: this.gen };
     }
@@ -92,7 +101,8 @@ export class DeltaTokens {
     return ids.map((id) => {
       const e = box.events.get(id);
       // Gone, or moved out of the window: Graph reports both as removed.
-      if (!e || e.calendarId !== s.cal || e.start >= s.end || e.end <= s.start) return { '@odata.type': '#microsoft.graph.event', id, '@removed': { reason: 'deleted' } };
+      if (!e || e.calendarId !== s.cal || e.start >= s.end || e.end <= s.start)
+        return { '@odata.type': '#microsoft.graph.event', id, '@removed': { reason: 'deleted' } };
       return toJson(e);
     });
   }

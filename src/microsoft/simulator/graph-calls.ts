@@ -1,10 +1,23 @@
 // The Graph calls the simulator answers, told apart by method and path, and answered against the
 // mailbox state: calendars, events (create with transactionId, get, PATCH/DELETE with If-Match, the
 // extended-property $filter and $expand) and calendarView/delta.
-import { DeltaTokens } from './delta.ts';
+import type { DeltaTokens } from './delta.ts';
 import { GraphApiError, toJson, type ExtendedProperty, type Mailbox, type SimulatedCalendar } from './mailboxes.ts';
 
-export type CallKind = 'token' | 'devicecode' | 'calendars' | 'create' | 'get' | 'list' | 'patch' | 'delete' | 'delta' | 'subscribe' | 'renew' | 'unsubscribe' | 'other';
+export type CallKind =
+  | 'token'
+  | 'devicecode'
+  | 'calendars'
+  | 'create'
+  | 'get'
+  | 'list'
+  | 'patch'
+  | 'delete'
+  | 'delta'
+  | 'subscribe'
+  | 'renew'
+  | 'unsubscribe'
+  | 'other';
 
 export const WRITES: readonly CallKind[] = ['create', 'patch', 'delete'];
 
@@ -30,7 +43,8 @@ export function classifyMailboxCall(method: string, segments: string[]): Mailbox
   };
   if (a === 'calendars' && b === undefined && method === 'GET') return { kind: 'calendars', user };
   if (a === 'calendars' && b && c === undefined && method === 'GET') return { kind: 'calendars', user, calendarId: b };
-  if (a === 'calendars' && b && c === 'events' && d === undefined) return { kind: method === 'POST' ? 'create' : method === 'GET' ? 'list' : 'other', user, calendarId: b };
+  if (a === 'calendars' && b && c === 'events' && d === undefined)
+    return { kind: method === 'POST' ? 'create' : method === 'GET' ? 'list' : 'other', user, calendarId: b };
   if (a === 'calendars' && b && c === 'events' && d && e === undefined) return event(b, d);
   if (a === 'calendars' && b && c === 'calendarView' && d === 'delta' && method === 'GET') return { kind: 'delta', user, calendarId: b };
   if (a === 'events' && b && c === undefined) return event(undefined, b);
@@ -48,7 +62,8 @@ const calendarJson = (c: SimulatedCalendar, owner: string) => ({
 });
 
 /** `singleValueExtendedProperties/Any(ep: ep/id eq '…' and ep/value eq '…')`, quotes doubled as OData escapes them. */
-const PROPERTY_FILTER = /^singleValueExtendedProperties\/Any\(\s*(\w+)\s*:\s*\1\/id eq '((?:[^']|'')*)' and \1\/value eq '((?:[^']|'')*)'\s*\)$/;
+const PROPERTY_FILTER =
+  /^singleValueExtendedProperties\/Any\(\s*(\w+)\s*:\s*\1\/id eq '((?:[^']|'')*)' and \1\/value eq '((?:[^']|'')*)'\s*\)$/;
 /** `singleValueExtendedProperties($filter=id eq '…')` */
 const PROPERTY_EXPAND = /^singleValueExtendedProperties\(\$filter=id eq '((?:[^']|'')*)'\)$/;
 const unquote = (s: string) => s.replace(/''/g, "'");
@@ -94,7 +109,8 @@ export function answerMailboxCall({ box, call, url, body, ifMatch, prefer, delta
       const filter = url.searchParams.get('$filter');
       const cal = box.calendar(call.calendarId).id;
       const expand = expandOf(url);
-      if (filter === null) return [200, { value: [...box.events.values()].filter((e) => e.calendarId === cal).map((e) => toJson(e, { expand })) }];
+      if (filter === null)
+        return [200, { value: [...box.events.values()].filter((e) => e.calendarId === cal).map((e) => toJson(e, { expand })) }];
       const m = PROPERTY_FILTER.exec(filter.trim());
       if (!m) throw new GraphApiError(400, 'ErrorInvalidUrlQueryFilter', `The query filter contains one or more invalid nodes: ${filter}`);
       return [200, { value: box.withProperty(cal, unquote(m[2]!), unquote(m[3]!)).map((e) => toJson(e, { expand })) }];

@@ -95,12 +95,17 @@ export interface GraphSimulator {
   close(): Promise<void>;
 }
 
-const graphError = (code: string, message: string) => ({ error: { code, message, innerError: { date: new Date().toISOString(), 'request-id': crypto.randomUUID() } } });
+const graphError = (code: string, message: string) => ({
+  error: { code, message, innerError: { date: new Date().toISOString(), 'request-id': crypto.randomUUID() } },
+});
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
   if (body === undefined) res.writeHead(status, headers).end();
-  else res.writeHead(status, { 'content-type': 'application/json; odata.metadata=minimal; charset=utf-8', ...headers }).end(JSON.stringify(body));
+  else
+    res
+      .writeHead(status, { 'content-type': 'application/json; odata.metadata=minimal; charset=utf-8', ...headers })
+      .end(JSON.stringify(body));
 }
 
 const CONCURRENCY = 4;
@@ -140,7 +145,8 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
     }
     const box = find(decodeURIComponent(user));
     if (!box) throw new GraphApiError(404, 'ErrorInvalidUser', `The requested user '${user}' is invalid.`);
-    if (who.kind === 'user' && box.address !== who.mailbox) throw new GraphApiError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
+    if (who.kind === 'user' && box.address !== who.mailbox)
+      throw new GraphApiError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
     return box;
   }
 
@@ -228,7 +234,16 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
       const retryAfter = { 'retry-after': String(options.retryAfterSeconds ?? 1) };
       if (limit) {
         entry.throttled = limit;
-        return finish(429, graphError('ApplicationThrottled', limit === 'concurrency' ? 'Application is over its MailboxConcurrency limit.' : 'Application is over its MailboxRequests limit.'), retryAfter);
+        return finish(
+          429,
+          graphError(
+            'ApplicationThrottled',
+            limit === 'concurrency'
+              ? 'Application is over its MailboxConcurrency limit.'
+              : 'Application is over its MailboxRequests limit.',
+          ),
+          retryAfter,
+        );
       }
       inFlight.set(box, (inFlight.get(box) ?? 0) + 1);
       maxInFlight.set(box, Math.max(maxInFlight.get(box) ?? 0, inFlight.get(box)!));
@@ -240,7 +255,15 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
         let failure: GraphApiError | undefined;
         if (!fault || (faults.appliesFirst && isWrite)) {
           try {
-            result = answerMailboxCall({ box, call, url, body, ifMatch: entry.ifMatch, prefer: [req.headers.prefer ?? []].flat().join(", "), delta });
+            result = answerMailboxCall({
+              box,
+              call,
+              url,
+              body,
+              ifMatch: entry.ifMatch,
+              prefer: [req.headers.prefer ?? []].flat().join(', '),
+              delta,
+            });
             if (isWrite) writes++;
           } catch (e) {
             if (!(e instanceof GraphApiError)) throw e;
@@ -284,7 +307,21 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
     if (!box) throw new Error(`no mailbox ${address}`);
     return box;
   };
-  const kinds: CallKind[] = ['token', 'devicecode', 'calendars', 'create', 'get', 'list', 'patch', 'delete', 'delta', 'subscribe', 'renew', 'unsubscribe', 'other'];
+  const kinds: CallKind[] = [
+    'token',
+    'devicecode',
+    'calendars',
+    'create',
+    'get',
+    'list',
+    'patch',
+    'delete',
+    'delta',
+    'subscribe',
+    'renew',
+    'unsubscribe',
+    'other',
+  ];
   return {
     url: origin,
     authorityUrl: `${origin}/`,

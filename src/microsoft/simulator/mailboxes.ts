@@ -72,7 +72,12 @@ function readTime(t: unknown, field: string): { ms: number; zone: string } {
   }
   const zone = o.timeZone === 'UTC' ? 'utc' : o.timeZone;
   const dt = DateTime.fromISO(o.dateTime, { zone, setZone: false });
-  if (!dt.isValid) throw new GraphApiError(400, 'TimeZoneNotSupportedException', `A valid TimeZone value must be specified. The following TimeZone value is not supported: '${o.timeZone}'.`);
+  if (!dt.isValid)
+    throw new GraphApiError(
+      400,
+      'TimeZoneNotSupportedException',
+      `A valid TimeZone value must be specified. The following TimeZone value is not supported: '${o.timeZone}'.`,
+    );
   return { ms: dt.toMillis(), zone: o.timeZone };
 }
 
@@ -133,7 +138,8 @@ export class Mailbox {
 
   event(id: string, calendarId?: string): SimulatedEvent {
     const e = this.events.get(id);
-    if (!e || (calendarId !== undefined && e.calendarId !== calendarId)) throw new GraphApiError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+    if (!e || (calendarId !== undefined && e.calendarId !== calendarId))
+      throw new GraphApiError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
     return e;
   }
 
@@ -149,7 +155,8 @@ export class Mailbox {
     const tx = typeof body.transactionId === 'string' && body.transactionId ? body.transactionId : null;
     const earlier = tx === null ? undefined : this.transactions.get(tx);
     if (earlier !== undefined && this.events.has(earlier)) return { event: this.events.get(earlier)!, repeated: true };
-    if (typeof body.id === 'string') throw new GraphApiError(400, 'ErrorInvalidProperty', 'The property id is read-only and cannot be set.');
+    if (typeof body.id === 'string')
+      throw new GraphApiError(400, 'ErrorInvalidProperty', 'The property id is read-only and cannot be set.');
     const start = readTime(body.start, 'start');
     const end = readTime(body.end, 'end');
     const now = new Date().toISOString();
@@ -178,7 +185,8 @@ export class Mailbox {
   /** PATCH .../events/{id}: with If-Match, only that version (412 otherwise). */
   patch(id: string, calendarId: string | undefined, body: Record<string, unknown>, ifMatch: string | undefined): SimulatedEvent {
     const e = this.event(id, calendarId);
-    if (!this.calendar(e.calendarId).canEdit) throw new GraphApiError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
+    if (!this.calendar(e.calendarId).canEdit)
+      throw new GraphApiError(403, 'ErrorAccessDenied', 'Access is denied. Check credentials and try again.');
     checkMatch(e, ifMatch);
     if (body.subject !== undefined) e.subject = String(body.subject);
     if (body.body !== undefined) e.body = readBody(body.body);
@@ -205,7 +213,9 @@ export class Mailbox {
   withProperty(calendarId: string | undefined, propertyId: string, value: string): SimulatedEvent[] {
     const cal = calendarId === undefined ? undefined : this.calendar(calendarId).id;
     return [...this.events.values()].filter(
-      (e) => (cal === undefined || e.calendarId === cal) && e.extended.some((p) => p.id.toLowerCase() === propertyId.toLowerCase() && p.value === value),
+      (e) =>
+        (cal === undefined || e.calendarId === cal) &&
+        e.extended.some((p) => p.id.toLowerCase() === propertyId.toLowerCase() && p.value === value),
     );
   }
 
@@ -230,7 +240,11 @@ export class Mailbox {
 function checkMatch(e: SimulatedEvent, ifMatch: string | undefined): void {
   if (ifMatch === undefined || ifMatch === '*') return;
   if (ifMatch !== `W/"${e.changeKey}"` && ifMatch !== `"${e.changeKey}"`) {
-    throw new GraphApiError(412, 'ErrorIrresolvableConflict', 'The change key passed in the request does not match the current change key for the item.');
+    throw new GraphApiError(
+      412,
+      'ErrorIrresolvableConflict',
+      'The change key passed in the request does not match the current change key for the item.',
+    );
   }
 }
 

@@ -45,7 +45,13 @@ export class Subscriptions {
 
   private async post(url: string, body: string | undefined, contentType: string): Promise<Response | null> {
     try {
-      return await fetch(this.address(url), { method: 'POST', headers: { 'content-type': contentType }, body: body ?? '', signal: AbortSignal.timeout(VALIDATION_TIMEOUT_MS), redirect: 'manual' });
+      return await fetch(this.address(url), {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: body ?? '',
+        signal: AbortSignal.timeout(VALIDATION_TIMEOUT_MS),
+        redirect: 'manual',
+      });
     } catch {
       return null;
     }
@@ -61,11 +67,19 @@ export class Subscriptions {
     this.deliveries.push({ subscriptionId, url, kind: 'validation', status: res?.status ?? 0 });
     const type = res?.headers.get('content-type') ?? '';
     if (!res || res.status !== 200 || !type.startsWith('text/plain') || text !== challenge) {
-      throw new GraphApiError(400, 'ValidationError', `Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request (${url}).`);
+      throw new GraphApiError(
+        400,
+        'ValidationError',
+        `Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request (${url}).`,
+      );
     }
   }
 
-  async create(body: Record<string, unknown>, resolve: (resource: string) => { mailbox: string; calendarId: string }, now: number): Promise<Subscription> {
+  async create(
+    body: Record<string, unknown>,
+    resolve: (resource: string) => { mailbox: string; calendarId: string },
+    now: number,
+  ): Promise<Subscription> {
     const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : null);
     const notificationUrl = str('notificationUrl');
     const resource = str('resource');
@@ -75,7 +89,8 @@ export class Subscriptions {
       throw new GraphApiError(400, 'InvalidRequest', 'changeType, notificationUrl, resource and expirationDateTime are required.');
     }
     for (const u of [notificationUrl, str('lifecycleNotificationUrl')]) {
-      if (u !== null && !u.startsWith('https://')) throw new GraphApiError(400, 'InvalidRequest', `The notification URL must be https: ${u}`);
+      if (u !== null && !u.startsWith('https://'))
+        throw new GraphApiError(400, 'InvalidRequest', `The notification URL must be https: ${u}`);
     }
     checkExpiration(expiration, now);
     const target = resolve(resource);
@@ -83,7 +98,16 @@ export class Subscriptions {
     await this.validate(id, notificationUrl);
     const lifecycle = str('lifecycleNotificationUrl');
     if (lifecycle !== null) await this.validate(id, lifecycle);
-    const s: Subscription = { id, resource, ...target, changeType, notificationUrl, lifecycleNotificationUrl: lifecycle, clientState: str('clientState'), expiration };
+    const s: Subscription = {
+      id,
+      resource,
+      ...target,
+      changeType,
+      notificationUrl,
+      lifecycleNotificationUrl: lifecycle,
+      clientState: str('clientState'),
+      expiration,
+    };
     this.all.set(id, s);
     return s;
   }
@@ -124,8 +148,16 @@ export class Subscriptions {
   }
 
   /** A change of an event: every live subscription of its calendar is told, at once. */
-  async changed(mailbox: string, calendarId: string, eventId: string, changeType: 'created' | 'updated' | 'deleted', now: number): Promise<void> {
-    const subs = [...this.all.values()].filter((s) => s.mailbox === mailbox && s.calendarId === calendarId && s.expiration > now && s.changeType.split(',').includes(changeType));
+  async changed(
+    mailbox: string,
+    calendarId: string,
+    eventId: string,
+    changeType: 'created' | 'updated' | 'deleted',
+    now: number,
+  ): Promise<void> {
+    const subs = [...this.all.values()].filter(
+      (s) => s.mailbox === mailbox && s.calendarId === calendarId && s.expiration > now && s.changeType.split(',').includes(changeType),
+    );
     await Promise.all(
       subs.map(async (s) => {
         const value = [
@@ -150,7 +182,15 @@ export class Subscriptions {
     const s = this.all.get(id);
     if (!s?.lifecycleNotificationUrl) throw new Error(`subscription ${id} has no lifecycle address`);
     if (event === 'subscriptionRemoved') this.all.delete(id);
-    const value = [{ subscriptionId: s.id, subscriptionExpirationDateTime: new Date(s.expiration).toISOString(), tenantId: this.tenantId, clientState: s.clientState, lifecycleEvent: event }];
+    const value = [
+      {
+        subscriptionId: s.id,
+        subscriptionExpirationDateTime: new Date(s.expiration).toISOString(),
+        tenantId: this.tenantId,
+        clientState: s.clientState,
+        lifecycleEvent: event,
+      },
+    ];
     const res = await this.post(s.lifecycleNotificationUrl, JSON.stringify({ value }), 'application/json; charset=utf-8');
     const status = res?.status ?? 0;
     this.deliveries.push({ subscriptionId: s.id, url: s.lifecycleNotificationUrl, kind: 'lifecycle', status });
@@ -160,5 +200,6 @@ export class Subscriptions {
 
 function checkExpiration(expiration: number, now: number): void {
   if (expiration <= now) throw new GraphApiError(400, 'InvalidRequest', 'Subscription expiration must be in the future.');
-  if (expiration > now + MAX_MINUTES * 60_000) throw new GraphApiError(400, 'InvalidRequest', `Subscription expiration can only be ${MAX_MINUTES} minutes in the future.`);
+  if (expiration > now + MAX_MINUTES * 60_000)
+    throw new GraphApiError(400, 'InvalidRequest', `Subscription expiration can only be ${MAX_MINUTES} minutes in the future.`);
 }

@@ -39,7 +39,14 @@ type Answer = [number, Record<string, unknown>];
 
 const aadError = (status: number, error: string, code: number, description: string): Answer => [
   status,
-  { error, error_description: `AADSTS${code}: ${description}`, error_codes: [code], timestamp: new Date().toISOString(), trace_id: token(8), correlation_id: token(8) },
+  {
+    error,
+    error_description: `AADSTS${code}: ${description}`,
+    error_codes: [code],
+    timestamp: new Date().toISOString(),
+    trace_id: token(8),
+    correlation_id: token(8),
+  },
 ];
 
 export class TokenEndpoint {
@@ -73,7 +80,8 @@ export class TokenEndpoint {
 
   /** POST {tenant}/oauth2/v2.0/devicecode. */
   deviceCode(form: URLSearchParams, origin: string): Answer {
-    if (this.o.clientId && form.get('client_id') !== this.o.clientId) return aadError(400, 'unauthorized_client', 700016, 'Application was not found in the directory.');
+    if (this.o.clientId && form.get('client_id') !== this.o.clientId)
+      return aadError(400, 'unauthorized_client', 700016, 'Application was not found in the directory.');
     const device = token(32);
     const userCode = randomBytes(6).toString('hex').slice(0, 9).toUpperCase();
     this.devices.set(device, { userCode, expiresAt: Date.now() + 900_000, approvedFor: null, declined: false, redeemed: false });
@@ -112,16 +120,37 @@ export class TokenEndpoint {
   answer(tenant: string, form: URLSearchParams): Answer {
     const grant = form.get('grant_type');
     if (this.o.clientId && form.get('client_id') !== this.o.clientId) {
-      return aadError(400, 'unauthorized_client', 700016, `Application with identifier '${form.get('client_id')}' was not found in the directory '${tenant}'.`);
+      return aadError(
+        400,
+        'unauthorized_client',
+        700016,
+        `Application with identifier '${form.get('client_id')}' was not found in the directory '${tenant}'.`,
+      );
     }
     if (grant === 'client_credentials') {
       if (['common', 'consumers', 'organizations'].includes(tenant.toLowerCase())) {
-        return aadError(400, 'invalid_request', 90002, `Tenant '${tenant}' not found. Use a tenant-specific endpoint or configure the application to be multi-tenant.`);
+        return aadError(
+          400,
+          'invalid_request',
+          90002,
+          `Tenant '${tenant}' not found. Use a tenant-specific endpoint or configure the application to be multi-tenant.`,
+        );
       }
       if (!form.get('client_secret') || (this.o.clientSecret && form.get('client_secret') !== this.o.clientSecret)) {
-        return aadError(401, 'invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.');
+        return aadError(
+          401,
+          'invalid_client',
+          7000215,
+          'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+        );
       }
-      if (!(form.get('scope') ?? '').endsWith('/.default')) return aadError(400, 'invalid_scope', 1002012, 'The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.');
+      if (!(form.get('scope') ?? '').endsWith('/.default'))
+        return aadError(
+          400,
+          'invalid_scope',
+          1002012,
+          'The provided value for scope is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.',
+        );
       if (this.revoked) return aadError(401, 'invalid_client', 7000222, 'The provided client secret keys are expired.');
       this.counts.clientCredentials++;
       return [200, this.issueAccess({ kind: 'app', tenant })];
@@ -136,16 +165,32 @@ export class TokenEndpoint {
       }
       if (this.refresh.has(rt)) this.refresh.set(rt, { ...known, replaced: true });
       this.counts.refreshed++;
-      return [200, { ...this.issueAccess({ kind: 'user', mailbox: known.mailbox }), scope: form.get('scope') ?? '', refresh_token: this.issueRefreshToken(known.mailbox) }];
+      return [
+        200,
+        {
+          ...this.issueAccess({ kind: 'user', mailbox: known.mailbox }),
+          scope: form.get('scope') ?? '',
+          refresh_token: this.issueRefreshToken(known.mailbox),
+        },
+      ];
     }
     if (grant === 'urn:ietf:params:oauth:grant-type:device_code') {
       const d = this.devices.get(form.get('device_code') ?? '');
       if (!d || d.redeemed) return aadError(400, 'invalid_grant', 70000, 'The provided value for the device code is not valid.');
-      if (Date.now() > d.expiresAt) return aadError(400, 'expired_token', 70020, 'The provided value for the input parameter device_code is expired.');
+      if (Date.now() > d.expiresAt)
+        return aadError(400, 'expired_token', 70020, 'The provided value for the input parameter device_code is expired.');
       if (d.declined) return aadError(400, 'authorization_declined', 70000, 'The user declined the sign-in.');
-      if (!d.approvedFor) return aadError(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.');
+      if (!d.approvedFor)
+        return aadError(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.');
       d.redeemed = true;
-      return [200, { ...this.issueAccess({ kind: 'user', mailbox: d.approvedFor }), scope: form.get('scope') ?? '', refresh_token: this.issueRefreshToken(d.approvedFor) }];
+      return [
+        200,
+        {
+          ...this.issueAccess({ kind: 'user', mailbox: d.approvedFor }),
+          scope: form.get('scope') ?? '',
+          refresh_token: this.issueRefreshToken(d.approvedFor),
+        },
+      ];
     }
     return aadError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
   }

@@ -17,10 +17,15 @@ const real: CalendarTarget<Body> = {
 
 function capture() {
   const held = new HeldWrites();
-  const target = captureTarget('google', real, {
-    body: (b) => ({ appointmentKey: b.key, title: b.title, start: b.start, end: b.start + 1000, ourHash: `hash-${b.title}` }),
-    keyOf: (_c, id) => (id === 'e1' ? 'k1' : null),
-  }, held);
+  const target = captureTarget(
+    'google',
+    real,
+    {
+      body: (b) => ({ appointmentKey: b.key, title: b.title, start: b.start, end: b.start + 1000, ourHash: `hash-${b.title}` }),
+      keyOf: (_c, id) => (id === 'e1' ? 'k1' : null),
+    },
+    held,
+  );
   return { held, target };
 }
 
@@ -40,13 +45,35 @@ describe('a target that holds its writes back', () => {
     const put = await target.put('cal', 'e1', body('B', 7000), { kind: 'etag', etag: '"1"' });
     expect(put.kind).toBe('written');
     const etag = put.kind === 'written' ? put.etag : null;
-    expect(await target.get('cal', 'e1')).toEqual({ kind: 'found', event: { id: 'e1', etag, deleted: false, start: 7000, end: 8000, ourHash: 'hash-B' } });
+    expect(await target.get('cal', 'e1')).toEqual({
+      kind: 'found',
+      event: { id: 'e1', etag, deleted: false, start: 7000, end: 8000, ourHash: 'hash-B' },
+    });
     expect(await target.put('cal', 'e2', body('C'), { kind: 'absent' })).toMatchObject({ kind: 'written' });
     const listed = await target.changes('cal', 'c0');
-    expect(listed.events.map((e) => [e.id, e.etag === etag])).toEqual([['e1', true], ['e2', false]]);
+    expect(listed.events.map((e) => [e.id, e.etag === etag])).toEqual([
+      ['e1', true],
+      ['e2', false],
+    ]);
     expect(held.writes).toEqual([
-      { kind: 'target', target: 'google', op: 'update', calendarId: 'cal', eventId: 'e1', appointmentKey: 'k1', shows: { title: 'B', start: 7000 } },
-      { kind: 'target', target: 'google', op: 'create', calendarId: 'cal', eventId: 'e2', appointmentKey: 'k1', shows: { title: 'C', start: 5000 } },
+      {
+        kind: 'target',
+        target: 'google',
+        op: 'update',
+        calendarId: 'cal',
+        eventId: 'e1',
+        appointmentKey: 'k1',
+        shows: { title: 'B', start: 7000 },
+      },
+      {
+        kind: 'target',
+        target: 'google',
+        op: 'create',
+        calendarId: 'cal',
+        eventId: 'e2',
+        appointmentKey: 'k1',
+        shows: { title: 'C', start: 5000 },
+      },
     ]);
   });
 
@@ -55,6 +82,8 @@ describe('a target that holds its writes back', () => {
     expect(await target.remove('cal', 'e1', '"0"')).toEqual({ kind: 'changed' });
     expect(await target.remove('cal', 'e1', '"1"')).toEqual({ kind: 'removed' });
     expect(await target.remove('cal', 'e1', null)).toEqual({ kind: 'missing' });
-    expect(held.writes).toEqual([{ kind: 'target', target: 'google', op: 'delete', calendarId: 'cal', eventId: 'e1', appointmentKey: 'k1', shows: null }]);
+    expect(held.writes).toEqual([
+      { kind: 'target', target: 'google', op: 'delete', calendarId: 'cal', eventId: 'e1', appointmentKey: 'k1', shows: null },
+    ]);
   });
 });

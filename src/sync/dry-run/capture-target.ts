@@ -3,7 +3,15 @@
 // it: a create over an existing id is `exists`, an update on an old etag is `changed`, and later
 // reads and change listings show the shadow. So the writer's and the reverse sync's decisions (the
 // mirror core's) run on the same answers as in a real pass, and list the same writes.
-import type { CalendarTarget, ChangeBatch, GetResult, Precondition, PutResult, RemoveResult, TargetEvent } from '../../core/mirror/target.ts';
+import type {
+  CalendarTarget,
+  ChangeBatch,
+  GetResult,
+  Precondition,
+  PutResult,
+  RemoveResult,
+  TargetEvent,
+} from '../../core/mirror/target.ts';
 import type { HeldWrites } from './planned.ts';
 
 /** What a target's event body shows, as the shadow of a held write needs it. */
@@ -67,7 +75,15 @@ export function captureTarget<B>(name: string, real: CalendarTarget<B>, facts: T
       const now = await current(calendarId, eventId);
       if (now.kind === 'missing' || now.event.deleted) return { kind: 'missing' };
       if (etag !== null && now.event.etag !== etag) return { kind: 'changed' };
-      held.hold({ kind: 'target', target: name, op: 'delete', calendarId, eventId, appointmentKey: facts.keyOf(calendarId, eventId), shows: null });
+      held.hold({
+        kind: 'target',
+        target: name,
+        op: 'delete',
+        calendarId,
+        eventId,
+        appointmentKey: facts.keyOf(calendarId, eventId),
+        shows: null,
+      });
       shadowOf(calendarId, eventId, { deleted: true, start: null, end: null, ourHash: null });
       return { kind: 'removed' };
     },

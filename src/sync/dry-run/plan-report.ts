@@ -14,7 +14,9 @@ export type StoreChange =
   | { kind: 'back' };
 
 /** One field of an appointment, before and after (starts as epoch ms, the rest as text). */
-export type FieldChange = { field: 'start' | 'end'; from: number; to: number } | { field: 'status' | 'calendar' | 'person' | 'services'; from: string; to: string };
+export type FieldChange =
+  | { field: 'start' | 'end'; from: number; to: number }
+  | { field: 'status' | 'calendar' | 'person' | 'services'; from: string; to: string };
 
 export interface FeedChange {
   feed: string;
@@ -67,7 +69,11 @@ function storeChange(before: StoredAppointment | undefined, after: StoredAppoint
   return { kind: 'changed', fields: fieldChanges(before.appointment, after.appointment) };
 }
 
-function feedChange(feed: FeedSelection & { name: string }, before: StoredAppointment | undefined, after: StoredAppointment): FeedChange | null {
+function feedChange(
+  feed: FeedSelection & { name: string },
+  before: StoredAppointment | undefined,
+  after: StoredAppointment,
+): FeedChange | null {
   const place = (s: StoredAppointment | undefined) => (s ? placeInFeed(factsOf(s.appointment), s.goneAt !== null, feed) : 'absent');
   const [was, is] = [place(before), place(after)];
   if (was === 'absent' && is === 'absent') return null;
@@ -79,7 +85,12 @@ function feedChange(feed: FeedSelection & { name: string }, before: StoredAppoin
 
 const labelOf = (a: Appointment) => [a.searchCode, a.person.fullName].filter(Boolean).join(' · ') || a.key;
 
-export function planReport(input: { before: Snapshot; after: Snapshot; held: HeldWrite[]; feeds: (FeedSelection & { name: string })[] }): PlanReport {
+export function planReport(input: {
+  before: Snapshot;
+  after: Snapshot;
+  held: HeldWrite[];
+  feeds: (FeedSelection & { name: string })[];
+}): PlanReport {
   const { before, after, held, feeds } = input;
   const plans: AppointmentPlan[] = [];
   for (const [key, now] of after) {

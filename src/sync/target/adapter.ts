@@ -37,7 +37,11 @@ export const accountId = (a: Pick<TargetAccount, 'kind' | 'name'>): string => `$
 export type TargetJobName = Exclude<JobName, 'poll' | 'deliveries' | 'google-channels' | 'microsoft-subscriptions' | 'retention'>;
 
 /** Its jobs' names: `google-writer` for the default account, `google.ana-writer` for another. */
-export function targetJobs(a: Pick<TargetAccount, 'kind' | 'name'>): { writer: TargetJobName; reverse: TargetJobName; reschedules: TargetJobName } {
+export function targetJobs(a: Pick<TargetAccount, 'kind' | 'name'>): {
+  writer: TargetJobName;
+  reverse: TargetJobName;
+  reschedules: TargetJobName;
+} {
   const stem = a.name === 'default' ? a.kind : accountId(a);
   return { writer: `${stem}-writer`, reverse: `${stem}-reverse-sync`, reschedules: `${stem}-reschedules` };
 }

@@ -73,7 +73,9 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
   // Each write told one by one where the target says so; a backfill in one entry for every target.
   const counting = writerCounting(d.metrics, adapter.kind, words.item, {
     backfill: () => d.activity.backfillEntry(words.place),
-    ...(words.tellsEachWrite ? { record: (kind: string, key: string) => d.activity.record({ kind: 'google-write', key, action: kind }) } : {}),
+    ...(words.tellsEachWrite
+      ? { record: (kind: string, key: string) => d.activity.record({ kind: 'google-write', key, action: kind }) }
+      : {}),
   });
   const silence = silenceOf(clock, () => adapter.lastSuccessAt());
   const writer = new MirrorWriter<B>({
@@ -142,7 +144,17 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
   const round = () => loadRound(d.cursors, keys.round);
   const reverseJobs: Job[] = rs.enabled
     ? [
-        reverseRoundJob({ name: jobs.reverse, schedule: rs.schedule, calendars: account.calendars, deps: reverseDeps, roundKey: keys.round, cursors: d.cursors, actions, metrics: reverseMetrics, clock }),
+        reverseRoundJob({
+          name: jobs.reverse,
+          schedule: rs.schedule,
+          calendars: account.calendars,
+          deps: reverseDeps,
+          roundKey: keys.round,
+          cursors: d.cursors,
+          actions,
+          metrics: reverseMetrics,
+          clock,
+        }),
         reschedulesJob({ name: jobs.reschedules, deps: rescheduleDeps, actions, metrics: reverseMetrics }),
       ]
     : [];
@@ -175,11 +187,17 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
         last_pass_at: iso(state.lastPassAt),
         last_success_at: iso(adapter.lastSuccessAt()),
         last_error: state.lastError,
-        breaker: state.breaker && { deletes: state.breaker.deletes, mirrored: state.breaker.mirrored, at: new Date(state.breaker.at).toISOString() },
+        breaker: state.breaker && {
+          deletes: state.breaker.deletes,
+          mirrored: state.breaker.mirrored,
+          at: new Date(state.breaker.at).toISOString(),
+        },
         requests_per_minute: account.requests_per_minute,
         ...facts,
         ...(adapter.setupProblem ? { setup_problem: setup?.problem ?? null } : {}),
-        reverse_sync: rs.enabled ? reverseStatus({ round: round(), actions, calendars: account.calendars, config: rs, ...(push ? { push } : {}) }) : { enabled: false },
+        reverse_sync: rs.enabled
+          ? reverseStatus({ round: round(), actions, calendars: account.calendars, config: rs, ...(push ? { push } : {}) })
+          : { enabled: false },
       };
       return { targets: { [id]: body } };
     },

@@ -9,7 +9,10 @@ const ALLOW_ONCE = 'if they are real, run `calbridge sync --allow-mass-changes` 
 
 /** The one sentence of a breaker holding deletions, the writer's or the reverse sync's. */
 function breakerWarning(where: string, held: { deletes: number; of?: number; madeIn?: string; booking?: true }): string {
-  const what = held.of === undefined ? `${held.deletes} deletions${held.madeIn ? ` in ${held.madeIn}` : ''}` : `${held.deletes} deletions of ${held.of} mirrored events`;
+  const what =
+    held.of === undefined
+      ? `${held.deletes} deletions${held.madeIn ? ` in ${held.madeIn}` : ''}`
+      : `${held.deletes} deletions of ${held.of} mirrored events`;
   const booking = held.booking ? '; nothing was cancelled at the booking service' : '; check the booking service';
   return `${where}: ${what} held by the breaker${booking}; ${ALLOW_ONCE}`;
 }
@@ -42,15 +45,22 @@ export function targetReadiness(i: TargetReadinessInput): Readiness {
   else if (i.setupWarning) warnings.push({ text: i.setupWarning, see: `${i.section}.setup_problem`, ...cause('setup') });
   else if (i.silenceMs > i.windowMs) {
     const server = i.server.charAt(0).toUpperCase() + i.server.slice(1);
-    warnings.push({ text: `${server} has not answered successfully for over ${Math.round(i.windowMs / 60_000)} minutes`, see: `${i.section}.last_error`, ...cause('quiet') });
+    warnings.push({
+      text: `${server} has not answered successfully for over ${Math.round(i.windowMs / 60_000)} minutes`,
+      see: `${i.section}.last_error`,
+      ...cause('quiet'),
+    });
   }
-  if (i.writing.breaker) warnings.push({ text: breakerWarning(i.name, { deletes: i.writing.breaker.deletes, of: i.writing.breaker.mirrored }) });
+  if (i.writing.breaker)
+    warnings.push({ text: breakerWarning(i.name, { deletes: i.writing.breaker.deletes, of: i.writing.breaker.mirrored }) });
   if (i.reverse) {
     const see = `${i.section}.reverse_sync`;
     const held = heldByBreaker(i.reverse.round);
     if (held) warnings.push({ text: breakerWarning(`${i.name} reverse sync`, { deletes: held, madeIn: i.name, booking: true }) });
-    if (i.reverse.failed) warnings.push({ text: `${i.name} reverse sync: ${i.reverse.failed} moves could not be sent to the booking service`, see });
-    if (i.reverse.round.lastError) warnings.push({ text: `${i.name} reverse sync: the last round failed for at least one calendar`, see, ...cause('round_failed') });
+    if (i.reverse.failed)
+      warnings.push({ text: `${i.name} reverse sync: ${i.reverse.failed} moves could not be sent to the booking service`, see });
+    if (i.reverse.round.lastError)
+      warnings.push({ text: `${i.name} reverse sync: the last round failed for at least one calendar`, see, ...cause('round_failed') });
   }
   warnings.push(...i.own.map((text) => ({ text })));
   return { reasons: [], warnings };
