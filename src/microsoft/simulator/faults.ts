@@ -7,8 +7,11 @@ export type FaultKind = 429 | 503 | 500 | 504 | 'network';
 export interface FaultRate {
   rate: number;
   kinds: FaultKind[];
-  /** Apply a write before failing its answer (the client then retries what already happened). */
-  after?: boolean;
+  /**
+   * Apply a write before failing its answer (the client then retries what already happened): always
+   * (true), never (false, the default), or for this share of the faults (0.5: half before, half after).
+   */
+  after?: boolean | number;
 }
 
 /** status, code, message */
@@ -37,7 +40,9 @@ export class FaultPlan {
     return undefined;
   }
 
-  get appliesFirst(): boolean {
-    return this.rate?.after === true;
+  /** Whether this fault of a write comes after the write was applied (asked once per faulted write). */
+  appliesFirst(): boolean {
+    const after = this.rate?.after;
+    return after === true || (typeof after === 'number' && this.random() < after);
   }
 }

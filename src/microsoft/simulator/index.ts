@@ -20,7 +20,7 @@
  * flight is answered 429 (MailboxConcurrency) with Retry-After, as is any request over `perMailboxPerMinute`.
  *
  * Hooks: `mailbox(address)` (its calendars and events, `userEdit`/`userDelete` for a person in
- * Outlook), `log`/`counts()`/`writes()`/`resetLog()`, `setFaults({rate, kinds, after})`,
+ * Outlook), `log`/`counts()`/`writes()`/`resetLog()`, `setFaults({rate, kinds, after})` (after: true, or a share of the faults applied first),
  * `failNext(kind, n)`, `holdNext(match)` (applies a request and keeps its answer until release()),
  * `invalidateDeltaTokens()`, `subscriptions` and `lifecycle(id, event)`, `tokens` (counts,
  * `approveDevice`, `issueRefreshToken`, `revoke`, `expireAccessTokens`), `maxInFlight`.
@@ -49,6 +49,8 @@ export interface LoggedRequest {
   fault?: FaultKind;
   /** Refused by the per-mailbox limits (concurrency or rate). */
   throttled?: 'concurrency' | 'rate';
+  /** A write that reached the state (even when its answer was then a fault: the client never heard). */
+  applied?: boolean;
 }
 
 export interface GraphSimulatorOptions extends TokenOptions {
@@ -253,7 +255,7 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
         const isWrite = WRITES.includes(call.kind);
         let result: [number, unknown] | undefined;
         let failure: GraphApiError | undefined;
-        if (!fault || (faults.appliesFirst && isWrite)) {
+        if (!fault || (isWrite && faults.appliesFirst())) {
           try {
             result = answerMailboxCall({
               box,
@@ -264,7 +266,10 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
               prefer: [req.headers.prefer ?? []].flat().join(', '),
               delta,
             });
-            if (isWrite) writes++;
+            if (isWrite) {
+              writes++;
+              entry.applied = true;
+            }
           } catch (e) {
             if (!(e instanceof GraphApiError)) throw e;
             failure = e;
