@@ -3,13 +3,13 @@
 // simulated people editing events now and then, and the /demo/google page that shows them.
 import { randomBytes } from 'node:crypto';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { DateTime } from 'luxon';
 import type { Simulator } from '../booking/simulator/index.ts';
 import { seededRandom } from '../core/random.ts';
 import { messagesFor, type Messages } from '../core/i18n/index.ts';
 import { startGoogleSimulator, type GoogleSimulator, type SimulatedEvent } from '../google/simulator/index.ts';
-import { startPeople, type PersonEdit } from '../google/simulator/people.ts';
-import { demoGoogleView, type ViewCalendar, type ViewEvent } from '../http/demo-google-view.ts';
+import { startPeople } from '../google/simulator/people.ts';
+import { demoCalendarPath, demoCalendarView, type ViewCalendar, type ViewEvent } from '../http/demo-calendar-view.ts';
+import { editLine } from './demo-edit-line.ts';
 import type { PageLink } from '../http/status-page.ts';
 
 export interface DemoGoogleOptions {
@@ -46,21 +46,6 @@ function calendarIdOf(name: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
   return `${slug || 'calendar'}@group.calendar.google.com`;
-}
-
-/** What a person did, as a line of the demo's log. */
-function editLine(edit: PersonEdit, zone: string, m: Messages): string | undefined {
-  const at = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale(m.tag).toFormat('ccc d LLL HH:mm');
-  switch (edit.kind) {
-    case 'moved-to-free-slot':
-      return m.demo.movedFree(edit.summary, at(edit.from), at(edit.to));
-    case 'moved-onto-taken-slot':
-      return m.demo.movedTaken(edit.summary, at(edit.from), edit.onto, at(edit.to));
-    case 'deleted':
-      return m.demo.deleted(edit.summary, at(edit.at));
-    case 'nothing':
-      return undefined;
-  }
 }
 
 export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions): Promise<DemoGoogle> {
@@ -102,8 +87,8 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
     simulator,
     section,
     pages: (guard) => ({
-      routes: demoGoogleView({ calendars: viewCalendars, zone: o.zone, guard, messages: m }),
-      links: [{ href: '/demo/google', label: m.demoGoogle.link }],
+      routes: demoCalendarView({ app: 'google', calendars: viewCalendars, zone: o.zone, guard, messages: m }),
+      links: [{ href: demoCalendarPath('google'), label: m.demoGoogle.link }],
     }),
     startPeople(intervalMs, onEdit) {
       people = startPeople({
@@ -113,7 +98,7 @@ export async function startDemoGoogle(booking: Simulator, o: DemoGoogleOptions):
         random: seededRandom(o.seed + 7),
         intervalMs,
         onEdit: (edit) => {
-          const line = editLine(edit, o.zone, m);
+          const line = editLine(edit, 'Google', o.zone, m);
           if (line) onEdit(line);
         },
       });

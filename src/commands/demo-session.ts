@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { DateTime } from 'luxon';
 import { configSchema, type Config } from '../config/schema.ts';
 import { UserError } from '../core/errors.ts';
@@ -27,6 +28,8 @@ import { directionLabel, type Voice } from '../core/activity-words.ts';
 import { LOCALES, messagesFor, type Locale } from '../core/i18n/index.ts';
 import { voiceOf } from '../config/voice.ts';
 import { lanAddress } from './lan-address.ts';
+import { demoCalendarPath } from '../http/demo-calendar-view.ts';
+import type { PageLink } from '../http/status-page.ts';
 
 const ZONE = 'America/Sao_Paulo';
 // The simulators, like the real services, only call https:// addresses; they deliver them locally.
@@ -103,6 +106,18 @@ function terminalLog(daemon: Daemon, io: CommandIo, voice: Voice): { print(line:
   };
 }
 
+/** The simulated calendars' pages, on one router, and the status page's links to each. */
+function demoPages(
+  guard: MiddlewareHandler,
+  ...apps: ({ pages(guard: MiddlewareHandler): { routes: Hono; links: PageLink[] } } | undefined)[]
+): { demoPages?: { routes: Hono; links: PageLink[] } } {
+  const pages = apps.flatMap((a) => (a ? [a.pages(guard)] : []));
+  if (pages.length === 0) return {};
+  const routes = new Hono();
+  for (const p of pages) routes.route('/', p.routes);
+  return { demoPages: { routes, links: pages.flatMap((p) => p.links) } };
+}
+
 /** --locale, else the --config file's server.locale, else English. */
 function localeOption(value: unknown, fromFile: Locale | undefined): Locale {
   if (value === undefined) return fromFile ?? 'en';
@@ -167,7 +182,7 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
       });
       // And a simulated Outlook beside it, mirrored the same way.
       const { startDemoMicrosoft } = await import('./demo-microsoft.ts');
-      outlook = await startDemoMicrosoft({ zone: ZONE, seed });
+      outlook = await startDemoMicrosoft({ zone: ZONE, seed, messages: messagesFor(locale) });
     }
     let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section, locale, lan, outlook?.section);
     const voice = voiceOf(config);
@@ -180,7 +195,7 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     // (the simulators start in between): then another is tried.
     for (let attempt = 1; ; attempt++) {
       try {
-        daemon = await startDaemon(config, { log, port: config.server.port, ...(google ? { demoPages: google.pages(guard) } : {}) });
+        daemon = await startDaemon(config, { log, port: config.server.port, ...demoPages(guard, google, outlook) });
         break;
       } catch (e) {
         const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
@@ -212,7 +227,8 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     io.out(d.intro(count, interval / 1000));
     io.out(d.open);
     if (await answers(`${base}/status`)) line(d.statusPage, `${base}/status`);
-    if (google) line(d.google, `${base}/demo/google   ${d.googleNote}`);
+    if (google) line(d.google, `${base}${demoCalendarPath('google')}   ${d.googleNote}`);
+    if (outlook) line(d.outlook, `${base}${demoCalendarPath('outlook')}   ${d.outlookNote}`);
     line(d.statusJson, `${base}/api/status`);
     if (await answers(feed)) {
       line(d.feed, feed);
@@ -221,11 +237,7 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     }
     line(d.metrics, `${base}/metrics`);
     if (google) io.out(peopleInterval > 0 ? d.people(peopleInterval / 1000) : d.nobody);
-    if (outlook)
-      io.out(
-        'Outlook (Microsoft 365) is simulated too: every appointment is mirrored there' +
-          (peopleInterval > 0 ? ', and people move or delete events in it as well.' : '.'),
-      );
+    if (outlook) io.out(peopleInterval > 0 ? d.outlookPeople(peopleInterval / 1000) : d.outlookNobody);
     else io.out(config.google?.enabled ? d.realGoogle : d.googleOff);
     io.out(d.temporary(dir));
     io.out('');

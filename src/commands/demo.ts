@@ -1,20 +1,22 @@
 // `demo`: the whole bridge with no credentials: the built-in booking simulator → calbridge → the
-// Google Calendar simulator and the feed, on a throw-away database (demo-session.ts runs it).
+// Google Calendar and Graph (Outlook) simulators and the feed, on a throw-away database
+// (demo-session.ts runs it).
 import type { Command } from './command.ts';
 
 export const demoCommand: Command = {
   name: 'demo',
   showsFeedTokens: true,
-  summary: 'the whole bridge against built-in simulators of the booking service and Google: throw-away database, no credentials',
+  summary: 'the whole bridge against built-in simulators of the booking service, Google and Outlook: throw-away database, no credentials',
   help: [
     'Starts a simulated booking service seeded with realistic appointments that keep changing, a simulated',
-    'Google Calendar, and the daemon between them, with a temporary database removed at exit. Nothing is',
-    'needed: no config, no tokens. Simulated people now and then drag an event in the simulated Google',
-    'calendar to a free slot or onto a taken one, or delete it: the terminal and the status page say what',
-    'calbridge did about it (a reschedule at the booking service, a move back, a recreated event).',
-    'The status page links to /demo/google, the simulated calendar, to see the mirror beside the feed.',
+    'Google Calendar and a simulated Outlook (Microsoft 365), and the daemon between them, with a temporary',
+    'database removed at exit. Nothing is needed: no config, no tokens. Simulated people now and then drag',
+    'an event in the simulated Google calendar or Outlook to a free slot or onto a taken one, or delete it:',
+    'the terminal and the status page say what calbridge did about it (a reschedule at the booking service,',
+    'a move back, a recreated event). The status page links to /demo/google and /demo/outlook, the',
+    'simulated calendars, to see each mirror beside the feed.',
     'With --config, the Google section of that file is used instead: real Google calendars are mirrored',
-    '(and simulated people stay out of them).',
+    '(and simulated people stay out of them); the simulated Outlook is then left out.',
     'Stops on SIGTERM or SIGINT (Ctrl-C), exit 0.',
   ].join('\n'),
   options: {
@@ -27,7 +29,7 @@ export const demoCommand: Command = {
     interval: { type: 'string', description: 'milliseconds between changes at the simulated booking service (default 4000)' },
     'people-interval': {
       type: 'string',
-      description: 'milliseconds between edits of simulated people in the simulated Google calendar (default 15000; 0: none)',
+      description: 'milliseconds between edits of simulated people in each simulated calendar, Google and Outlook (default 15000; 0: none)',
     },
   },
   async run(args) {

@@ -18,7 +18,7 @@ describe('the Outlook mirror', () => {
   it('with 30 % faults (before and after applying), exactly one event per appointment; a repeat pass writes nothing', async () => {
     env = await start();
     const keys = Array.from({ length: 30 }, (_, i) => env!.sim.create({ start: slot(i % 8) }).appointment_key);
-    env.graph.setFaults({ rate: 0.3, kinds: [429, 503, 500, 'network'], after: true });
+    env.graph.setFaults({ rate: 0.3, kinds: [429, 503, 500, 'network'], after: 0.5 });
     await env.run('poll');
     for (let pass = 0; pass < 30 && env.status().pending > 0; pass++) await env.run('microsoft-writer');
     env.graph.setFaults(null);

@@ -1,13 +1,15 @@
 // `demo` as a new user meets it, in a real browser (Debian's chromium): within a minute the status
-// page tells a move in Google that became a reschedule and a move onto a taken slot that was put
-// back; the simulated Google calendar lists the same appointments as the feed; and both pages read
-// well at a desktop's and a phone's width. Screenshots go to .tmp/screenshots (not committed).
+// page tells a move in Google and a move in Outlook that became reschedules and a move onto a taken
+// slot that was put back; the simulated Google calendar and the simulated Outlook calendar each list
+// the same appointments as the feed; and the pages read well at a desktop's and a phone's width, in
+// English and in Portuguese. Screenshots go to .tmp/screenshots (not committed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
+import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
+import { ENGLISH, KEYS } from '../helpers/locale-scan.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
@@ -36,6 +38,24 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The appointment keys of the events a simulated calendar page lists. */
+async function listed(page: Page, url: string): Promise<string[]> {
+  await page.goto(url);
+  return (await page.locator('tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))).sort();
+}
+
+/** Waits until the simulated calendar page lists the appointments the feed has (both follow living changes). */
+async function agreesWithFeed(page: Page, url: string, feed: string, demo: CalbridgeProcess): Promise<void> {
+  await waitFor(
+    `${url} and the feed to agree`,
+    async () => {
+      const inCalendar = await listed(page, url);
+      return inCalendar.length > 0 && JSON.stringify(inCalendar) === JSON.stringify(await feedKeys(feed));
+    },
+    { process: demo, everyMs: 1000 },
+  );
+}
+
 async function shoot(page: Page, url: string, name: string): Promise<void> {
   for (const [width, size] of [
     ['desktop', DESKTOP],
@@ -61,7 +81,7 @@ async function feedKeys(feed: string): Promise<string[]> {
 }
 
 describe('demo in a browser', () => {
-  it('shows reschedules and moves back within a minute, the mirror beside the feed, at desktop and phone widths', async () => {
+  it('shows reschedules from Google and Outlook and moves back within a minute, each mirror beside the feed, at desktop and phone widths', async () => {
     // People edit every second: enough moves onto free and taken slots within the minute on a loaded machine.
     const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '24', '--interval', '3000', '--people-interval', '1000'], {
       env: { CALBRIDGE_CONFIG: '' },
@@ -77,6 +97,7 @@ describe('demo in a browser', () => {
     demo.addSecret(feed![2]!, { printedOnStdout: true });
     const base = status!.replace(/\/status$/, '');
     expect(demo.stdout()).toContain(`Google        ${base}/demo/google`);
+    expect(demo.stdout()).toContain(`Outlook       ${base}/demo/outlook`);
 
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
@@ -86,38 +107,81 @@ describe('demo in a browser', () => {
       async () => {
         await page.goto(status!);
         const activity = (await page.locator('#activity').textContent()) ?? '';
-        for (const words of ['rescheduled at the booking service', 'moved back']) if (activity.includes(words)) seen.add(words);
-        return seen.size === 2;
+        for (const words of ['moved in Google', 'moved back']) if (activity.includes(words)) seen.add(words);
+        // A simulated person's move in Outlook, read back by the delta query and carried to the booking service.
+        const fromOutlook = await page.locator('#activity .dir-microsoft-to-booking').allTextContents();
+        if (fromOutlook.some((t) => /moved in Outlook to .+ → rescheduled at the booking service/.test(t))) seen.add('outlook');
+        return seen.size === 3;
       },
       { process: demo, ms: 60_000, everyMs: 1000 },
     );
+    // The terminal told the person's drag in Outlook and what came of it.
+    expect(demo.stdout()).toMatch(/someone in Outlook drags “[^”]+” from .+ to .+/);
+    expect(demo.stdout()).toMatch(/AG\d{5} +\[Outlook → booking\] +moved in Outlook to .+ → rescheduled at the booking service/);
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(await page.locator('#health h2').textContent()).toBe('All is well');
     const activity = page.locator('#activity li');
     expect(await activity.count()).toBeGreaterThan(10);
     expect(await page.locator('#activity .dir-google-to-booking').count()).toBeGreaterThan(0);
-    expect(await page.locator('header a.link').getAttribute('href')).toBe('/demo/google');
+    expect(await page.locator('header a.link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      '/demo/google',
+      '/demo/outlook',
+    ]);
     // Nothing on the page shows a token or a document number (the simulated people have 11-digit ones).
     const text = (await page.locator('main').innerText()).replace(feed![1]!, '').replace(feed![1]!.replace(/^http/, 'webcal'), '');
     expect(text).not.toMatch(/\d{9,}|ya29\.|1\/\/|Bearer/);
 
-    // The simulated Google calendar lists the appointments the feed has (retried: both follow living changes).
+    // Each simulated calendar lists the appointments the feed has.
     const google = `${base}/demo/google`;
-    await waitFor(
-      'the simulated Google calendar and the feed to agree',
-      async () => {
-        await page.goto(google);
-        const inGoogle = (
-          await page.locator('tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))
-        ).sort();
-        const inFeed = await feedKeys(feed![1]!);
-        return inGoogle.length > 0 && JSON.stringify(inGoogle) === JSON.stringify(inFeed);
-      },
-      { process: demo, everyMs: 1000 },
-    );
+    const outlook = `${base}/demo/outlook`;
+    await agreesWithFeed(page, google, feed![1]!, demo);
+    await agreesWithFeed(page, outlook, feed![1]!, demo);
+    expect(await page.locator('h1').textContent()).toBe('Outlook calendar (simulated)');
 
     await shoot(page, status!, 'demo-status');
     await shoot(page, google, 'demo-google');
+    await shoot(page, outlook, 'demo-outlook');
+    await context.close();
+  }, 150_000);
+
+  it('in Portuguese, at a phone’s width: the status page and both simulated calendars, with no English', async () => {
+    const demo = calbridge.spawn(
+      ['demo', '--port', '0', '--locale', 'pt-BR', '--appointments', '12', '--interval', '3000', '--people-interval', '1000'],
+      { env: { CALBRIDGE_CONFIG: '' } },
+    );
+    await waitFor('the banner', () => demo.stdout().includes('Pare com Ctrl-C'), { process: demo });
+    const out = demo.stdout();
+    const base = /situação +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];
+    expect(base, out).toBeDefined();
+    for (const m of out.matchAll(/\/feeds\/([\w-]+)\.ics/g)) demo.addSecret(m[1]!, { printedOnStdout: true });
+    expect(out).toContain(`Outlook       ${base}/demo/outlook   (a agenda simulada do Outlook)`);
+    expect(out).toContain('O Outlook (Microsoft 365) também é simulado');
+    // A person's drag in Outlook, told in Portuguese, and its reschedule.
+    await waitFor('a move in Outlook rescheduled, on the terminal', () => /\[Outlook → agenda\] +movido no Outlook/.test(demo.stdout()), {
+      process: demo,
+      ms: 60_000,
+    });
+    expect(demo.stdout()).toMatch(/alguém no Outlook (arrasta|apaga)/);
+
+    const context = await browser.newContext({ viewport: PHONE, locale: 'pt-BR' });
+    const page = await context.newPage();
+    for (const [path, heading] of [
+      ['/status', 'calbridge'],
+      ['/demo/google', 'Google Agenda (simulado)'],
+      ['/demo/outlook', 'Agenda do Outlook (simulada)'],
+    ] as const) {
+      await page.goto(`${base}${path}`);
+      expect((await page.locator('h1').textContent())?.trim()).toBe(heading);
+      expect(
+        Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')),
+        `${path} scrolls sideways`,
+      ).toBeLessThanOrEqual(0);
+      // What a person reads: no English sentence (names, codes and config keys aside).
+      const text = (await page.locator('main').innerText()).replace(KEYS, '').replace(/https?:\/\/\S+|webcal:\/\/\S+/g, '');
+      const english = text.split('\n').filter((l) => ENGLISH.test(l.replace(/“[^”]*”/g, '')));
+      expect(english, `${path} in Portuguese`).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, `demo-pt-BR${path.replace(/\//g, '-')}-phone.png`), fullPage: true });
+    }
     await context.close();
   }, 150_000);
 });

@@ -61,6 +61,9 @@ describe('demo', () => {
     const google = readable(await (await fetch(`${base}/demo/google`)).text());
     expect(google).toContain('Google Agenda');
     expect(google.split('\n').filter((l) => ENGLISH.test(l))).toEqual([]);
+    const outlook = readable(await (await fetch(`${base}/demo/outlook`)).text());
+    expect(outlook).toContain('Agenda do Outlook');
+    expect(outlook.split('\n').filter((l) => ENGLISH.test(l))).toEqual([]);
     // The terminal's activity lines too.
     const lines = demo
       .stdout()

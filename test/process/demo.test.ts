@@ -45,6 +45,7 @@ describe('demo', () => {
     // No admin token to hand out: the demo lets callers on this machine open the status pages.
     expect((await fetch(`${base}/status`)).status).toBe(200);
     expect(out).toContain(`Google        ${base}/demo/google`);
+    expect(out).toContain(`Outlook       ${base}/demo/outlook`);
     expect(out).toContain(`status JSON   ${base}/api/status`);
     const feedToken = /feed +http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics/.exec(out)?.[1];
     expect(feedToken).toBeDefined();
@@ -85,6 +86,19 @@ describe('demo', () => {
     const view = await fetch(`${base}/demo/google`);
     expect(view.status).toBe(200);
     expect(await view.text()).toContain('Google Calendar <span class="muted">(simulated)</span>');
+    // The simulated Outlook beside it: signed in (app-only, against the simulator), every appointment mirrored there too.
+    const outlook = await waitFor(
+      'events in the simulated Outlook',
+      async () => {
+        const s = statusDocument.parse(await (await fetch(`${base}/api/status`)).json()).targets['microsoft.default'];
+        return s && s.mirrored > 0 && s;
+      },
+      { process: demo },
+    );
+    expect(outlook).toMatchObject({ enabled: true, auth: { ok: true } });
+    const outlookView = await (await fetch(`${base}/demo/outlook`)).text();
+    expect(outlookView).toContain('Outlook calendar <span class="muted">(simulated)</span>');
+    expect(outlookView).toContain('class="event"');
 
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);
@@ -140,6 +154,7 @@ describe('demo', () => {
     expect(google.log.filter((r) => r.kind === 'patch' || r.kind === 'delete')).toEqual([]);
     expect(demo.stdout()).not.toContain('someone in Google');
     expect((await fetch(`${base}/demo/google`)).status).toBe(404);
+    expect((await fetch(`${base}/demo/outlook`)).status).toBe(404);
 
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);

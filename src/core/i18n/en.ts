@@ -298,10 +298,17 @@ export const en = {
     googleOff: 'Google is off in the --config file.',
     temporary: (dir: string) => `The database is temporary (${dir}) and is removed at exit. Stop with Ctrl-C.`,
     feedName: 'Demo clinic',
-    movedFree: (summary: string, from: string, to: string) => `someone in Google drags “${summary}” from ${from} to ${to}, a free slot`,
-    movedTaken: (summary: string, from: string, onto: string, to: string) =>
-      `someone in Google drags “${summary}” from ${from} onto “${onto}” at ${to}`,
-    deleted: (summary: string, at: string) => `someone in Google deletes “${summary}” (${at})`,
+    outlook: 'Outlook',
+    outlookNote: '(the simulated Outlook calendar)',
+    outlookPeople: (seconds: number) =>
+      `Outlook (Microsoft 365) is simulated too: every appointment is mirrored there, and every ${seconds} s someone moves or deletes an event in it.`,
+    outlookNobody: 'Outlook (Microsoft 365) is simulated too: every appointment is mirrored there; nobody edits it (--people-interval 0).',
+    /** A simulated person's edit; `app` is "Google" or "Outlook". */
+    movedFree: (app: string, summary: string, from: string, to: string) =>
+      `someone in ${app} drags “${summary}” from ${from} to ${to}, a free slot`,
+    movedTaken: (app: string, summary: string, from: string, onto: string, to: string) =>
+      `someone in ${app} drags “${summary}” from ${from} onto “${onto}” at ${to}`,
+    deleted: (app: string, summary: string, at: string) => `someone in ${app} deletes “${summary}” (${at})`,
     otherCalendar: 'Other appointments',
   },
   /** The demo's simulated Google Calendar page. */
@@ -313,6 +320,24 @@ export const en = {
     statusPage: 'Status page',
     about: (events: number, calendars: number, names: string) =>
       `What calbridge mirrored into the demo's simulated Google calendars: ${plural(events, 'event', 'events')} in ${plural(calendars, 'calendar', 'calendars')} (${names}). Simulated people move and delete these events now and then; the status page's activity says what calbridge did about each.`,
+    time: 'Time',
+    event: 'Event',
+    calendar: 'Calendar',
+    tentative: 'tentative',
+    today: 'Today, ',
+    noUpcoming: 'No upcoming events.',
+    earlier: (n: number) => `Earlier days (${plural(n, 'event', 'events')})`,
+    refreshes: (s: number) => `This page refreshes every ${s} seconds.`,
+  },
+  /** The demo's simulated Outlook calendar page (the same look as Google's). */
+  demoOutlook: {
+    title: 'Simulated Outlook calendar · calbridge demo',
+    heading: 'Outlook calendar',
+    simulated: '(simulated)',
+    link: 'Simulated Outlook calendar →',
+    statusPage: 'Status page',
+    about: (events: number, calendars: number, names: string) =>
+      `What calbridge mirrored into the demo's simulated Outlook (Microsoft 365): ${plural(events, 'event', 'events')} in ${plural(calendars, 'calendar', 'calendars')} (${names}). Simulated people move and delete these events now and then; the status page's activity says what calbridge did about each.`,
     time: 'Time',
     event: 'Event',
     calendar: 'Calendar',

@@ -1,5 +1,6 @@
-// GET /demo/google: the demo's simulated Google calendars, read-only, by day, so the mirror can be
-// seen next to the feed. Mounted only by `demo`; it gets plain events, not the simulator itself.
+// GET /demo/google and /demo/outlook: the demo's simulated Google calendars and Outlook calendar,
+// read-only, by day, so each mirror can be seen next to the feed. One look for both; the page's
+// words are its catalogue group. Mounted only by `demo`; it gets plain events, not the simulators.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DateTime } from 'luxon';
 import { html, trusted, type Html } from './status-page/html.ts';
@@ -25,7 +26,19 @@ export interface ViewCalendar {
   events: ViewEvent[];
 }
 
-export interface DemoGoogleViewDeps {
+/** Which simulated calendar app the page shows: its address and its words in the catalogue. */
+export type DemoCalendarApp = 'google' | 'outlook';
+const PAGES = {
+  google: { path: '/demo/google', words: (m: Messages) => m.demoGoogle },
+  outlook: { path: '/demo/outlook', words: (m: Messages) => m.demoOutlook },
+} as const;
+type Words = Messages['demoGoogle'];
+
+/** The page's address, for the status page's link to it. */
+export const demoCalendarPath = (app: DemoCalendarApp): string => PAGES[app].path;
+
+export interface DemoCalendarViewDeps {
+  app: DemoCalendarApp;
   calendars: () => ViewCalendar[];
   /** booking.timezone */
   zone: string;
@@ -39,8 +52,7 @@ const REFRESH_SECONDS = 15;
 
 type Row = ViewEvent & { calendar: string };
 
-function dayTable(rows: Row[], zone: string, m: Messages): Html {
-  const g = m.demoGoogle;
+function dayTable(rows: Row[], zone: string, g: Words): Html {
   const t = (ms: number) => DateTime.fromMillis(ms, { zone }).toFormat('HH:mm');
   return html`<table class="agenda events"><thead><tr><th>${g.time}</th><th>${g.event}</th><th>${g.calendar}</th></tr></thead><tbody>${rows.map(
     (r) =>
@@ -48,8 +60,7 @@ function dayTable(rows: Row[], zone: string, m: Messages): Html {
   )}</tbody></table>`;
 }
 
-function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, m: Messages = messagesFor('en')): string {
-  const g = m.demoGoogle;
+function renderCalendarView(calendars: ViewCalendar[], zone: string, now: number, m: Messages, g: Words): string {
   const rows: Row[] = calendars
     .flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name })))
     .sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
@@ -72,17 +83,19 @@ function renderGoogleView(calendars: ViewCalendar[], zone: string, now: number, 
 <body><main>
 <header><h1>${g.heading} <span class="muted">${g.simulated}</span></h1><span class="muted">${m.page.timesIn(zone)}</span><a class="link" href="/status">${g.statusPage}</a></header>
 <section id="about"><p>${g.about(rows.length, calendars.length, calendars.map((c) => c.name).join(', '))}</p></section>
-${coming.length ? coming.map(([day, list]) => html`<section class="day" id="day-${day}"><h2>${day === today ? g.today : ''}${title(day)}</h2>${dayTable(list, zone, m)}</section>`) : html`<section><p class="muted">${g.noUpcoming}</p></section>`}
-${past.length ? html`<section id="earlier"><details><summary>${g.earlier(past.reduce((n, [, l]) => n + l.length, 0))}</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone, m)}`)}</details></section>` : ''}
+${coming.length ? coming.map(([day, list]) => html`<section class="day" id="day-${day}"><h2>${day === today ? g.today : ''}${title(day)}</h2>${dayTable(list, zone, g)}</section>`) : html`<section><p class="muted">${g.noUpcoming}</p></section>`}
+${past.length ? html`<section id="earlier"><details><summary>${g.earlier(past.reduce((n, [, l]) => n + l.length, 0))}</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone, g)}`)}</details></section>` : ''}
 <p class="muted">${g.refreshes(REFRESH_SECONDS)}</p>
 </main></body></html>`;
   return body.value;
 }
 
-/** GET /demo/google, behind the guard of /status. */
-export function demoGoogleView(deps: DemoGoogleViewDeps): Hono {
+/** GET /demo/google or /demo/outlook, behind the guard of /status. */
+export function demoCalendarView(deps: DemoCalendarViewDeps): Hono {
   const view = new Hono();
-  view.use('/demo/*', deps.guard);
-  view.get('/demo/google', (c) => c.html(renderGoogleView(deps.calendars(), deps.zone, Date.now(), deps.messages), 200, PAGE_HEADERS));
+  const { path, words } = PAGES[deps.app];
+  const m = deps.messages ?? messagesFor('en');
+  view.use(path, deps.guard);
+  view.get(path, (c) => c.html(renderCalendarView(deps.calendars(), deps.zone, Date.now(), m, words(m)), 200, PAGE_HEADERS));
   return view;
 }
