@@ -53,7 +53,7 @@ export class TokenEndpoint {
   readonly counts: TokenCounts = { clientCredentials: 0, refreshed: 0, refreshTokens: [] };
   private readonly access = new Map<string, { identity: Identity; expires: number }>();
   /** refresh token → the mailbox it signs in, and whether a newer one replaced it. */
-  private readonly refresh = new Map<string, { mailbox: string; replaced: boolean }>();
+  private readonly refresh = new Map<string, { mailbox: string; replaced: boolean; revoked?: boolean }>();
   private readonly devices = new Map<string, DeviceCode>();
   private revoked = false;
 
@@ -160,7 +160,7 @@ export class TokenEndpoint {
       let known = this.refresh.get(rt);
       // Until the simulator issued one, any refresh token is taken (tests configure their own).
       if (!known && this.refresh.size === 0 && rt) known = { mailbox: this.defaultMailbox(), replaced: false };
-      if (this.revoked || !known || (known.replaced && this.o.strictRotation !== false)) {
+      if (this.revoked || !known || known.revoked || (known.replaced && this.o.strictRotation !== false)) {
         return aadError(400, 'invalid_grant', 700082, 'The refresh token has expired due to inactivity or was revoked.');
       }
       if (this.refresh.has(rt)) this.refresh.set(rt, { ...known, replaced: true });
@@ -204,6 +204,15 @@ export class TokenEndpoint {
 
   expireAccessTokens(): void {
     this.access.clear();
+  }
+
+  /**
+   * A person removed the app's access (account settings, "Apps and services"): every refresh token
+   * issued so far is refused, and so are the access tokens; a new sign-in gives working ones again.
+   */
+  revokeRefreshTokens(): void {
+    for (const [rt, known] of this.refresh) this.refresh.set(rt, { ...known, revoked: true });
+    for (const [t, a] of this.access) if (a.identity.kind === 'user') this.access.delete(t);
   }
 
   /** Consent withdrawn / secret expired: every grant fails from now on. */
