@@ -93,8 +93,10 @@ function terminalLog(daemon: Daemon, io: CommandIo, voice: Voice): { print(line:
     if (held) held.push(stamped);
     else io.out(stamped);
   };
+  // The badge column as wide as its widest badge ("[booking → Google/Outlook/feeds]").
+  const width = Math.max(24, directionLabel('booking-to-targets', voice).length + 3);
   daemon.runtime.services.activity.onRecord((e: ActivityEntry) => {
-    const direction = `[${directionLabel(e.direction, voice)}]`.padEnd(24);
+    const direction = `[${directionLabel(e.direction, voice)}]`.padEnd(width);
     print(`${(e.label ?? '').padEnd(9)} ${direction} ${e.summary}${e.reason ? ` — ${e.reason}` : ''}`);
   });
   return {

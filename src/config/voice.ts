@@ -5,10 +5,11 @@ import { messagesFor, type Messages, type Output } from '../core/i18n/index.ts';
 import type { Config } from './schema.ts';
 
 /** Where the booking service's changes go, as configured, in a fixed order. */
-function outputsOf(config: Pick<Config, 'google' | 'caldav' | 'feeds'>): Output[] {
+function outputsOf(config: Pick<Config, 'google' | 'caldav' | 'microsoft' | 'feeds'>): Output[] {
   return [
     ...(config.google?.enabled ? (['google'] as const) : []),
     ...(config.caldav?.enabled ? (['caldav'] as const) : []),
+    ...(config.microsoft?.enabled ? (['microsoft'] as const) : []),
     ...(config.feeds.length ? (['feeds'] as const) : []),
   ];
 }
@@ -17,7 +18,7 @@ export function messagesOf(config: { server: Pick<Config['server'], 'locale'> })
   return messagesFor(config.server.locale);
 }
 
-export function voiceOf(config: Pick<Config, 'server' | 'google' | 'caldav' | 'feeds'>): Voice {
+export function voiceOf(config: Pick<Config, 'server' | 'google' | 'caldav' | 'microsoft' | 'feeds'>): Voice {
   const outputs = outputsOf(config);
   return { m: messagesOf(config), outputs: outputs.length ? outputs : ['feeds'] };
 }

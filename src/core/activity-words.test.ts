@@ -46,6 +46,17 @@ describe('activity in the configured outputs and the locale', () => {
     expect(directionLabel('booking-to-targets', caldavOnly)).toBe('booking → CalDAV');
   });
 
+  it('names Outlook among the targets when Microsoft is configured, in both languages', () => {
+    const outlookAndFeeds = { m: messagesFor('en'), outputs: ['microsoft', 'feeds'] as const };
+    const gone = activityWords({ kind: 'booking', key: 'k' }, { ...subject, gone: true }, outlookAndFeeds);
+    expect(gone?.summary).toBe('no longer at the booking service → removed from Outlook and the feeds');
+    expect(directionLabel('booking-to-targets', { m: messagesFor('en'), outputs: ['google', 'microsoft', 'feeds'] })).toBe(
+      'booking → Google/Outlook/feeds',
+    );
+    const pt = activityWords({ kind: 'booking', key: 'k' }, { ...subject, gone: true }, { ...outlookAndFeeds, m: messagesFor('pt-BR') });
+    expect(pt?.summary).toBe('não está mais no sistema de agendamento → removido do Outlook e dos feeds');
+  });
+
   it('tells the status in words, never its code, in Portuguese with pt-BR', () => {
     const pt = { m: messagesFor('pt-BR'), outputs: ['google', 'feeds'] as const };
     const changed = activityWords(

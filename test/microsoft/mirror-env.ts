@@ -24,6 +24,8 @@ export interface MirrorOptions {
   /** microsoft.requests_per_minute (default 1000). */
   rpm?: number;
   graph?: GraphSimulatorOptions;
+  /** On top of the config's server section (an admin token, to read the pages). */
+  server?: Record<string, unknown>;
 }
 
 export interface Env {
@@ -61,7 +63,12 @@ export async function startMirror(o: MirrorOptions = {}): Promise<Env> {
     ...o.graph,
   });
   const config = testConfig({
-    ...(o.push ? { server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL } } : {}),
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      public_url: o.push ? PUBLIC_URL : 'http://127.0.0.1:8080',
+      ...o.server,
+    },
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
     microsoft: {
       tenant: TENANT,

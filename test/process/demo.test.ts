@@ -80,7 +80,7 @@ describe('demo', () => {
     // The terminal tells the same, one line per change (written as the activity is recorded, so look for it).
     await waitFor(
       'a change told on the terminal',
-      () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/feeds\] +(booked for|added to Google)/.test(demo.stdout()),
+      () => /\d\d:\d\d:\d\d {2}AG\d{5} +\[booking → Google\/Outlook\/feeds\] +(booked for|added to Google)/.test(demo.stdout()),
       { process: demo },
     );
     const view = await fetch(`${base}/demo/google`);

@@ -4,7 +4,7 @@
 import type { Status } from '../appointment.ts';
 
 /** Where the booking service's changes go. */
-export type Output = 'google' | 'caldav' | 'feeds';
+export type Output = 'google' | 'caldav' | 'microsoft' | 'feeds';
 
 const andList = (items: readonly string[]): string =>
   items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}` : (items[0] ?? '');
@@ -81,13 +81,13 @@ export const en = {
     refused: 'refused',
   },
   /** The outputs as the badge names them: "Google/feeds". */
-  outputs: { google: 'Google', caldav: 'CalDAV', feeds: 'feeds' },
+  outputs: { google: 'Google', caldav: 'CalDAV', microsoft: 'Outlook', feeds: 'feeds' },
   /** Activity lines: what happened to an appointment. `targets`: where booking changes go, "Google and the feeds". */
   activity: {
     and: andList,
     /** "removed from Google and the feeds": only the outputs that are configured. */
     removedFrom: (targets: readonly Output[]) =>
-      `removed from ${andList(targets.map((t) => ({ google: 'Google', caldav: 'the CalDAV calendar', feeds: 'the feeds' })[t]))}`,
+      `removed from ${andList(targets.map((t) => ({ google: 'Google', caldav: 'the CalDAV calendar', microsoft: 'Outlook', feeds: 'the feeds' })[t]))}`,
     leftScope: (removed: string) => `left the mirrored scope (poll.filters) → ${removed}`,
     goneAtBooking: (removed: string) => `no longer at the booking service → ${removed}`,
     seenCancelled: (at: string) => `seen cancelled, ${at}`,
@@ -180,6 +180,9 @@ export const en = {
     pushBack: 'moves in Google come back at once (push)',
     scheduleBack: 'moves in Google come back on the schedule',
     caldavBack: 'moves in the CalDAV calendar come back on the schedule',
+    inOutlook: (n: number, pending: number) => `${plural(n, 'event', 'events')} in Outlook${pending ? `, ${pending} to write` : ''}`,
+    outlookPushBack: 'moves in Outlook come back at once (change notifications)',
+    outlookScheduleBack: 'moves in Outlook come back on the schedule',
     feeds: (n: number) => plural(n, 'feed', 'feeds'),
     activity: 'Recent activity',
     nothingYet: 'Nothing has happened yet.',
@@ -243,6 +246,14 @@ export const en = {
     caldavAuth: 'The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.',
     caldavAuthTodo:
       'Check caldav.username and caldav.password: iCloud and Fastmail need an app-specific password, not the account password (resetting an Apple ID password revokes every app-specific one), and so does Nextcloud with two-factor login.',
+    microsoftAuth: 'Microsoft refused calbridge’s sign-in, so no change reaches Outlook.',
+    microsoftAuthTodo:
+      'For a person’s own account (delegated), run `calbridge microsoft auth` on the server to sign in again. For app-only, check microsoft.credentials.client_secret (secrets expire: make a new one under Certificates & secrets in Entra ID) and that an admin granted consent (docs/microsoft-setup.md).',
+    microsoftSaid: (text: string) => `Microsoft said: ${text}`,
+    microsoftFailed: (n: number, codes: string) =>
+      `${plural(n, 'appointment', 'appointments')}${codes ? ` (${codes})` : ''} could not be written to Outlook; calbridge keeps retrying by itself.`,
+    microsoftFailedTodo:
+      'If the number does not go down, read Microsoft’s answer and check that the app (or the person signed in) may change events in that mailbox’s calendar.',
   },
   /** The parts' readiness warnings people meet most, told in the locale (the others as the part said them). */
   warnings: {
@@ -251,6 +262,7 @@ export const en = {
     bookingTodo: 'Check booking.base_url and booking.token, and that the booking service is up.',
     googleSilent: (minutes: number) => `Google has not answered successfully for over ${minutes} minutes.`,
     caldavSilent: (minutes: number) => `The CalDAV server has not answered successfully for over ${minutes} minutes.`,
+    microsoftSilent: (minutes: number) => `Microsoft Graph has not answered successfully for over ${minutes} minutes.`,
     silentTodo: 'Check the network and the service’s own status page; the details are below.',
     webhooksSilent: (n: number) => `Webhooks seem silent: the last two polls found ${n} changes that no webhook announced.`,
     webhooksTodo: 'Check `calbridge webhooks list` and the booking service’s webhook settings.',

@@ -69,11 +69,11 @@ export const ptBR: Messages = {
     reverted: 'desfeito',
     refused: 'recusado',
   },
-  outputs: { google: 'Google', caldav: 'CalDAV', feeds: 'feeds' },
+  outputs: { google: 'Google', caldav: 'CalDAV', microsoft: 'Outlook', feeds: 'feeds' },
   activity: {
     and: andList,
     removedFrom: (targets) =>
-      `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', feeds: 'dos feeds' })[t]))}`,
+      `removido ${andList(targets.map((t) => ({ google: 'do Google', caldav: 'do calendário CalDAV', microsoft: 'do Outlook', feeds: 'dos feeds' })[t]))}`,
     leftScope: (removed) => `saiu do escopo espelhado (poll.filters) → ${removed}`,
     goneAtBooking: (removed) => `não está mais no sistema de agendamento → ${removed}`,
     seenCancelled: (at) => `visto já cancelado, ${at}`,
@@ -155,6 +155,9 @@ export const ptBR: Messages = {
     pushBack: 'mudanças feitas no Google voltam na hora (push)',
     scheduleBack: 'mudanças feitas no Google voltam no horário programado',
     caldavBack: 'mudanças feitas no calendário CalDAV voltam no horário programado',
+    inOutlook: (n, pending) => `${plural(n, 'evento', 'eventos')} no Outlook${pending ? `, ${pending} a gravar` : ''}`,
+    outlookPushBack: 'mudanças feitas no Outlook voltam na hora (notificações de mudança)',
+    outlookScheduleBack: 'mudanças feitas no Outlook voltam no horário programado',
     feeds: (n) => plural(n, 'feed', 'feeds'),
     activity: 'Atividade recente',
     nothingYet: 'Nada aconteceu ainda.',
@@ -216,6 +219,14 @@ export const ptBR: Messages = {
     caldavAuth: 'O servidor CalDAV recusou o usuário ou a senha, então nenhum agendamento chega ao calendário CalDAV.',
     caldavAuthTodo:
       'Confira caldav.username e caldav.password: iCloud e Fastmail pedem uma senha específica de app, não a senha da conta (redefinir a senha do ID Apple revoga todas elas), e o Nextcloud com login em dois fatores também.',
+    microsoftAuth: 'A Microsoft recusou o acesso do calbridge, então nenhuma mudança chega ao Outlook.',
+    microsoftAuthTodo:
+      'Para a conta de uma pessoa (delegada), rode `calbridge microsoft auth` no servidor para entrar de novo. Para só-app, confira microsoft.credentials.client_secret (segredos expiram: crie um novo em Certificados e segredos no Entra ID) e se um administrador deu o consentimento (docs/microsoft-setup.md).',
+    microsoftSaid: (text) => `A Microsoft disse: ${text}`,
+    microsoftFailed: (n, codes) =>
+      `${plural(n, 'agendamento', 'agendamentos')}${codes ? ` (${codes})` : ''} não ${n === 1 ? 'pôde' : 'puderam'} ser gravado${n === 1 ? '' : 's'} no Outlook; o calbridge continua tentando sozinho.`,
+    microsoftFailedTodo:
+      'Se o número não baixar, leia a resposta da Microsoft e confira se o app (ou a pessoa conectada) pode alterar eventos na agenda dessa caixa de correio.',
   },
   warnings: {
     bookingSilentYet: 'A API do sistema de agendamento ainda não respondeu com sucesso.',
@@ -223,6 +234,7 @@ export const ptBR: Messages = {
     bookingTodo: 'Confira booking.base_url e booking.token, e se o sistema de agendamento está no ar.',
     googleSilent: (minutes) => `O Google não responde com sucesso há mais de ${minutes} minutos.`,
     caldavSilent: (minutes) => `O servidor CalDAV não responde com sucesso há mais de ${minutes} minutos.`,
+    microsoftSilent: (minutes) => `O Microsoft Graph não responde com sucesso há mais de ${minutes} minutos.`,
     silentTodo: 'Confira a rede e a página de situação do serviço; os detalhes estão abaixo.',
     webhooksSilent: (n) => `Os webhooks parecem mudos: as duas últimas consultas acharam ${n} mudanças que nenhum webhook avisou.`,
     webhooksTodo: 'Confira `calbridge webhooks list` e a configuração de webhooks do sistema de agendamento.',

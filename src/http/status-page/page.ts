@@ -65,6 +65,9 @@ export function facts(status: StatusDocument, feeds: number, now: number, m: Mes
     } else if (t.kind === 'caldav') {
       out.push(m.page.inCalDav(t.mirrored, t.pending));
       if (reverse.enabled) out.push(m.page.caldavBack);
+    } else if (t.kind === 'microsoft') {
+      out.push(m.page.inOutlook(t.mirrored, t.pending));
+      if (reverse.enabled) out.push(reverse.push?.enabled ? m.page.outlookPushBack : m.page.outlookScheduleBack);
     }
   }
   out.push(m.page.feeds(feeds));

@@ -54,11 +54,16 @@ function said(text: string, failures: Failures, w: ProblemWords): string {
   return out;
 }
 
-/** Google refusing calbridge's credentials: nothing reaches Google until it is fixed. */
-function googleAuthProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined {
-  if (t.kind !== 'google' || t.auth.ok) return undefined;
+/** Google or Microsoft refusing calbridge's credentials: nothing reaches that calendar until it is fixed. */
+function authProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined {
+  if (t.auth.ok) return undefined;
   const p = w.m.problems;
-  return { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) };
+  if (t.kind === 'google')
+    return { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) };
+  if (t.kind !== 'microsoft') return undefined;
+  // Only the identity platform's own words (its AADSTS code names the cause); our advice is the todo.
+  const said = /\((AADSTS\d+[^)]*)\)/.exec(t.auth.error ?? '')?.[1];
+  return { text: p.microsoftAuth, todo: p.microsoftAuthTodo, ...(said ? { detail: p.microsoftSaid(said) } : {}) };
 }
 
 /** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
@@ -97,6 +102,13 @@ function failingWrites(t: TargetSection, w: ProblemWords): PageProblem | undefin
       ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}),
     };
   }
+  if (t.kind === 'microsoft') {
+    return {
+      text: p.microsoftFailed(t.failed, codes(t.failures, w)),
+      todo: p.microsoftFailedTodo,
+      ...(first !== undefined ? { detail: p.microsoftSaid(said(first, t.failures, w)) } : {}),
+    };
+  }
   return undefined;
 }
 
@@ -107,7 +119,11 @@ function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => st
   const { text } = note;
   const cause = note.cause;
   const kind = cause && kindOf(cause.account);
-  const places: Record<string, string> = { Google: w.m.activity.places.google, CalDAV: w.m.activity.places.caldav };
+  const places: Record<string, string> = {
+    Google: w.m.activity.places.google,
+    CalDAV: w.m.activity.places.caldav,
+    Microsoft: w.m.activity.places.microsoft,
+  };
   let m: RegExpExecArray | null;
   if (cause?.kind === 'auth' && kind === 'caldav') return { text: p.caldavAuth, todo: p.caldavAuthTodo };
   if (/^the booking API has not answered successfully yet/.test(text)) return { text: t.bookingSilentYet, todo: t.bookingTodo };
@@ -121,13 +137,14 @@ function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => st
   if (cause?.kind === 'quiet' && (m = /for over (\d+) minutes/.exec(text))) {
     if (kind === 'google') return { text: t.googleSilent(Number(m[1])), todo: t.silentTodo };
     if (kind === 'caldav') return { text: t.caldavSilent(Number(m[1])), todo: t.silentTodo };
+    if (kind === 'microsoft') return { text: t.microsoftSilent(Number(m[1])), todo: t.silentTodo };
   }
   if ((m = /^webhooks seem silent: the last two polls found (\d+) changes/.exec(text)))
     return { text: t.webhooksSilent(Number(m[1])), todo: t.webhooksTodo };
   if ((m = /^(\d+) webhook deliveries failed/.exec(text))) return { text: t.deliveriesFailed(Number(m[1])), todo: t.detailsTodo };
-  if ((m = /^(Google|CalDAV) reverse sync: (\d+) moves could not be sent/.exec(text)))
+  if ((m = /^(Google|CalDAV|Microsoft) reverse sync: (\d+) moves could not be sent/.exec(text)))
     return { text: t.movesFailed(Number(m[2]), places[m[1]!]!), todo: t.detailsTodo };
-  if ((m = /^(Google|CalDAV) reverse sync: the last round failed/.exec(text)))
+  if ((m = /^(Google|CalDAV|Microsoft) reverse sync: the last round failed/.exec(text)))
     return { text: t.reverseFailed(places[m[1]!]!), todo: t.detailsTodo };
   if (/no Google push channel is open/.test(text)) return { text: t.noPush };
   return { text: sentence(text), ...(note.see ? { todo: p.detailsBelow } : {}) };
@@ -148,17 +165,18 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
     text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())),
     todo: p.notReadyTodo,
   }));
-  const auth = targets.flatMap((t) => googleAuthProblem(t, words) ?? []);
+  const auth = targets.flatMap((t) => authProblem(t, words) ?? []);
   const setups = targets.flatMap((t) => setupProblem(t, words) ?? []);
   const refused = targets.filter((t) => caldavRefused(t, readiness.notes));
   // A cause told in its own words is not told again by the warnings it causes: Google's refusal of
-  // our credentials; a setup mistake or a refused CalDAV password, with the failing rounds and the
-  // silence they cause (the refusal's own warning is the sentence that tells it).
-  const explained = (t: TargetSection) => setupProblem(t, words) !== undefined || refused.includes(t);
+  // our credentials; a setup mistake, a refused CalDAV password or a refused Microsoft sign-in, with
+  // the failing rounds and the silence they cause (the refusal's own sentence tells it).
+  const explained = (t: TargetSection) =>
+    setupProblem(t, words) !== undefined || refused.includes(t) || (t.kind === 'microsoft' && !t.auth.ok);
   const toldAbove = (n: Warning) => {
     const t = n.cause && status.targets[n.cause.account];
     if (!t || !n.cause) return false;
-    if (n.cause.kind === 'auth') return googleAuthProblem(t, words) !== undefined || setupProblem(t, words) !== undefined;
+    if (n.cause.kind === 'auth') return authProblem(t, words) !== undefined || setupProblem(t, words) !== undefined;
     return explained(t);
   };
   const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, kindOf));
@@ -166,7 +184,7 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
     refused.length && !warnings.some((w) => w.text === p.caldavAuth) && !setups.length
       ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }]
       : [];
-  const failures = targets.flatMap((t) => (googleAuthProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));
+  const failures = targets.flatMap((t) => (authProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));
   return once(
     setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...told, ...warnings, ...failures],
   );

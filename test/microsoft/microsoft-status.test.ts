@@ -1,0 +1,96 @@
+// What people and operators see of the Microsoft target: its section in /api/status, the status
+// page's sentences (in English and Portuguese), /metrics under calbridge_microsoft_*, and /readyz,
+// which stays 200 with a warning in our own words when Microsoft refuses the sign-in.
+import { afterEach, describe, expect, it } from 'vitest';
+import { statusDocument } from '../../src/status/status-document.ts';
+import { MAILBOX, TENANT } from './env.ts';
+import { slot, startMirror, type Env } from './mirror-env.ts';
+
+const ADMIN = 'admin-token-microsoft-0123456789';
+const auth = { headers: { authorization: `Bearer ${ADMIN}` } };
+
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+const get = async (e: Env, path: string) => {
+  const res = await e.t.runtime.app.request(path, auth);
+  return { status: res.status, text: await res.text() };
+};
+
+describe('the Microsoft target in status, the status page and metrics', () => {
+  it('shows what is mirrored in Outlook, how moves come back, and the writes', async () => {
+    env = await startMirror({ server: { admin_token: ADMIN } });
+    env.t.runtime.lifecycle.set('serving');
+    for (const h of [0, 2, 4]) env.sim.create({ start: slot(h) });
+    await env.settle(1);
+
+    const status = statusDocument.parse(JSON.parse((await get(env, '/api/status')).text));
+    const microsoft = status.targets['microsoft.default']!;
+    expect(microsoft).toMatchObject({
+      enabled: true,
+      kind: 'microsoft',
+      auth: { ok: true, error: null },
+      mirrored: 3,
+      pending: 0,
+      failed: 0,
+      reverse_sync: { enabled: true, on_conflict: 'revert', on_delete: 'recreate', moves_detected: 0, last_error: null },
+    });
+    expect(microsoft).toMatchObject({ tenant: TENANT, sign_in: 'app-only', mailboxes: [{ user: MAILBOX, paused_until: null }] });
+
+    const page = await get(env, '/status');
+    expect(page.text).toContain('All is well');
+    expect(page.text).toContain('3 events in Outlook');
+    expect(page.text).toContain('moves in Outlook come back on the schedule');
+    expect(page.text).toContain('<span class="badge">booking → Outlook</span>');
+
+    const metrics = (await get(env, '/metrics')).text;
+    expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok"\} 3/);
+    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{outcome="ok"\} \d+/);
+    expect(metrics).toMatch(/calbridge_microsoft_pending 0/);
+    expect(metrics).toMatch(/calbridge_microsoft_failed_items 0/);
+    expect(metrics).toMatch(/calbridge_microsoft_reverse_sync_rounds_total\{mode="incremental",outcome="ok"\} 1/);
+    expect(metrics).toMatch(/calbridge_microsoft_subscriptions_active 0/);
+  });
+
+  it('a refused sign-in: one problem naming the fix (and what Microsoft said), a readiness warning, never a 503', async () => {
+    env = await startMirror({ server: { admin_token: ADMIN } });
+    env.t.runtime.lifecycle.set('serving');
+    env.graph.tokens.revoke(); // the client secret expired
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+
+    const ready = await env.t.runtime.app.request('/readyz');
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as { ready: boolean; warnings: string[] };
+    expect(body.ready).toBe(true);
+    expect(body.warnings.join('\n')).toMatch(/^Microsoft: the sign-in was refused; run `calbridge microsoft auth` again/m);
+    expect(env.status()).toMatchObject({ auth: { ok: false }, mirrored: 0, pending: 1 });
+    expect(env.events()).toEqual([]);
+
+    const page = await get(env, '/status');
+    expect(page.text).toContain('1 problem needs attention');
+    expect(page.text).toContain('Microsoft refused calbridge’s sign-in, so no change reaches Outlook.');
+    expect(page.text).toContain('run <code>calbridge microsoft auth</code> on the server');
+    expect(page.text).toContain('Microsoft said: AADSTS7000222: The provided client secret keys are expired.');
+    // The rounds and writes the refusal makes fail are not told again.
+    expect(page.text).not.toContain('could not be read in the last round');
+    expect(page.text).not.toContain('could not be written to Outlook');
+  });
+
+  it('in Portuguese: the facts and the refusal in the locale', async () => {
+    env = await startMirror({ server: { admin_token: ADMIN, locale: 'pt-BR' } });
+    env.t.runtime.lifecycle.set('serving');
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+    expect((await get(env, '/status')).text).toContain('1 evento no Outlook');
+    env.graph.tokens.revoke();
+    env.sim.create({ start: slot(3) });
+    await env.settle(1);
+    const page = (await get(env, '/status')).text;
+    expect(page).toContain('A Microsoft recusou o acesso do calbridge, então nenhuma mudança chega ao Outlook.');
+    expect(page).not.toContain('the sign-in was refused');
+  });
+});
