@@ -142,6 +142,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
               appointments: services.appointments,
               ...(config.google?.enabled ? { links: services.targetStores('google.default').links } : {}),
               ...(config.caldav?.enabled ? { caldavLinks: services.targetStores('caldav.default').links } : {}),
+              ...(config.microsoft?.enabled ? { microsoftLinks: services.targetStores('microsoft.default').links } : {}),
             },
             now,
           ),

@@ -45,6 +45,10 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     expect(page.text).toContain('3 events in Outlook');
     expect(page.text).toContain('moves in Outlook come back on the schedule');
     expect(page.text).toContain('<span class="badge">booking → Outlook</span>');
+    // Tomorrow's appointments as Outlook shows them now.
+    expect(page.text).toContain('<th>Outlook</th>');
+    expect(page.text).toMatch(/and as Outlook shows it now\./);
+    expect(page.text).toContain('<td data-label="Outlook" class="shown ok">✓ 09:00</td>');
 
     const metrics = (await get(env, '/metrics')).text;
     expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok"\} 3/);

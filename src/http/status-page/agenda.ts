@@ -38,12 +38,14 @@ export interface AgendaDeps {
   links?: LinkStore;
   /** Absent when CalDAV is off: what calbridge last wrote to the CalDAV calendar. */
   caldavLinks?: LinkStore;
+  /** Absent when Microsoft is off: what calbridge last wrote to Outlook. */
+  microsoftLinks?: LinkStore;
 }
 
 /** A busy day of a large business still makes a page a phone can load. */
 const MAX_ROWS = 150;
 
-/** What a calendar target (Google, CalDAV) shows: the time calbridge last wrote there. */
+/** What a calendar target (Google, CalDAV, Outlook) shows: the time calbridge last wrote there. */
 function inCalendar(s: StoredAppointment, links: LinkStore, zone: string, m: Messages): Shown {
   const a = s.appointment;
   const link = links.get(a.key);
@@ -70,7 +72,12 @@ export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
   const zone = deps.config.booking.timezone;
   const m = messagesFor(deps.config.server.locale);
   const today = DateTime.fromMillis(now, { zone }).startOf('day');
-  const targets = [...(deps.links ? ['Google'] : []), ...(deps.caldavLinks ? ['CalDAV'] : []), ...deps.config.feeds.map((f) => f.name)];
+  const targets = [
+    ...(deps.links ? ['Google'] : []),
+    ...(deps.caldavLinks ? ['CalDAV'] : []),
+    ...(deps.microsoftLinks ? ['Outlook'] : []),
+    ...deps.config.feeds.map((f) => f.name),
+  ];
   return [0, 1].map((offset) => {
     const day = today.plus({ days: offset });
     const stored = deps.appointments.listInWindow(day.toMillis(), day.plus({ days: 1 }).toMillis());
@@ -88,6 +95,7 @@ export function agenda(deps: AgendaDeps, now: number): AgendaDay[] {
         shown: [
           ...(deps.links ? [inCalendar(s, deps.links, zone, m)] : []),
           ...(deps.caldavLinks ? [inCalendar(s, deps.caldavLinks, zone, m)] : []),
+          ...(deps.microsoftLinks ? [inCalendar(s, deps.microsoftLinks, zone, m)] : []),
           ...deps.config.feeds.map((f) => inFeed(s, f, m)),
         ],
       };
