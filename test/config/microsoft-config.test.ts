@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/load.ts';
 import { clearTextWarnings } from '../../src/config/clear-text.ts';
+import { microsoftWarnings } from '../../src/config/microsoft-checks.ts';
 import { maskedConfig } from '../../src/config/mask.ts';
 
 const env = { BOOKING_TOKEN: 'booking-token-0123456789abcdef', WEBHOOK_SECRET: 'webhook-secret-0123456789' };
@@ -99,5 +100,36 @@ describe('microsoft config', () => {
       env,
     );
     expect(clearTextWarnings(config)).toEqual([{ path: 'microsoft.authority_url', message: expect.stringMatching(/clear text/) }]);
+  });
+
+  it('warns about what parses but cannot work: another mailbox for a signed-in person, a hidden entry, notifications without https', () => {
+    const warnings = (section: string, publicUrl = 'https://cal.example.com') =>
+      microsoftWarnings(parseConfig(withMicrosoft(section).replace('https://cal.example.com', publicUrl), '/c.yaml', env));
+    expect(
+      warnings(
+        `  credentials: { client_id: ${CLIENT} }\n  calendars:\n    - { calendar_key: "*", user: reception@clinic.example }\n    - { calendar_key: cal-b, user: me }\n`,
+        'http://192.168.1.20:8080',
+      ),
+    ).toEqual([
+      {
+        path: 'microsoft.calendars[0].user',
+        message:
+          'is another mailbox, but a signed-in person (no client_secret) can write only their own calendars: use "me", or app-only sign-in (client_secret) to name reception@clinic.example',
+      },
+      { path: 'microsoft.calendars[1]', message: 'is never used: calendars[0] ("*") matches every booking calendar first' },
+      {
+        path: 'microsoft.reverse_sync.push_notifications',
+        message: expect.stringMatching(/^Graph delivers change notifications only to https:\/\/, and server\.public_url is not; /),
+      },
+    ]);
+    // App-only names mailboxes; https carries notifications; push off asks for nothing: no warning.
+    expect(
+      warnings(
+        `  tenant: ${TENANT}\n  credentials: { client_id: ${CLIENT}, client_secret: "q8Q~x" }\n  calendars: [{ calendar_key: "*", user: reception@clinic.example }]\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      warnings(`  credentials: { client_id: ${CLIENT} }\n  reverse_sync: { push_notifications: false }\n`, 'http://192.168.1.20:8080'),
+    ).toEqual([]);
   });
 });
