@@ -84,6 +84,23 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     expect(page.text).not.toContain('could not be written to Outlook');
   });
 
+  it('change notifications Graph cannot deliver: a readiness warning, and moves said to come back on the schedule', async () => {
+    // Graph's validation request for our notification address goes nowhere: no subscription is made.
+    env = await startMirror({ push: true, server: { admin_token: ADMIN }, graph: { pushAddress: () => 'http://127.0.0.1:9/' } });
+    env.t.runtime.lifecycle.set('serving');
+    env.sim.create({ start: slot(1) });
+    await env.settle(1);
+    await env.run('microsoft-subscriptions');
+    expect(env.graph.subscriptions.all.size).toBe(0);
+    expect(env.status().reverse_sync.push).toMatchObject({ enabled: true, channels_active: 0 });
+    expect(env.t.runtime.readiness().warnings.join('\n')).toContain(
+      'Microsoft: a Graph subscription could not be made or renewed; changes are picked up on the schedule only',
+    );
+    const page = (await get(env, '/status')).text;
+    expect(page).toContain('a Graph subscription could not be made or renewed');
+    expect(page).toContain('moves in Outlook come back on the schedule');
+  });
+
   it('in Portuguese: the facts and the refusal in the locale', async () => {
     env = await startMirror({ server: { admin_token: ADMIN, locale: 'pt-BR' } });
     env.t.runtime.lifecycle.set('serving');
