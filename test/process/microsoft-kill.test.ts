@@ -20,7 +20,7 @@ import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-
 import { startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const COUNT = 16;
+const COUNT = 30;
 const FAULTS = { rate: 0.3, kinds: [429, 503, 500, 'network'] as const, after: 0.5 };
 
 const calbridge = calbridgeProcesses();
@@ -102,7 +102,8 @@ microsoft:
       db.close();
     }
   };
-  await waitFor('every appointment written to Outlook after the restart', written, { process: second });
+  // Retries back off from half a second (the daemon's own policy), so thirty under faults take a while.
+  await waitFor('every appointment written to Outlook after the restart', written, { process: second, ms: 90_000 });
   second.child.kill('SIGTERM');
   await second.exited;
 
