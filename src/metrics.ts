@@ -23,13 +23,49 @@ export function createMetrics(options: { processMetrics?: boolean } = {}) {
     labelNames: ['version', 'node'],
     registers,
   }).set({ version: packageVersion(), node: process.versions.node }, 1);
+  // A metric asked for again (each calendar account asks for its kind's) is the one registered first.
+  const once = <M>(name: string, make: () => M): M => (registry.getSingleMetric(`calbridge_${name}`) as M | undefined) ?? make();
   return {
     registry,
     counter: <L extends string>(name: string, help: string, labelNames: L[] = []) =>
-      new Counter<L>({ name: `calbridge_${name}`, help, labelNames, registers }),
+      once(name, () => new Counter<L>({ name: `calbridge_${name}`, help, labelNames, registers })),
     gauge: <L extends string>(name: string, help: string, labelNames: L[] = []) =>
-      new Gauge<L>({ name: `calbridge_${name}`, help, labelNames, registers }),
+      once(name, () => new Gauge<L>({ name: `calbridge_${name}`, help, labelNames, registers })),
     histogram: <L extends string>(name: string, help: string, labelNames: L[] = [], buckets?: number[]) =>
-      new Histogram<L>({ name: `calbridge_${name}`, help, labelNames, registers, ...(buckets ? { buckets } : {}) }),
+      once(name, () => new Histogram<L>({ name: `calbridge_${name}`, help, labelNames, registers, ...(buckets ? { buckets } : {}) })),
+  };
+}
+
+/** The methods whose first argument may be a label set: each gets the fixed labels added. */
+const LABELLED = new Set(['inc', 'dec', 'set', 'observe', 'startTimer']);
+
+/**
+ * The same metrics, each with fixed labels added (`{account: "google.ana"}`): a calendar account's
+ * metrics keep their names and gain its label, so accounts of one kind share a series name and
+ * differ by label. Callers use them exactly as unlabelled ones.
+ */
+export function withLabels(metrics: Metrics, fixed: Record<string, string>): Metrics {
+  const extra = Object.keys(fixed);
+  const bind = <M extends object>(metric: M): M =>
+    new Proxy(metric, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof prop !== 'string' || !LABELLED.has(prop) || typeof value !== 'function') return value;
+        return (first?: unknown, ...rest: unknown[]) => {
+          const own = first !== null && typeof first === 'object';
+          const labels = { ...(own ? (first as Record<string, string>) : {}), ...fixed };
+          if (prop === 'startTimer') return (value as (l: unknown) => unknown).call(target, labels);
+          return (value as (...a: unknown[]) => unknown).call(target, labels, ...(own ? rest : first === undefined ? [] : [first]));
+        };
+      },
+    });
+  return {
+    registry: metrics.registry,
+    counter: <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+      bind(metrics.counter<L>(name, help, [...labelNames, ...(extra as L[])])),
+    gauge: <L extends string>(name: string, help: string, labelNames: L[] = []) =>
+      bind(metrics.gauge<L>(name, help, [...labelNames, ...(extra as L[])])),
+    histogram: <L extends string>(name: string, help: string, labelNames: L[] = [], buckets?: number[]) =>
+      bind(metrics.histogram<L>(name, help, [...labelNames, ...(extra as L[])], buckets)),
   };
 }

@@ -23,22 +23,26 @@ export const googleAuthCommand: Command = {
     'On a server or in a container (docker compose run --rm calbridge google auth) that address\n' +
     'fails to load in the browser: copy it from the address bar and paste it here, or paste the code\n' +
     'alone. The refresh token is stored in the database, never printed. Needs\n' +
-    'google.credentials.client_id and client_secret (an OAuth client of type "Desktop app").\n' +
+    'google.credentials.client_id and client_secret (an OAuth client of type "Desktop app"), or with\n' +
+    '--account NAME those of that entry of google.accounts. An unknown NAME exits 2 with the names.\n' +
     'Exit status 0 when stored, 1 otherwise.',
   options: {
+    account: { type: 'string', description: 'the account of google.accounts to sign in (the single-account form is "default")' },
     port: { type: 'string', description: 'loopback port to listen on (default: any free port)' },
     timeout: { type: 'string', description: 'seconds to wait for the consent (default 300)' },
   },
   async run({ values, io, loadConfig }) {
     const { withKvStore } = await import('../store/kv-file.ts');
     const { oauthClient, SCOPE, storeRefreshToken } = await import('../google/auth.ts');
+    const { googleAccounts, pickAccount } = await import('../config/accounts.ts');
     const config = loadConfig();
-    const cfg = config.google;
-    if (!cfg) throw new UserError('google is not configured: add a google section with credentials.client_id and client_secret');
+    if (!config.google) throw new UserError('google is not configured: add a google section with credentials.client_id and client_secret');
+    const picked = pickAccount('google', googleAccounts(config.google), typeof values.account === 'string' ? values.account : undefined);
+    if (!picked.ok) throw new UserError(picked.reason, 2);
+    const { name, config: cfg } = picked.account;
+    const where = name === 'default' ? 'google.credentials' : `the credentials of google account "${name}"`;
     if (!cfg.credentials.client_id || !cfg.credentials.client_secret) {
-      throw new UserError(
-        'google auth needs an OAuth client: set google.credentials.client_id and client_secret (a service account needs no consent)',
-      );
+      throw new UserError(`google auth needs an OAuth client: set client_id and client_secret in ${where} (a service account needs no consent)`);
     }
     const timeoutS = wholeNumberOption(values.timeout, 'timeout', 300, 1, 86_400);
     const port = wholeNumberOption(values.port, 'port', 0, 0, 65535);
@@ -76,8 +80,12 @@ export const googleAuthCommand: Command = {
         throw new UserError(
           "Google returned no refresh token; remove calbridge from your Google account's third-party access and run this again",
         );
-      withKvStore(config.database.path, { synchronous: config.database.synchronous }, (kv) => storeRefreshToken(kv, cfg, refreshToken));
-      io.out(`Stored the refresh token in ${config.database.path}. A running serve picks it up at its next Google pass.`);
+      withKvStore(config.database.path, { synchronous: config.database.synchronous }, (kv) =>
+        storeRefreshToken(kv, cfg, refreshToken, Date.now(), name),
+      );
+      io.out(
+        `Stored the refresh token of google.${name} in ${config.database.path}. A running serve picks it up at that account's next Google pass.`,
+      );
       return 0;
     } finally {
       clearTimeout(timer);

@@ -30,21 +30,19 @@ export const microsoftAuthCommand: Command = {
     const cfg = config.microsoft;
     if (!cfg)
       throw new UserError('microsoft is not configured: add a microsoft section with credentials.client_id (docs/microsoft-setup.md)');
-    const account = typeof values.account === 'string' ? values.account : 'default';
-    if (account !== 'default')
-      throw new UserError(
-        `there is no Microsoft account "${account}": this config has the single-account form, whose account is "default"`,
-        2,
-      );
-    const clientId = cfg.credentials?.client_id;
+    const { microsoftAccounts, pickAccount } = await import('../config/accounts.ts');
+    const picked = pickAccount('microsoft', microsoftAccounts(cfg), typeof values.account === 'string' ? values.account : undefined);
+    if (!picked.ok) throw new UserError(picked.reason, 2);
+    const { name: account, config: own } = picked.account;
+    const clientId = own.credentials?.client_id;
     if (!clientId) throw new UserError('microsoft auth needs microsoft.credentials.client_id');
-    if (cfg.credentials?.client_secret) {
+    if (own.credentials?.client_secret) {
       throw new UserError(
         'microsoft.credentials has a client_secret: that is app-only sign-in, which needs no person to sign in; remove the secret to sign in as a person',
       );
     }
     const timeoutS = wholeNumberOption(values.timeout, 'timeout', 0, 0, 86_400);
-    const endpoints = { authorityUrl: cfg.authority_url, tenant: cfg.tenant, graphRoot: cfg.graph_root, clientId };
+    const endpoints = { authorityUrl: own.authority_url, tenant: own.tenant, graphRoot: own.graph_root, clientId };
     try {
       const start = await startDeviceCode(endpoints, systemClock, realSleep);
       const deadline = timeoutS ? Math.min(start.expiresAt, systemClock.now() + timeoutS * 1000) : start.expiresAt;
@@ -52,7 +50,7 @@ export const microsoftAuthCommand: Command = {
       io.out(`Waiting for the sign-in (until ${new Date(deadline).toLocaleTimeString()}) ...`);
       const refreshToken = await finishDeviceCode(endpoints, { ...start, expiresAt: deadline }, systemClock, realSleep);
       withKvStore(config.database.path, { synchronous: config.database.synchronous }, (kv) => {
-        refreshTokensIn(kv, microsoftRefreshTokenKey(account), cfg.credentials?.refresh_token).save(refreshToken);
+        refreshTokensIn(kv, microsoftRefreshTokenKey(account), own.credentials?.refresh_token).save(refreshToken);
       });
       io.out(`Signed in. Stored the refresh token in ${config.database.path}; a running serve uses it at its next Microsoft pass.`);
       return 0;

@@ -71,14 +71,17 @@ export const syncCommand: Command = {
   },
 };
 
+/** An account's own breaker share, if it gives one, off too. */
+const open = <A extends { breaker_share?: number | undefined }>(a: A): A => ({ ...a, breaker_share: 1 });
+
 /** A breaker share of 1 means no pass can exceed it, and no rate exceeds Infinity: the breakers are off. */
 export function withoutBreakers(config: Config): Config {
   return {
     ...config,
     poll: { ...config.poll, breaker_share: 1, max_gone_per_hour: Number.POSITIVE_INFINITY },
-    google: config.google && { ...config.google, breaker_share: 1 },
-    caldav: config.caldav && { ...config.caldav, breaker_share: 1 },
-    microsoft: config.microsoft && { ...config.microsoft, breaker_share: 1 },
+    google: config.google && { ...config.google, breaker_share: 1, accounts: config.google.accounts?.map(open) },
+    caldav: config.caldav && { ...config.caldav, breaker_share: 1, accounts: config.caldav.accounts?.map(open) },
+    microsoft: config.microsoft && { ...config.microsoft, breaker_share: 1, accounts: config.microsoft.accounts?.map(open) },
   };
 }
 

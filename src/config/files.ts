@@ -4,12 +4,22 @@
 import type { Config } from './schema.ts';
 import type { ConfigProblem } from './problem.ts';
 import { readServiceAccountKey } from './service-account-key.ts';
+import { googleAccounts } from './accounts.ts';
+
+/** Where an account's own keys are in the YAML: `google` for the single form, `google.accounts[1]` for a listed one. */
+export function accountPath(section: string, accounts: readonly { name: string }[] | undefined, name: string): string {
+  const i = accounts?.findIndex((a) => a.name === name) ?? -1;
+  return i === -1 ? section : `${section}.accounts[${i}]`;
+}
 
 export function fileProblems(config: Config): ConfigProblem[] {
-  const file = config.google?.enabled ? config.google.credentials.service_account_file : undefined;
-  if (!file) return [];
-  const read = readServiceAccountKey(file);
-  return read.ok ? [] : [{ path: 'google.credentials.service_account_file', message: read.problem }];
+  return googleAccounts(config.google).flatMap(({ name, config: g }) => {
+    const file = g.credentials.service_account_file;
+    if (!file) return [];
+    const read = readServiceAccountKey(file);
+    const at = accountPath('google', config.google?.accounts, name);
+    return read.ok ? [] : [{ path: `${at}.credentials.service_account_file`, message: read.problem }];
+  });
 }
 
 /** The events the booking API documents, plus `appointment.deleted`, which the service is known to send. */
@@ -30,28 +40,29 @@ export function eventWarnings(config: Config): ConfigProblem[] {
  * there happily and nothing would show up. And every calendar ID but `primary` is an address.
  */
 export function googleCalendarWarnings(config: Config): ConfigProblem[] {
-  const google = config.google;
-  if (!google?.enabled) return [];
-  const serviceAccount = google.credentials.service_account_file !== undefined;
-  return google.calendars.flatMap(({ calendar_id: id }, i): ConfigProblem[] => {
-    const path = `google.calendars[${i}].calendar_id`;
-    if (id === 'primary' && serviceAccount) {
-      return [
-        {
-          path,
-          message:
-            'is "primary" with a service account: that is the service account\'s own calendar, which no person sees. Share a calendar with the service account and give its ID (...@group.calendar.google.com; docs/google-setup.md)',
-        },
-      ];
-    }
-    if (id !== 'primary' && !id.includes('@')) {
-      return [
-        {
-          path,
-          message: `"${id}" does not look like a Google calendar ID (an address such as ...@group.calendar.google.com, or primary): Google Calendar shows it under Settings, the calendar, "Integrate calendar"`,
-        },
-      ];
-    }
-    return [];
+  return googleAccounts(config.google).flatMap(({ name, config: google }) => {
+    const at = accountPath('google', config.google?.accounts, name);
+    const serviceAccount = google.credentials.service_account_file !== undefined;
+    return google.calendars.flatMap(({ calendar_id: id }, i): ConfigProblem[] => {
+      const path = `${at}.calendars[${i}].calendar_id`;
+      if (id === 'primary' && serviceAccount) {
+        return [
+          {
+            path,
+            message:
+              'is "primary" with a service account: that is the service account\'s own calendar, which no person sees. Share a calendar with the service account and give its ID (...@group.calendar.google.com; docs/google-setup.md)',
+          },
+        ];
+      }
+      if (id !== 'primary' && !id.includes('@')) {
+        return [
+          {
+            path,
+            message: `"${id}" does not look like a Google calendar ID (an address such as ...@group.calendar.google.com, or primary): Google Calendar shows it under Settings, the calendar, "Integrate calendar"`,
+          },
+        ];
+      }
+      return [];
+    });
   });
 }

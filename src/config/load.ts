@@ -153,6 +153,15 @@ function resolvePaths(config: Config, base: string): Config {
       credentials: credentials?.service_account_file
         ? { ...credentials, service_account_file: abs(credentials.service_account_file) }
         : credentials!,
+      ...(config.google.accounts
+        ? {
+            accounts: config.google.accounts.map((a) =>
+              a.credentials.service_account_file
+                ? { ...a, credentials: { ...a.credentials, service_account_file: abs(a.credentials.service_account_file) } }
+                : a,
+            ),
+          }
+        : {}),
     },
   };
 }

@@ -156,6 +156,60 @@ const poll = z.strictObject({
   max_gone_per_hour: num(z.number().int().min(1)).default(20),
 });
 
+/** An account's name (docs/reference/configuration.md, "Accounts"): it names the account everywhere (`google.ana`). */
+const accountName = z
+  .string()
+  .regex(/^[a-z0-9-]+$/, 'must be lower-case letters, digits and "-" (it names the account: google.ana)')
+  .max(40, 'must be at most 40 characters');
+
+const STATUS_DEFAULT = [
+  'CONFIRMED',
+  'PENDING',
+  'ATTENDED',
+  'IN_PROGRESS',
+  'NO_SHOW',
+  'PENDING_PAYMENT',
+  'PENDING_FORM',
+  'PENDING_COMPANIONS',
+] as const;
+
+/** Settings an account may give for itself; left out, the section's apply. */
+const accountOverrides = {
+  statuses: z.array(z.enum(STATUSES)).optional(),
+  title: template.optional(),
+  description: template.optional(),
+  breaker_share: share.optional(),
+};
+
+/** `accounts:` and the single form are two ways to say one thing: both at once is a mistake, and names must differ. */
+function checkAccounts(
+  section: string,
+  accounts: readonly { name: string }[] | undefined,
+  single: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+): void {
+  if (!accounts) return;
+  for (const [key, value] of Object.entries(single)) {
+    if (value !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `give either ${section}.${key} or ${section}.accounts, not both (with accounts, each account has its own)`,
+      });
+  }
+  const seen = new Map<string, number>();
+  accounts.forEach((a, i) => {
+    const first = seen.get(a.name);
+    if (first !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['accounts', i, 'name'],
+        message: `is the same as ${section}.accounts[${first}].name; every account needs its own name`,
+      });
+    seen.set(a.name, i);
+  });
+}
+
 const credentials = z.strictObject({
   service_account_file: optionalText(),
   client_id: optionalText(),
@@ -184,6 +238,17 @@ const reverseSync = z.strictObject({
   send_email: bool().default(false),
 });
 
+const googleCalendars = z.array(z.strictObject({ calendar_key: z.string().min(1), calendar_id: z.string().min(1) })).min(1);
+const GOOGLE_CALENDARS_DEFAULT = [{ calendar_key: '*', calendar_id: 'primary' }];
+
+const googleAccount = z.strictObject({
+  name: accountName,
+  credentials,
+  calendars: googleCalendars.default(GOOGLE_CALENDARS_DEFAULT),
+  requests_per_minute: num(z.number().int().positive().max(10_000)).optional(),
+  ...accountOverrides,
+});
+
 const google = z
   .strictObject({
     enabled: bool().default(true),
@@ -191,13 +256,11 @@ const google = z
     credentials: credentials.optional(),
     api_root: httpUrl.default('https://www.googleapis.com/'),
     token_url: httpUrl.default('https://oauth2.googleapis.com/token'),
-    calendars: z
-      .array(z.strictObject({ calendar_key: z.string().min(1), calendar_id: z.string().min(1) }))
-      .min(1)
-      .default([{ calendar_key: '*', calendar_id: 'primary' }]),
-    statuses: z
-      .array(z.enum(STATUSES))
-      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    // Left out: one catch-all to the primary calendar (given here, not as a default, so `accounts:` can tell it was not given).
+    calendars: googleCalendars.optional(),
+    /** Several accounts, each with its own credentials and calendars, instead of the two keys above. */
+    accounts: z.array(googleAccount).min(1).optional(),
+    statuses: z.array(z.enum(STATUSES)).default([...STATUS_DEFAULT]),
     title: template.default('{person.full_name} · {search_code}'),
     description: template.default('{calendar.name}\n{person.email}'),
     reverse_sync: reverseSync.prefault({}),
@@ -207,10 +270,19 @@ const google = z
     breaker_share: share.default(0.3),
   })
   .superRefine((g, ctx) => {
-    const problem = g.enabled ? credentialsProblem(g.credentials) : undefined;
+    if (!g.enabled) return;
+    if (g.accounts) {
+      checkAccounts('google', g.accounts, { credentials: g.credentials, calendars: g.calendars }, ctx);
+      g.accounts.forEach((a, i) => {
+        const problem = credentialsProblem(a.credentials);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'credentials'], message: problem });
+      });
+      return;
+    }
+    const problem = credentialsProblem(g.credentials);
     if (problem) ctx.addIssue({ code: 'custom', path: ['credentials'], message: problem });
   })
-  .transform((g) => ({ ...g, credentials: g.credentials ?? {} }));
+  .transform((g) => ({ ...g, credentials: g.credentials ?? {}, calendars: g.calendars ?? GOOGLE_CALENDARS_DEFAULT }));
 
 const caldavReverseSync = z.strictObject({
   enabled: bool().default(true),
@@ -224,6 +296,18 @@ const caldavUrl = httpUrl.refine((u) => !new URL(u).username && !new URL(u).pass
   message: 'must not carry a username or password; give them as caldav.username and caldav.password',
 });
 
+const caldavCalendars = z.array(z.strictObject({ calendar_key: z.string().min(1), calendar: z.string().trim().min(1) })).min(1);
+
+const caldavAccount = z.strictObject({
+  name: accountName,
+  url: caldavUrl,
+  username: z.string().min(1),
+  password: z.string().min(1),
+  calendars: caldavCalendars,
+  requests_per_minute: num(z.number().int().positive().max(10_000)).optional(),
+  ...accountOverrides,
+});
+
 const caldav = z
   .strictObject({
     enabled: bool().default(true),
@@ -232,13 +316,10 @@ const caldav = z
     username: optionalText(),
     password: optionalSecret,
     /** booking calendar -> CalDAV calendar (display name or collection URL); first match wins. */
-    calendars: z
-      .array(z.strictObject({ calendar_key: z.string().min(1), calendar: z.string().trim().min(1) }))
-      .min(1)
-      .optional(),
-    statuses: z
-      .array(z.enum(STATUSES))
-      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    calendars: caldavCalendars.optional(),
+    /** Several accounts, each with its own server, user, password and calendars, instead of the four keys above. */
+    accounts: z.array(caldavAccount).min(1).optional(),
+    statuses: z.array(z.enum(STATUSES)).default([...STATUS_DEFAULT]),
     title: template.default('{person.full_name} · {search_code}'),
     description: template.default('{calendar.name}\n{person.email}'),
     /** Pacer shared by every request to the server; hosted servers throttle bursts. */
@@ -249,6 +330,10 @@ const caldav = z
   })
   .superRefine((c, ctx) => {
     if (!c.enabled) return;
+    if (c.accounts) {
+      checkAccounts('caldav', c.accounts, { url: c.url, username: c.username, password: c.password, calendars: c.calendars }, ctx);
+      return;
+    }
     const required = {
       url: "the server's DAV root",
       username: 'the account name',
@@ -304,6 +389,61 @@ const microsoftCalendar = z.strictObject({
   calendar: z.string().trim().min(1).default('Calendar'),
 });
 
+const microsoftCalendars = z.array(microsoftCalendar).min(1);
+const MICROSOFT_CALENDARS_DEFAULT = [{ calendar_key: '*', user: 'me', calendar: 'Calendar' }];
+
+const microsoftAccount = z.strictObject({
+  name: accountName,
+  /** Left out: the section's tenant. */
+  tenant: microsoftTenant.optional(),
+  credentials: microsoftCredentials,
+  calendars: microsoftCalendars.default(MICROSOFT_CALENDARS_DEFAULT),
+  requests_per_minute: num(z.number().int().positive().max(1000)).optional(),
+  ...accountOverrides,
+});
+
+type Issue = (path: (string | number)[], message: string) => void;
+
+/** One Microsoft sign-in (the section's, or an account's under `at`): what cannot be right, with the fix. */
+function checkMicrosoftSignIn(
+  tenant: string,
+  c: z.output<typeof microsoftCredentials> | undefined,
+  calendars: readonly { user: string }[],
+  at: (string | number)[],
+  issue: Issue,
+): void {
+  if (!c?.client_id) {
+    issue(
+      [...at, 'credentials', 'client_id'],
+      "is required while microsoft is enabled: the Application (client) ID from the app's Overview page in Entra ID",
+    );
+    return;
+  }
+  if (!GUID.test(c.client_id))
+    issue([...at, 'credentials', 'client_id'], "is not a GUID; copy the Application (client) ID from the app's Overview page in Entra ID");
+  if (c.client_secret && c.refresh_token) {
+    issue([...at, 'credentials'], "give client_secret (app-only sign-in) or refresh_token (a person's own account), not both");
+    return;
+  }
+  if (c.client_secret) {
+    // The ID Entra shows beside a secret is a GUID; the value people must copy never is.
+    if (GUID.test(c.client_secret))
+      issue(
+        [...at, 'credentials', 'client_secret'],
+        "looks like the secret's ID; copy its Value instead (shown once, when the secret is added)",
+      );
+    if (SHARED_TENANTS.includes(tenant.toLowerCase()))
+      issue(
+        at.length ? [...at, 'tenant'] : ['tenant'],
+        `cannot be "${tenant}" for app-only sign-in (client_secret); give the Directory (tenant) ID from the app's Overview page`,
+      );
+    calendars.forEach((cal, i) => {
+      if (cal.user === 'me')
+        issue([...at, 'calendars', i, 'user'], 'cannot be "me" for app-only sign-in (client_secret): name the mailbox by its address');
+    });
+  }
+}
+
 const microsoft = z
   .strictObject({
     enabled: bool().default(true),
@@ -312,13 +452,11 @@ const microsoft = z
     credentials: microsoftCredentials.optional(),
     authority_url: httpUrl.default('https://login.microsoftonline.com/'),
     graph_root: httpUrl.default('https://graph.microsoft.com/'),
-    calendars: z
-      .array(microsoftCalendar)
-      .min(1)
-      .default([{ calendar_key: '*', user: 'me', calendar: 'Calendar' }]),
-    statuses: z
-      .array(z.enum(STATUSES))
-      .default(['CONFIRMED', 'PENDING', 'ATTENDED', 'IN_PROGRESS', 'NO_SHOW', 'PENDING_PAYMENT', 'PENDING_FORM', 'PENDING_COMPANIONS']),
+    // Left out: one catch-all to the signed-in person's own calendar (not a default, so `accounts:` can tell it was not given).
+    calendars: microsoftCalendars.optional(),
+    /** Several accounts, each with its own credentials and calendars, instead of the two keys above. */
+    accounts: z.array(microsoftAccount).min(1).optional(),
+    statuses: z.array(z.enum(STATUSES)).default([...STATUS_DEFAULT]),
     title: template.default('{person.full_name} · {search_code}'),
     description: template.default('{calendar.name}\n{person.email}'),
     /** Pacer per mailbox: Graph allows 10,000 requests per 10 minutes per mailbox and app. */
@@ -328,39 +466,15 @@ const microsoft = z
   })
   .superRefine((m, ctx) => {
     if (!m.enabled) return;
-    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
-    const c = m.credentials;
-    if (!c?.client_id) {
-      issue(
-        ['credentials', 'client_id'],
-        "is required while microsoft is enabled: the Application (client) ID from the app's Overview page in Entra ID",
-      );
+    const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+    if (m.accounts) {
+      checkAccounts('microsoft', m.accounts, { credentials: m.credentials, calendars: m.calendars }, ctx);
+      m.accounts.forEach((a, i) => checkMicrosoftSignIn(a.tenant ?? m.tenant, a.credentials, a.calendars, ['accounts', i], issue));
       return;
     }
-    if (!GUID.test(c.client_id))
-      issue(['credentials', 'client_id'], "is not a GUID; copy the Application (client) ID from the app's Overview page in Entra ID");
-    if (c.client_secret && c.refresh_token) {
-      issue(['credentials'], "give client_secret (app-only sign-in) or refresh_token (a person's own account), not both");
-      return;
-    }
-    if (c.client_secret) {
-      // The ID Entra shows beside a secret is a GUID; the value people must copy never is.
-      if (GUID.test(c.client_secret))
-        issue(
-          ['credentials', 'client_secret'],
-          "looks like the secret's ID; copy its Value instead (shown once, when the secret is added)",
-        );
-      if (SHARED_TENANTS.includes(m.tenant.toLowerCase()))
-        issue(
-          ['tenant'],
-          `cannot be "${m.tenant}" for app-only sign-in (client_secret); give the Directory (tenant) ID from the app's Overview page`,
-        );
-      m.calendars.forEach((cal, i) => {
-        if (cal.user === 'me')
-          issue(['calendars', i, 'user'], 'cannot be "me" for app-only sign-in (client_secret): name the mailbox by its address');
-      });
-    }
-  });
+    checkMicrosoftSignIn(m.tenant, m.credentials, m.calendars ?? MICROSOFT_CALENDARS_DEFAULT, [], issue);
+  })
+  .transform((m) => ({ ...m, calendars: m.calendars ?? MICROSOFT_CALENDARS_DEFAULT }));
 
 const feed = z.strictObject({
   name: z.string().min(1),
@@ -420,6 +534,14 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.output<typeof configSchema>;
+
+/**
+ * Each calendar section as its schema's defaults alone (enabled: false, so nothing is required): the
+ * settings of an account connected on the web when the config has no section of its kind.
+ */
+export function sectionDefaults() {
+  return { google: google.parse({ enabled: false }), caldav: caldav.parse({ enabled: false }), microsoft: microsoft.parse({ enabled: false }) };
+}
 export type FeedConfig = Config['feeds'][number];
 export type GoogleConfig = NonNullable<Config['google']>;
 export type CalDavConfig = NonNullable<Config['caldav']>;

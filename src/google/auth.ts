@@ -20,7 +20,14 @@ import { GoogleError } from './errors.ts';
  * channels.stop) takes this scope, and it cannot delete calendars or change who they are shared with.
  */
 export const SCOPE = 'https://www.googleapis.com/auth/calendar.events';
-const REFRESH_TOKEN_KEY = 'google.refresh_token';
+/** The kv key of an account's stored refresh token; the account `default` keeps the key it always had. */
+const refreshTokenKey = (account: string) => (account === 'default' ? 'google.refresh_token' : `google.${account}.refresh_token`);
+
+/** Where an account's refresh token lives between runs; a rotated one is saved at once. */
+export interface RefreshTokens {
+  load(): string | undefined;
+  save(token: string): void;
+}
 
 /** Stored by `google auth` and on rotation; tied to the config's own token so editing it wins. */
 interface StoredRefreshToken {
@@ -32,8 +39,14 @@ interface StoredRefreshToken {
 
 const configTokenHash = (cfg: GoogleConfig) => sha256Hex(cfg.credentials.refresh_token ?? '');
 
-export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string, issuedAt = Date.now()): void {
-  kv.set(REFRESH_TOKEN_KEY, {
+export function storeRefreshToken(
+  kv: KvStore,
+  cfg: GoogleConfig,
+  refreshToken: string,
+  issuedAt = Date.now(),
+  account = 'default',
+): void {
+  kv.set(refreshTokenKey(account), {
     refresh_token: refreshToken,
     config_token_hash: configTokenHash(cfg),
     issued_at: issuedAt,
@@ -41,16 +54,24 @@ export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: 
 }
 
 /** When the refresh token in use was issued, if it is a stored one that says so (a token from the config does not). */
-export function refreshTokenIssuedAt(kv: KvStore, cfg: GoogleConfig): number | null {
-  const stored = kv.get<StoredRefreshToken>(REFRESH_TOKEN_KEY);
+export function refreshTokenIssuedAt(kv: KvStore, cfg: GoogleConfig, account = 'default'): number | null {
+  const stored = kv.get<StoredRefreshToken>(refreshTokenKey(account));
   return stored && stored.config_token_hash === configTokenHash(cfg) && typeof stored.issued_at === 'number' ? stored.issued_at : null;
 }
 
 /** The refresh token in use: the stored one unless the config's own token changed since it was stored. */
-export function currentRefreshToken(kv: KvStore, cfg: GoogleConfig): string | undefined {
-  const stored = kv.get<StoredRefreshToken>(REFRESH_TOKEN_KEY);
+export function currentRefreshToken(kv: KvStore, cfg: GoogleConfig, account = 'default'): string | undefined {
+  const stored = kv.get<StoredRefreshToken>(refreshTokenKey(account));
   if (stored && stored.config_token_hash === configTokenHash(cfg)) return stored.refresh_token;
   return cfg.credentials.refresh_token;
+}
+
+/** An account's refresh tokens in the database's kv table (`google auth --account NAME` stores there). */
+export function storedRefreshTokens(kv: KvStore, cfg: GoogleConfig, account: string): RefreshTokens {
+  return {
+    load: () => currentRefreshToken(kv, cfg, account),
+    save: (token) => storeRefreshToken(kv, cfg, token, Date.now(), account),
+  };
 }
 
 export type { OAuth2Client };
@@ -156,8 +177,11 @@ export function forgetAccessToken(client: OAuth2Client): void {
   client.setCredentials(refresh_token ? { refresh_token } : {});
 }
 
-/** Builds the auth client; throws GoogleError('auth') when no usable credentials are configured. */
-export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
+/**
+ * Builds the auth client; throws GoogleError('auth') when no usable credentials are configured.
+ * `authCommand` is what a person runs to sign in again (`calbridge google auth --account ana`).
+ */
+export function createGoogleAuth(cfg: GoogleConfig, tokens: RefreshTokens, authCommand = 'calbridge google auth'): GoogleAuth {
   const file = cfg.credentials.service_account_file;
   if (file) {
     const key = readKey(file);
@@ -166,15 +190,15 @@ export function createGoogleAuth(cfg: GoogleConfig, kv: KvStore): GoogleAuth {
     accounts.set(client, `the service account ${key.client_email}`);
     return { client, mode: 'service_account' };
   }
-  const refreshToken = currentRefreshToken(kv, cfg);
+  const refreshToken = tokens.load();
   if (!refreshToken) {
-    throw new GoogleError('auth', 'no Google refresh token: run `calbridge google auth` once (or set google.credentials.refresh_token)');
+    throw new GoogleError('auth', `no Google refresh token: run \`${authCommand}\` once (or set google.credentials.refresh_token)`);
   }
   const client = oauthClient(cfg);
   client.setCredentials({ refresh_token: refreshToken });
   // Google may rotate the refresh token; keep the newest, or the next restart would use a dead one.
-  client.on('tokens', (tokens) => {
-    if (tokens.refresh_token && tokens.refresh_token !== refreshToken) storeRefreshToken(kv, cfg, tokens.refresh_token);
+  client.on('tokens', (answer) => {
+    if (answer.refresh_token && answer.refresh_token !== refreshToken) tokens.save(answer.refresh_token);
   });
   return { client, mode: 'oauth' };
 }

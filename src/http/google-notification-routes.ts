@@ -7,8 +7,8 @@ import { secretEquals } from '../core/secret-compare.ts';
 export interface NotificationRouteDeps {
   /** The channel's token when the channel is open and unexpired; undefined for any other id. */
   liveChannelToken(id: string): string | undefined;
-  /** Runs the reverse sync now (or right after the current round). */
-  wake(): void;
+  /** Runs the reverse sync of the channel's account now (or right after the current round). */
+  wake(channelId: string): void;
   onNotification?(outcome: 'accepted' | 'rejected'): void;
 }
 
@@ -26,7 +26,7 @@ export function googleNotificationRoutes(deps: NotificationRouteDeps): Hono {
     }
     deps.onNotification?.('accepted');
     // "sync" only announces a new channel; "exists" / "not_exists" mean the calendar changed.
-    if (c.req.header('x-goog-resource-state') !== 'sync') deps.wake();
+    if (c.req.header('x-goog-resource-state') !== 'sync') deps.wake(id);
     return c.body(null, 200);
   });
   return app;

@@ -1,18 +1,18 @@
 // A job: named, scheduled, never overlapping itself (in this process or, through a lease, any other).
 
 /**
- * Every job calbridge runs: its own, and each calendar target account's three (`google-writer`,
- * `caldav-reverse-sync`, `google.ana-reschedules`; sync/target/adapter.ts targetJobs). Waking or
- * running a name of neither form does not compile.
+ * Every job calbridge runs: its own, and each calendar target account's (`google-writer`,
+ * `caldav-reverse-sync`, `google.ana-reschedules`, `google.ana-channels`; sync/target/adapter.ts
+ * targetJobs). `accounts` reads the accounts connected on the web again. Waking or running a name of
+ * neither form does not compile.
  */
 export type JobName =
   | 'poll'
   | 'deliveries'
-  | 'google-channels'
-  | 'microsoft-subscriptions'
   | 'retention'
   | 'alerts'
-  | `${string}-${'writer' | 'reverse-sync' | 'reschedules'}`;
+  | 'accounts'
+  | `${string}-${'writer' | 'reverse-sync' | 'reschedules' | 'channels' | 'subscriptions'}`;
 
 /** Runs a job now, or right after its current run: a new delivery, a push notification, a change to write. */
 export type Wake = (job: JobName) => void;

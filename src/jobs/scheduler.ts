@@ -27,6 +27,7 @@ interface Slot {
 export class Scheduler {
   private readonly slots = new Map<JobName, Slot>();
   private stopped = false;
+  private started = false;
   private wakesHeld = false;
   private readonly runs;
   private readonly lastSuccess;
@@ -50,26 +51,43 @@ export class Scheduler {
     );
   }
 
+  /** Adds a job; after start() (an account connected while serving) its schedule starts at once. */
   add(job: Job): void {
     if (this.slots.has(job.name)) throw new Error(`two jobs are named ${job.name}`);
-    this.slots.set(job.name, { job, running: null, again: false, woken: false });
+    const slot: Slot = { job, running: null, again: false, woken: false };
+    this.slots.set(job.name, slot);
+    if (this.started && !this.stopped) this.schedule(slot);
+  }
+
+  /** Takes a job off (an account removed while serving): its schedule stops, and a run in flight is waited for. */
+  async remove(name: JobName): Promise<void> {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    this.slots.delete(name);
+    slot.again = false;
+    await slot.task?.stop();
+    if (slot.timer) clearInterval(slot.timer);
+    await slot.running?.catch(() => undefined);
   }
 
   start(): void {
-    for (const slot of this.slots.values()) {
-      const { schedule } = slot.job;
-      if (typeof schedule === 'string') {
-        const { expression, timezone } = parseCronSchedule(schedule);
-        const zone = timezone ?? this.options.timezone;
-        slot.task = cron.schedule(expression, () => void this.trigger(slot.job.name), {
-          name: slot.job.name,
-          noOverlap: true,
-          ...(zone ? { timezone: zone } : {}),
-        });
-      } else {
-        slot.timer = setInterval(() => void this.trigger(slot.job.name), schedule.everyMs);
-        slot.timer.unref();
-      }
+    this.started = true;
+    for (const slot of this.slots.values()) this.schedule(slot);
+  }
+
+  private schedule(slot: Slot): void {
+    const { schedule } = slot.job;
+    if (typeof schedule === 'string') {
+      const { expression, timezone } = parseCronSchedule(schedule);
+      const zone = timezone ?? this.options.timezone;
+      slot.task = cron.schedule(expression, () => void this.trigger(slot.job.name), {
+        name: slot.job.name,
+        noOverlap: true,
+        ...(zone ? { timezone: zone } : {}),
+      });
+    } else {
+      slot.timer = setInterval(() => void this.trigger(slot.job.name), schedule.everyMs);
+      slot.timer.unref();
     }
   }
 

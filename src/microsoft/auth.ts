@@ -106,7 +106,10 @@ export function refreshTokensIn(
   };
 }
 
-export type Credentials = { kind: 'app'; clientSecret: string } | { kind: 'delegated'; refreshTokens: RefreshTokens };
+/** A delegated account signed in through a web client (connected by a link) also sends that client's secret. */
+export type Credentials =
+  | { kind: 'app'; clientSecret: string }
+  | { kind: 'delegated'; refreshTokens: RefreshTokens; clientSecret?: string };
 
 export interface TokenSourceOptions extends AuthEndpoints {
   credentials: Credentials;
@@ -129,7 +132,13 @@ export function createTokenSource(o: TokenSourceOptions): AccessTokens & { lastE
       const rt = c.refreshTokens.load();
       if (!rt)
         throw new GraphError('auth', 'this Microsoft account has no refresh token yet; run `calbridge microsoft auth` once to sign in');
-      form = { client_id: o.clientId, refresh_token: rt, scope: delegatedScope(o.graphRoot), grant_type: 'refresh_token' };
+      form = {
+        client_id: o.clientId,
+        ...(c.clientSecret ? { client_secret: c.clientSecret } : {}),
+        refresh_token: rt,
+        scope: delegatedScope(o.graphRoot),
+        grant_type: 'refresh_token',
+      };
     }
     const { json } = await post(o, 'token', form, o.sleep);
     if (typeof json.access_token !== 'string') throw new GraphError('invalid', 'the token endpoint answered without an access_token');

@@ -1,14 +1,15 @@
-// The `microsoft-subscriptions` job: one Graph subscription per mapped calendar, made through the
+// The `microsoft-subscriptions` job (`microsoft.carla-subscriptions` for another account): one Graph subscription per mapped calendar, made through the
 // validation handshake and renewed before half its life is gone (subscriptions.ts), every 15 minutes.
 // The records are kept in the database, so a restart renews rather than subscribes again.
 import type { Clock } from '../core/clock.ts';
 import { errorMessage } from '../core/errors.ts';
-import type { Job, JobResult } from '../jobs/job.ts';
+import type { Job, JobName, JobResult } from '../jobs/job.ts';
 import type { GraphHttp } from './graph-http.ts';
 import { parseCalendarRef, type GraphTarget } from './graph-target.ts';
 import { renew, renewalDue, subscribe, type SubscriptionRecord } from './subscriptions.ts';
 
 export interface SubscriptionsJobDeps {
+  name: JobName;
   http: GraphHttp;
   target: GraphTarget;
   calendars: readonly string[];
@@ -25,7 +26,7 @@ export interface SubscriptionsJobDeps {
 
 export function subscriptionsJob(d: SubscriptionsJobDeps): Job {
   return {
-    name: 'microsoft-subscriptions',
+    name: d.name,
     schedule: { everyMs: 15 * 60_000 },
     inSync: false,
     async run(): Promise<JobResult> {

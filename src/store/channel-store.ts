@@ -1,5 +1,6 @@
-// Google push channels (events.watch), one live per calendar. A channel is stored before the watch
-// call, so Google's first "sync" message already finds it.
+// Google push channels (events.watch), one live per calendar of each account. A channel is stored
+// before the watch call, so Google's first "sync" message already finds it. A store sees its own
+// account's channels (`google.default`); looking one up by id finds any account's.
 import type { Db } from './db.ts';
 import type { Clock } from '../core/clock.ts';
 
@@ -14,6 +15,8 @@ export interface StoredChannel {
   expiration: number;
   state: ChannelState;
   createdAt: number;
+  /** Whose channel it is: `google.default`, `google.ana`. */
+  account: string;
 }
 
 interface Row {
@@ -25,6 +28,7 @@ interface Row {
   expiration_ms: number;
   state: ChannelState;
   created_at_ms: number;
+  account: string;
 }
 
 const fromRow = (r: Row): StoredChannel => ({
@@ -36,12 +40,14 @@ const fromRow = (r: Row): StoredChannel => ({
   expiration: r.expiration_ms,
   state: r.state,
   createdAt: r.created_at_ms,
+  account: r.account,
 });
 
 export class ChannelStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly account = 'google.default',
   ) {}
 
   get(id: string): StoredChannel | undefined {
@@ -49,21 +55,23 @@ export class ChannelStore {
     return row && fromRow(row);
   }
 
-  /** Channels not stopped, newest first. */
+  /** This account's channels not stopped, newest first. */
   live(): StoredChannel[] {
-    return (this.db.prepare(`SELECT * FROM google_channels WHERE state != 'stopped' ORDER BY created_at_ms DESC, id`).all() as Row[]).map(
-      fromRow,
-    );
+    return (
+      this.db
+        .prepare(`SELECT * FROM google_channels WHERE account = ? AND state != 'stopped' ORDER BY created_at_ms DESC, id`)
+        .all(this.account) as Row[]
+    ).map(fromRow);
   }
 
   opening(c: { id: string; calendarId: string; token: string; address: string; expiration: number }): void {
     const now = this.clock.now();
     this.db
       .prepare(
-        `INSERT INTO google_channels (id, calendar_id, token, address, expiration_ms, state, created_at_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, 'opening', ?, ?)`,
+        `INSERT INTO google_channels (id, calendar_id, token, address, expiration_ms, state, created_at_ms, updated_at_ms, account)
+         VALUES (?, ?, ?, ?, ?, 'opening', ?, ?, ?)`,
       )
-      .run(c.id, c.calendarId, c.token, c.address, c.expiration, now, now);
+      .run(c.id, c.calendarId, c.token, c.address, c.expiration, now, now, this.account);
   }
 
   activate(id: string, resourceId: string, expiration: number): void {
@@ -83,8 +91,8 @@ export class ChannelStore {
 
   activeCount(): number {
     const row = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM google_channels WHERE state = 'active' AND expiration_ms > ?`)
-      .get(this.clock.now()) as { n: number };
+      .prepare(`SELECT COUNT(*) AS n FROM google_channels WHERE account = ? AND state = 'active' AND expiration_ms > ?`)
+      .get(this.account, this.clock.now()) as { n: number };
     return row.n;
   }
 }

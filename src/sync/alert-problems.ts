@@ -15,8 +15,8 @@ export interface ProblemFacts {
   status: StatusDocument;
   /** Why the database cannot be written, if it cannot (store/write-check.ts). */
   databaseProblem: string | undefined;
-  /** When the Google refresh token in use was issued, where known (stored by `google auth`). */
-  googleTokenIssuedAt: number | null;
+  /** When a Google account's refresh token in use was issued, where known (stored by `google auth`); a number: every account's. */
+  googleTokenIssuedAt: number | null | ((account: string) => number | null);
   now: number;
   /** The sentences, in server.locale. */
   words: Messages['alerts'];
@@ -50,30 +50,37 @@ export function alertProblems(f: ProblemFacts): Problem[] {
     if (refused) {
       const sentence =
         kind === 'google'
-          ? googleAuthSentence(section.auth.error ?? undefined, section.auth.mode, f)
+          ? googleAuthSentence(section.auth.error ?? undefined, section.auth.mode, account, f)
           : kind === 'caldav'
             ? w.caldavAuth
             : w.microsoftAuth;
-      problems.push({ key: `${account}.auth`, sentence });
+      problems.push({ key: `${account}.auth`, sentence: named(account, sentence) });
     }
     // Refused credentials fail every write: one message about the cause, not two.
     if (!refused && section.failed > 0) {
-      problems.push({ key: `${account}.writes`, sentence: w.writes(section.failed, kind) });
+      problems.push({ key: `${account}.writes`, sentence: named(account, w.writes(section.failed, kind)) });
     }
     if (section.breaker) {
-      problems.push({ key: `${account}.breaker`, sentence: w.breaker(kind, section.breaker.deletes, section.breaker.mirrored) });
+      problems.push({
+        key: `${account}.breaker`,
+        sentence: named(account, w.breaker(kind, section.breaker.deletes, section.breaker.mirrored)),
+      });
     }
     const reverse = section.reverse_sync;
     const push = reverse.enabled ? reverse.push : undefined;
     if (push?.enabled === true && push.channels_active === 0) {
-      problems.push({ key: `${account}.push`, sentence: kind === 'microsoft' ? w.microsoftPush : w.push(push.address) });
+      problems.push({ key: `${account}.push`, sentence: named(account, kind === 'microsoft' ? w.microsoftPush : w.push(push.address)) });
     }
   }
   return problems;
 }
 
-function googleAuthSentence(error: string | undefined, mode: string | undefined, f: ProblemFacts): string {
+/** With several accounts of a kind, the sentence says whose: "google.ana: ...". The single form's stays as it was. */
+const named = (account: string, sentence: string) => (account.endsWith('.default') ? sentence : `${account}: ${sentence}`);
+
+function googleAuthSentence(error: string | undefined, mode: string | undefined, account: string, f: ProblemFacts): string {
   if (mode === 'service_account') return f.words.googleServiceAccount;
-  const days = error?.includes('invalid_grant') ? testingTrapDays(f.googleTokenIssuedAt, f.now) : null;
+  const issuedAt = typeof f.googleTokenIssuedAt === 'function' ? f.googleTokenIssuedAt(account) : f.googleTokenIssuedAt;
+  const days = error?.includes('invalid_grant') ? testingTrapDays(issuedAt, f.now) : null;
   return days === null ? f.words.googleAuth : f.words.googleTestingTrap(days);
 }

@@ -5,6 +5,7 @@
 import { alertSenders } from '../alerts/senders.ts';
 import { messagesFor } from '../core/i18n/index.ts';
 import { refreshTokenIssuedAt } from '../google/auth.ts';
+import { googleAccounts } from '../config/accounts.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import { alertProblems } from '../sync/alert-problems.ts';
 import { Alerting } from '../sync/alerting.ts';
@@ -26,7 +27,8 @@ export interface AlertsPartDeps {
 
 export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
   const cfg = s.config.alerts;
-  const google = s.config.google?.enabled ? s.config.google : undefined;
+  // Each configured Google account's stored token says when it was issued (the Testing trap); a connected one's does not.
+  const google = new Map(googleAccounts(s.config.google).map((a) => [`google.${a.name}`, a]));
   const words = messagesFor(s.config.server.locale).alerts;
   const statusUrl = new URL('status', s.config.server.public_url.replace(/\/?$/, '/')).toString();
   const alerting = new Alerting({
@@ -41,7 +43,10 @@ export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
       alertProblems({
         status: d.status(),
         databaseProblem: d.databaseProblem(),
-        googleTokenIssuedAt: google ? refreshTokenIssuedAt(s.kv, google) : null,
+        googleTokenIssuedAt: (account) => {
+          const a = google.get(account);
+          return a ? refreshTokenIssuedAt(s.kv, a.config, a.name) : null;
+        },
         now: s.clock.now(),
         words,
       }),

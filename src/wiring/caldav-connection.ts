@@ -23,7 +23,7 @@ export interface CalDavConnection {
 }
 
 export interface CalDavConnectionDeps {
-  config: CalDavConfig;
+  config: Omit<CalDavConfig, 'accounts'>;
   /** booking.timezone: floating times and all-day dates an app wrote are read in it. */
   zone: string;
   clock: Clock;

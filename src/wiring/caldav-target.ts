@@ -1,14 +1,16 @@
-// A CalDAV server as a calendar target: its connection (one pacer for the writer and the reverse
+// One CalDAV account as a calendar target: its connection (one pacer for its writer and its reverse
 // sync) and its adapter. Behaviour is the builder's (sync/target/build-target.ts).
 import { messagesOf } from '../config/voice.ts';
+import type { NamedAccount } from '../config/accounts.ts';
 import type { CalDavConfig } from '../config/schema.ts';
+import { withLabels } from '../metrics.ts';
 import { resourceKeyOf, type CalendarObject } from '../caldav/caldav-target.ts';
 import { desiredObject, mirrorMapping } from '../caldav/desired-object.ts';
 import { CALDAV_AUTH_WARNING, caldavBodyFacts, caldavWords, setupWarning } from '../caldav/target-words.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { mappedCalendars } from '../sync/reverse-sync.ts';
-import type { TargetAccount, TargetAdapter } from '../sync/target/adapter.ts';
+import { accountId, type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
 import { connectCalDav } from './caldav-connection.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
@@ -16,16 +18,17 @@ import { targetPart, type TargetPartOptions } from './target-part.ts';
 
 export function caldavTarget(
   s: Services,
-  cfg: CalDavConfig,
+  spec: NamedAccount<CalDavConfig>,
   apply: ApplyDeps,
   options: TargetPartOptions & { retry?: RetryPolicy } = {},
 ): Part {
+  const cfg = spec.config;
   const zone = s.config.booking.timezone;
   const caldav = connectCalDav({
     config: cfg,
     zone,
     clock: s.clock,
-    metrics: s.metrics,
+    metrics: withLabels(s.metrics, { account: accountId({ kind: 'caldav', name: spec.name }) }),
     ...(options.retry ? { retry: options.retry } : {}),
   });
   const messages = messagesOf(s.config);
@@ -33,7 +36,7 @@ export function caldavTarget(
   const calendars = mappedCalendars(mapping);
   const account: TargetAccount = {
     kind: 'caldav',
-    name: 'default',
+    name: spec.name,
     calendars,
     requests_per_minute: cfg.requests_per_minute,
     breaker_share: cfg.breaker_share,

@@ -1,12 +1,13 @@
-// The one way to Google: one auth client, one adapter, one pacer, so the writer and the reverse sync
-// share a single quota (google.requests_per_minute) and every call is counted once. Built on first
-// use, not at start: credentials may appear while serve runs (`google auth`), and Google's client
-// library is loaded only by work that calls Google.
+// The one way to one Google account: one auth client, one adapter, one pacer, so its writer and its
+// reverse sync share a single quota (requests_per_minute; Google's quota is per user, so accounts
+// each have their own) and every call is counted once. Built on first use, not at start: credentials
+// may appear while serve runs (`google auth`), and Google's client library is loaded only by work
+// that calls Google. A refresh token stored anew while serve runs (`google auth --account`) rebuilds
+// the client at the account's next pass.
 import type { GoogleConfig } from '../config/schema.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import type { Metrics } from '../metrics.ts';
-import type { KvStore } from '../store/kv-store.ts';
-import { createGoogleAuth } from '../google/auth.ts';
+import { createGoogleAuth, type RefreshTokens } from '../google/auth.ts';
 import { createCalendarAdapter } from '../google/calendar-adapter.ts';
 import { Pacer } from '../net/pacer.ts';
 import type { CalendarApi } from '../google/port.ts';
@@ -31,8 +32,13 @@ export interface GoogleConnection {
 }
 
 export interface GoogleConnectionDeps {
-  config: GoogleConfig;
-  kv: KvStore;
+  config: Omit<GoogleConfig, 'accounts'>;
+  /** The account's name: its metrics label. */
+  account: string;
+  /** Where its refresh token lives (the kv table for a config account, the connect store for one connected on the web). */
+  tokens: RefreshTokens;
+  /** What a person runs to sign this account in again. */
+  authCommand: string;
   /** The runtime's clock, for lastSuccessAt; pacing is about real time whatever this is. */
   clock: Clock;
   metrics: Metrics;
@@ -42,18 +48,34 @@ export interface GoogleConnectionDeps {
 
 export function connectGoogle(deps: GoogleConnectionDeps): GoogleConnection {
   const { config, clock } = deps;
-  const calls = deps.metrics.counter('google_calls_total', 'Google API calls by operation and outcome', ['op', 'outcome']);
+  const calls = deps.metrics.counter('google_calls_total', 'Google API calls by operation and outcome', ['op', 'outcome', 'account']);
   const pacer = new Pacer(config.requests_per_minute, systemClock);
+  const oauth = !config.credentials.service_account_file;
+  /** The refresh token the client was built with, or last rotated to by Google itself. */
+  let inUse: string | undefined;
+  const tokens: RefreshTokens = {
+    load: () => deps.tokens.load(),
+    save: (token) => {
+      inUse = token;
+      deps.tokens.save(token);
+    },
+  };
   let api: CalendarApi | undefined;
   let target: CalendarTarget<EventBody> | undefined;
   let mode: 'service_account' | 'oauth' | undefined;
   let lastSuccessAt: number | null = null;
   let rateLimited = 0;
   const connection: GoogleConnection = {
-    target: () => (target ??= createGoogleTarget(connection.api())),
+    target: () => {
+      const built = connection.api();
+      return (target ??= createGoogleTarget(built));
+    },
     api() {
+      // A new sign-in stored meanwhile: the next call uses it, not the client built with the old one.
+      if (api && oauth && tokens.load() !== inUse) api = target = undefined;
       if (api) return api;
-      const auth = createGoogleAuth(config, deps.kv);
+      inUse = oauth ? tokens.load() : undefined;
+      const auth = createGoogleAuth(config, tokens, deps.authCommand);
       mode = auth.mode;
       api = createCalendarAdapter({
         auth: auth.client,
@@ -63,7 +85,7 @@ export function connectGoogle(deps: GoogleConnectionDeps): GoogleConnection {
         ...(deps.retry ? { policy: deps.retry } : {}),
         observer: {
           onCall: (op, outcome) => {
-            calls.inc({ op, outcome });
+            calls.inc({ op, outcome, account: deps.account });
             if (outcome === 'rate_limited') rateLimited++;
           },
           onSuccess: () => void (lastSuccessAt = clock.now()),

@@ -1,51 +1,67 @@
-// Microsoft 365 / Outlook.com as a calendar target: its connection (a token source and one Graph
-// lane per mailbox, shared by the writer and the delta reverse sync), its adapter, and what only
-// Microsoft has: Graph subscriptions (`microsoft-subscriptions`, with an https public_url) and their
-// two notification routes, POST /microsoft/notifications and /microsoft/lifecycle.
+// One Microsoft 365 / Outlook.com account as a calendar target: its connection (a token source and
+// one Graph lane per mailbox, shared by its writer and its delta reverse sync), its adapter, and what
+// only Microsoft has: Graph subscriptions (`microsoft-subscriptions`, `microsoft.carla-subscriptions`,
+// with an https public_url), which the two shared notification routes, POST /microsoft/notifications
+// and /microsoft/lifecycle, reach through the account's push receiver (wiring/target-accounts.ts).
+import type { NamedAccount } from '../config/accounts.ts';
 import type { MicrosoftConfig } from '../config/schema.ts';
 import { desiredEvent, type EventBody, type MirrorMapping } from '../core/mirror/desired-event.ts';
 import { googleBodyFacts } from '../google/target-words.ts';
-import { microsoftNotificationRoutes } from '../http/microsoft-notification-routes.ts';
-import { microsoftRefreshTokenKey, refreshTokensIn, type Credentials } from '../microsoft/auth.ts';
+import { microsoftRefreshTokenKey, refreshTokensIn, type Credentials, type RefreshTokens } from '../microsoft/auth.ts';
+import { withLabels } from '../metrics.ts';
 import { connectGraph } from '../microsoft/connect.ts';
 import { AUTH_HELP } from '../microsoft/errors.ts';
 import { calendarRef } from '../microsoft/graph-target.ts';
-import { readNotices, type SubscriptionRecord } from '../microsoft/subscriptions.ts';
+import type { SubscriptionRecord } from '../microsoft/subscriptions.ts';
 import { subscriptionsJob } from '../microsoft/subscriptions-job.ts';
 import { targetPlace } from '../core/activity-words.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import { GraphIdStore } from '../store/graph-id-store.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
 import { mappedCalendars } from '../sync/reverse-sync.ts';
-import type { TargetAccount, TargetAdapter } from '../sync/target/adapter.ts';
+import { accountId, targetJobs, type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 import { targetPart, type TargetPartOptions } from './target-part.ts';
 
-const SUBSCRIPTIONS_KEY = 'microsoft.subscriptions';
+/** Where an account's subscriptions are kept (sync_cursors); the account `default` keeps the key it always had. */
+const subscriptionsKey = (name: string) => (name === 'default' ? 'microsoft.subscriptions' : `microsoft.${name}.subscriptions`);
 /** Our id of an appointment's event: the key, and a generation suffix should one ever be needed (Graph keeps its own id beside it). */
 const idOf = (key: string, generation: number) => (generation === 0 ? key : `${key}-${generation}`);
 const DAY = 86_400_000;
 const SUBSCRIPTION_FAILED = 'Microsoft: a Graph subscription could not be made or renewed; changes are picked up on the schedule only';
 
 /** The mapping in the mirror core's words: a calendar is "{user}/{calendar}". */
-function microsoftMapping(cfg: MicrosoftConfig): MirrorMapping {
+function microsoftMapping(cfg: Omit<MicrosoftConfig, 'accounts'>): MirrorMapping {
   return { ...cfg, calendars: cfg.calendars.map((c) => ({ calendar_key: c.calendar_key, calendar_id: calendarRef(c.user, c.calendar) })) };
+}
+
+/** A Microsoft account: from the config, or connected on the web (its refresh token and web client's secret in the connect store). */
+export interface MicrosoftAccountSpec extends NamedAccount<MicrosoftConfig> {
+  /** Where a delegated account's refresh token lives; default: the database's kv table (`microsoft auth --account`). */
+  tokens?: RefreshTokens;
+  /** A web client's secret, sent with each refresh (an account connected on the web). */
+  clientSecret?: string;
 }
 
 export function microsoftTarget(
   s: Services,
-  cfg: MicrosoftConfig,
+  spec: MicrosoftAccountSpec,
   apply: ApplyDeps,
   options: TargetPartOptions & { retry?: RetryPolicy } = {},
 ): Part {
-  const { clock, metrics } = s;
+  const cfg = spec.config;
+  const { clock } = s;
+  const id = accountId({ kind: 'microsoft', name: spec.name });
+  const metrics = withLabels(s.metrics, { account: id });
+  const jobs = targetJobs({ kind: 'microsoft', name: spec.name });
+  const SUBSCRIPTIONS_KEY = subscriptionsKey(spec.name);
   const rs = cfg.reverse_sync;
   const mapping = microsoftMapping(cfg);
   const calendars = mappedCalendars(mapping);
   const account: TargetAccount = {
     kind: 'microsoft',
-    name: 'default',
+    name: spec.name,
     calendars,
     requests_per_minute: cfg.requests_per_minute,
     breaker_share: cfg.breaker_share,
@@ -54,9 +70,14 @@ export function microsoftTarget(
 
   const calls = metrics.counter('microsoft_calls_total', 'Microsoft Graph requests by outcome', ['outcome']);
   let lastSuccessAt: number | null = null;
-  const credentials: Credentials = cfg.credentials?.client_secret
-    ? { kind: 'app', clientSecret: cfg.credentials.client_secret }
-    : { kind: 'delegated', refreshTokens: refreshTokensIn(s.kv, microsoftRefreshTokenKey('default'), cfg.credentials?.refresh_token) };
+  const credentials: Credentials = spec.tokens
+    ? { kind: 'delegated', refreshTokens: spec.tokens, ...(spec.clientSecret ? { clientSecret: spec.clientSecret } : {}) }
+    : cfg.credentials?.client_secret
+      ? { kind: 'app', clientSecret: cfg.credentials.client_secret }
+      : {
+          kind: 'delegated',
+          refreshTokens: refreshTokensIn(s.kv, microsoftRefreshTokenKey(spec.name), cfg.credentials?.refresh_token),
+        };
   const connection = connectGraph({
     authorityUrl: cfg.authority_url,
     tenant: cfg.tenant,
@@ -121,9 +142,10 @@ export function microsoftTarget(
   const part = targetPart(s, adapter, account, apply, options);
   if (!rs.enabled) return part;
 
-  const log = s.log.child({ module: 'microsoft' });
-  const readDelta = () => s.wake('microsoft-reverse-sync');
+  const log = s.log.child({ module: 'microsoft', ...(spec.name === 'default' ? {} : { account: id }) });
+  const readDelta = () => s.wake(jobs.reverse);
   const maintain = subscriptionsJob({
+    name: jobs.push,
     http: connection.http,
     target: connection.target,
     calendars,
@@ -141,14 +163,14 @@ export function microsoftTarget(
   return {
     ...part,
     jobs: [...(part.jobs ?? []), ...(push ? [maintain] : [])],
-    routes: microsoftNotificationRoutes({
-      clientStateOf: (id) => bySubscription(id)?.clientState,
-      readNotices,
+    push: {
+      kind: 'microsoft',
+      secretOf: (subscription) => bySubscription(subscription)?.clientState,
       changed: readDelta,
-      lifecycle(id, event) {
-        log.info({ subscription: id, event }, 'Graph lifecycle notification');
+      lifecycle(subscription, event) {
+        log.info({ subscription, event }, 'Graph lifecycle notification');
         const all = subscriptions();
-        const calendarId = Object.keys(all).find((k) => all[k]!.id === id);
+        const calendarId = Object.keys(all).find((k) => all[k]!.id === subscription);
         if (calendarId === undefined) return;
         // missed / subscriptionRemoved: read what we may have missed now, and subscribe again;
         // reauthorizationRequired: renew now (a renewal is a reauthorization).
@@ -156,16 +178,16 @@ export function microsoftTarget(
         else delete all[calendarId];
         saveSubscriptions(all);
         if (event !== 'reauthorizationRequired') readDelta();
-        s.wake('microsoft-subscriptions');
+        s.wake(jobs.push);
       },
-    }),
+    },
     async start() {
       if (rs.push_notifications && !push)
         log.warn(
           { public_url: s.config.server.public_url },
           'Graph change notifications need an https public_url; the scheduled delta queries run alone',
         );
-      if (push) s.wake('microsoft-subscriptions');
+      if (push) s.wake(jobs.push);
       await part.start?.();
     },
   };

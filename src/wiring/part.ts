@@ -7,6 +7,21 @@ import type { Job } from '../jobs/job.ts';
 import type { Readiness } from '../core/readiness.ts';
 import type { StatusShare } from '../status/status-document.ts';
 
+/**
+ * What an account's push notifications reach: the one `/google/notifications` route and the two
+ * Microsoft routes ask each account's receiver in turn (wiring/target-accounts.ts), so an account
+ * added while serving is reached by routes mounted at start.
+ */
+export interface PushReceiver {
+  kind: 'google' | 'microsoft';
+  /** Google: the token of this account's live channel with that id; Microsoft: the clientState of its subscription. */
+  secretOf(id: string): string | undefined;
+  /** Something changed in that channel's or subscription's calendar. */
+  changed(id: string): void;
+  /** Microsoft's lifecycle notifications (reauthorizationRequired, subscriptionRemoved, missed). */
+  lifecycle?(id: string, event: string): void;
+}
+
 export interface Part {
   /** Its section's key in the status document. */
   name: string;
@@ -23,4 +38,6 @@ export interface Part {
   /** Its section(s) of the status document (status/status-document.ts): `{ ingest: ... }`, `{ targets: { 'google.default': ... } }`. */
   status?(): StatusShare;
   readiness?(): Readiness;
+  /** A calendar account's push notifications, reached through the shared routes. */
+  push?: PushReceiver;
 }

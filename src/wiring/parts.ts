@@ -1,18 +1,22 @@
 // The daemon's parts, in the order `sync` runs their jobs: ingest first (state from the booking
-// service), then outputs (feeds, then each calendar target: its writer, then what flows back);
-// retention is not part of a pass. A calendar target is one line here (wiring/target-part.ts).
+// service), then outputs (feeds, then each calendar account: its writer, then what flows back);
+// retention is not part of a pass. A calendar account is one case here (accountPart), over the one
+// builder (wiring/target-part.ts); the set of accounts is wiring/target-accounts.ts.
 import { readerOptions } from '../core/reader.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
+import { accountsOf, type NamedAccount } from '../config/accounts.ts';
+import type { CalDavConfig, Config } from '../config/schema.ts';
 import { GoneBreaker } from '../sync/gone-breaker.ts';
 import { createFeedsPart } from './feeds-part.ts';
-import { googleTarget } from './google-target.ts';
+import { googleTarget, type GoogleAccountSpec } from './google-target.ts';
 import { createIngestPart } from './ingest-part.ts';
 import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
 import { caldavTarget } from './caldav-target.ts';
-import { microsoftTarget } from './microsoft-target.ts';
+import { microsoftTarget, type MicrosoftAccountSpec } from './microsoft-target.ts';
+import { createTargetAccounts, type JobHost, type TargetAccounts } from './target-accounts.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
 
@@ -50,32 +54,66 @@ export function applyDepsOf(s: Services): ApplyDeps {
   };
 }
 
-export function createParts(s: Services, tuning: Tuning = {}): Part[] {
+/** One calendar account of any kind, as the config or a connection gives it (wiring/target-accounts.ts). */
+export type AccountSpec =
+  | ({ kind: 'google' } & GoogleAccountSpec)
+  | ({ kind: 'caldav' } & NamedAccount<CalDavConfig>)
+  | ({ kind: 'microsoft' } & MicrosoftAccountSpec);
+
+/** The part of one calendar account: its writer, reverse sync, push, status and readiness. */
+export function accountPart(s: Services, apply: ApplyDeps, spec: AccountSpec, tuning: Tuning = {}): Part {
+  switch (spec.kind) {
+    case 'google':
+      return googleTarget(s, spec, apply, {
+        ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}),
+        ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}),
+      });
+    case 'caldav':
+      return caldavTarget(s, spec, apply, {
+        ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
+        ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
+      });
+    case 'microsoft':
+      return microsoftTarget(s, spec, apply, {
+        ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}),
+        ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}),
+      });
+  }
+}
+
+/** Every calendar account of the config, in the order written: google's, caldav's, microsoft's. */
+export function configuredAccounts(config: Config): AccountSpec[] {
+  const all = accountsOf(config);
+  return [
+    ...all.google.map((a) => ({ kind: 'google' as const, ...a })),
+    ...all.caldav.map((a) => ({ kind: 'caldav' as const, ...a })),
+    ...all.microsoft.map((a) => ({ kind: 'microsoft' as const, ...a })),
+  ];
+}
+
+export interface Parts {
+  /** Before the calendar accounts: ingest, webhook registration, feeds. */
+  before: Part[];
+  /** The calendar accounts, changing while serving. */
+  accounts: TargetAccounts;
+  /** After them: retention, activity. */
+  after: Part[];
+}
+
+export function createParts(s: Services, jobs: JobHost, tuning: Tuning = {}): Parts {
   const apply = applyDepsOf(s);
-  const g = s.config.google?.enabled ? s.config.google : undefined;
-  const c = s.config.caldav?.enabled ? s.config.caldav : undefined;
-  const m = s.config.microsoft?.enabled ? s.config.microsoft : undefined;
-  const parts: (Part | undefined)[] = [
+  const before: (Part | undefined)[] = [
     createIngestPart(s, apply),
     createWebhookRegistrationPart(s),
     s.config.feeds.length ? createFeedsPart(s) : undefined,
-    g &&
-      googleTarget(s, g, apply, {
-        ...(tuning.googleRetry ? { retry: tuning.googleRetry } : {}),
-        ...(tuning.googleItemBackoff ? { itemBackoff: tuning.googleItemBackoff } : {}),
-      }),
-    c &&
-      caldavTarget(s, c, apply, {
-        ...(tuning.caldavRetry ? { retry: tuning.caldavRetry } : {}),
-        ...(tuning.caldavItemBackoff ? { itemBackoff: tuning.caldavItemBackoff } : {}),
-      }),
-    m &&
-      microsoftTarget(s, m, apply, {
-        ...(tuning.microsoftRetry ? { retry: tuning.microsoftRetry } : {}),
-        ...(tuning.microsoftItemBackoff ? { itemBackoff: tuning.microsoftItemBackoff } : {}),
-      }),
-    createRetentionPart(s),
-    createActivityPart(s),
   ];
-  return parts.filter((p): p is Part => p !== undefined);
+  return {
+    before: before.filter((p): p is Part => p !== undefined),
+    accounts: createTargetAccounts(s, {
+      configured: configuredAccounts(s.config),
+      build: (spec) => accountPart(s, apply, spec, tuning),
+      jobs,
+    }),
+    after: [createRetentionPart(s), createActivityPart(s)],
+  };
 }

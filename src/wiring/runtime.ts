@@ -27,7 +27,9 @@ import { configuredSecrets } from '../http/status-page/redact.ts';
 import { createAlertsPart } from './alerts-part.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import type { Part } from './part.ts';
-import { createParts, type Tuning } from './parts.ts';
+import { configuredAccounts, createParts, type Tuning } from './parts.ts';
+import { accountId } from '../sync/target/adapter.ts';
+import type { ConnectedAccounts } from '../sync/target/connected-account.ts';
 import { createServices, type Services } from './services.ts';
 import { captureBooking } from '../sync/dry-run/capture-booking.ts';
 import type { HeldWrites } from '../sync/dry-run/planned.ts';
@@ -49,6 +51,8 @@ export interface RuntimeOptions {
    * of sent (reads still go out). Only `sync --dry-run` sets it, on a scratch copy of the database.
    */
   held?: HeldWrites;
+  /** The calendar accounts connected on the web (default: none); read at start and when `accounts` is woken. */
+  connectedAccounts?: ConnectedAccounts;
   /** Pages only the demo serves (its simulated Google calendar), and the status page's links to them. */
   demoPages?: { routes: Hono; links: PageLink[] };
 }
@@ -87,11 +91,14 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     leases,
     booking: options.held ? captureBooking(booking, readerOptions(config.booking), options.held) : booking,
     ...(options.held ? { held: options.held } : {}),
+    ...(options.connectedAccounts ? { connectedAccounts: options.connectedAccounts } : {}),
     wake: options.wake ?? ((job) => scheduler.wake(job)),
   });
   const lifecycle = createLifecycle();
   const writable = new WriteCheck(db);
-  const own = [...createParts(services, options.tuning), lifecycle.part];
+  const built = createParts(services, scheduler, options.tuning);
+  // The calendar accounts may change while serving (wiring/target-accounts.ts): every list of parts is read anew.
+  const own = (): Part[] => [...built.before, built.accounts.part, ...built.accounts.parts(), ...built.after, lifecycle.part];
   const statusOf = (of: readonly Part[]): StatusDocument =>
     assembleStatus(
       { version: packageVersion(), now: new Date(clock.now()).toISOString() },
@@ -99,22 +106,28 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     );
   // Alerts read every other part's status, so they come last and see all of it.
   const alerts = createAlertsPart(services, {
-    status: () => statusOf(own),
+    status: () => statusOf(own()),
     databaseProblem: () => writable.problem(),
     ...(options.tuning?.alertRetry ? { retry: options.tuning.alertRetry } : {}),
   });
-  const parts = [...own, alerts];
-  for (const part of parts) for (const job of part.jobs ?? []) scheduler.add(job);
+  const partsNow = (): Part[] => [...own(), alerts];
+  for (const part of partsNow()) for (const job of part.jobs ?? []) scheduler.add(job);
+  // Routes are mounted once: the accounts' push routes ask the accounts of the moment.
+  const parts = partsNow();
 
-  const status = (): StatusDocument => statusOf(parts);
+  const status = (): StatusDocument => statusOf(partsNow());
   const readiness = (): OverallReadiness => {
     const problem = writable.problem();
     return overallReadiness([
       { reasons: problem ? [problem] : [], warnings: [] },
-      ...parts.flatMap((p) => (p.readiness ? [p.readiness()] : [])),
+      ...partsNow().flatMap((p) => (p.readiness ? [p.readiness()] : [])),
     ]);
   };
   const secrets = configuredSecrets(config);
+  // The agenda shows where an appointment is mirrored: in the first account of each kind.
+  const firstGoogle = configuredAccounts(config).find((a) => a.kind === 'google');
+  const firstCaldav = configuredAccounts(config).find((a) => a.kind === 'caldav');
+  const firstMicrosoft = configuredAccounts(config).find((a) => a.kind === 'microsoft');
   const app = createApp({
     log,
     metrics,
@@ -126,6 +139,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     status,
     readiness,
     routes: [
+      built.accounts.routes,
       ...parts.flatMap((p) => (p.routes ? [p.routes] : [])),
       ...(options.demoPages ? [options.demoPages.routes] : []),
       statusPageRoutes({
@@ -140,9 +154,9 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
             {
               config,
               appointments: services.appointments,
-              ...(config.google?.enabled ? { links: services.targetStores('google.default').links } : {}),
-              ...(config.caldav?.enabled ? { caldavLinks: services.targetStores('caldav.default').links } : {}),
-              ...(config.microsoft?.enabled ? { microsoftLinks: services.targetStores('microsoft.default').links } : {}),
+              ...(firstGoogle ? { links: services.targetStores(accountId(firstGoogle)).links } : {}),
+              ...(firstCaldav ? { caldavLinks: services.targetStores(accountId(firstCaldav)).links } : {}),
+              ...(firstMicrosoft ? { microsoftLinks: services.targetStores(accountId(firstMicrosoft)).links } : {}),
             },
             now,
           ),
@@ -161,7 +175,9 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
   return {
     config,
     services,
-    parts,
+    get parts() {
+      return partsNow();
+    },
     scheduler,
     app,
     shortcut,
@@ -172,7 +188,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       await scheduler.stop();
-      for (const part of [...parts].reverse()) {
+      for (const part of partsNow().reverse()) {
         try {
           await part.stop?.();
         } catch (e) {

@@ -22,6 +22,14 @@ import { RescheduleStore } from '../store/reschedule-store.ts';
 import { ActivityStore } from '../store/activity-store.ts';
 import { voiceOf } from '../config/voice.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
+import type { ConnectedAccounts } from '../sync/target/connected-account.ts';
+
+export interface TargetStores {
+  links: LinkStore;
+  actions: RescheduleStore;
+  /** Google push channels (only Google accounts open any). */
+  channels: ChannelStore;
+}
 
 /** What buildRuntime hands in; the services add the stores over its database. */
 export interface ServiceDeps {
@@ -38,19 +46,22 @@ export interface ServiceDeps {
   held?: HeldWrites;
   /** The scheduler's leases: built before the scheduler, which the wake reaches. */
   leases: Leases;
+  /** The calendar accounts connected on the web (sync/target/connected-account.ts); default: none. */
+  connectedAccounts?: ConnectedAccounts;
 }
 
 export interface Services extends ServiceDeps {
+  /** The accounts connected on the web now; the runtime reads it at start and when `accounts` is woken. */
+  connectedAccounts: ConnectedAccounts;
   /** Runs a few store calls as one transaction, for a use case that must commit them together. */
   atomic: Atomic;
   appointments: AppointmentStore;
   deliveries: DeliveryStore;
   rejections: RejectionStore;
-  /** A calendar target account's links and reverse-sync actions (`google.default`): the same stores over its own rows. */
-  targetStores(account: string): { links: LinkStore; actions: RescheduleStore };
+  /** A calendar target account's links, reverse-sync actions and push channels (`google.default`): the same stores over its own rows. */
+  targetStores(account: string): TargetStores;
   /** Reverse-sync actions across every account: retention's prune, the activity's echo check. */
   anyActions: RescheduleStore;
-  channels: ChannelStore;
   fragments: FeedFragmentStore;
   /** Recent activity in words (status page, /api/status); booking changes are recorded as they are stored. */
   activity: ActivityStore;
@@ -61,10 +72,18 @@ export interface Services extends ServiceDeps {
 export function createServices(deps: ServiceDeps): Services {
   const { db, clock } = deps;
   const appointments = new AppointmentStore(db, clock);
-  const stores = new Map<string, { links: LinkStore; actions: RescheduleStore }>();
+  const stores = new Map<string, TargetStores>();
   const targetStores = (account: string) => {
     let s = stores.get(account);
-    if (!s) stores.set(account, (s = { links: new LinkStore(db, clock, account), actions: new RescheduleStore(db, clock, account) }));
+    if (!s)
+      stores.set(
+        account,
+        (s = {
+          links: new LinkStore(db, clock, account),
+          actions: new RescheduleStore(db, clock, account),
+          channels: new ChannelStore(db, clock, account),
+        }),
+      );
     return s;
   };
   // The booking service's echo of a reschedule sent for any target is not news.
@@ -77,6 +96,7 @@ export function createServices(deps: ServiceDeps): Services {
   );
   return {
     ...deps,
+    connectedAccounts: deps.connectedAccounts ?? (() => []),
     atomic: atomicOf(db),
     appointments,
     deliveries: new DeliveryStore(db),
@@ -84,7 +104,6 @@ export function createServices(deps: ServiceDeps): Services {
     targetStores,
     anyActions,
     activity,
-    channels: new ChannelStore(db, clock),
     fragments: new FeedFragmentStore(db),
     kv: new KvStore(db, clock, 'kv'),
     cursors: new KvStore(db, clock, 'sync_cursors'),

@@ -6,6 +6,7 @@ import { captureTarget } from '../sync/dry-run/capture-target.ts';
 import { accountId, type TargetAccount, type TargetAdapter } from '../sync/target/adapter.ts';
 import { buildTarget } from '../sync/target/build-target.ts';
 import type { CalendarTarget } from '../core/mirror/target.ts';
+import { withLabels } from '../metrics.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
@@ -39,7 +40,8 @@ export function targetPart<B>(
   return buildTarget(run, account, {
     clock: s.clock,
     log: s.log,
-    metrics: s.metrics,
+    // Each account's series carry its name: calbridge_google_writes_total{account="google.ana"}.
+    metrics: withLabels(s.metrics, { account: accountId(account) }),
     booking: s.booking,
     appointments: s.appointments,
     cursors: s.cursors,

@@ -1,10 +1,11 @@
-// The `google-channels` job: keeps one push channel per mapped calendar open (channels.ts), hourly.
-import type { Job, JobResult } from '../../jobs/job.ts';
+// The `google-channels` job (`google.ana-channels` for another account): keeps one push channel per
+// mapped calendar of the account open (channels.ts), hourly.
+import type { Job, JobName, JobResult } from '../../jobs/job.ts';
 import { maintainChannels, type ChannelDeps } from './channels.ts';
 
-export function channelsJob(deps: () => ChannelDeps, active: { set(n: number): void }): Job {
+export function channelsJob(name: JobName, deps: () => ChannelDeps, active: { set(n: number): void }): Job {
   return {
-    name: 'google-channels',
+    name,
     schedule: { everyMs: 3_600_000 },
     inSync: false,
     async run(): Promise<JobResult> {

@@ -14,7 +14,15 @@ const MIN_MASKED = 8;
 /** Every configured secret, feed tokens included. */
 export function configuredSecrets(config: Config): string[] {
   const c = config.google?.credentials;
+  const own = [
+    ...(config.google?.accounts ?? []).flatMap((a) => [a.credentials.client_secret, a.credentials.refresh_token]),
+    ...(config.caldav?.accounts ?? []).map((a) => a.password),
+    ...(config.microsoft?.accounts ?? []).flatMap((a) => [a.credentials.client_secret, a.credentials.refresh_token]),
+  ];
   return [
+    ...own,
+    config.microsoft?.credentials?.client_secret,
+    config.microsoft?.credentials?.refresh_token,
     config.booking.token,
     config.webhook.secret,
     config.webhook.previous_secret,

@@ -34,16 +34,25 @@ export interface TargetAccount {
 /** google.default, caldav.ana. */
 export const accountId = (a: Pick<TargetAccount, 'kind' | 'name'>): string => `${a.kind}.${a.name}`;
 
-export type TargetJobName = Exclude<JobName, 'poll' | 'deliveries' | 'google-channels' | 'microsoft-subscriptions' | 'retention'>;
+export type TargetJobName = Exclude<JobName, 'poll' | 'deliveries' | 'retention' | 'alerts' | 'accounts'>;
 
-/** Its jobs' names: `google-writer` for the default account, `google.ana-writer` for another. */
+/**
+ * Its jobs' names: `google-writer` for the default account, `google.ana-writer` for another; `push`
+ * keeps its push channels or subscriptions open (`google-channels`, `microsoft.carla-subscriptions`).
+ */
 export function targetJobs(a: Pick<TargetAccount, 'kind' | 'name'>): {
   writer: TargetJobName;
   reverse: TargetJobName;
   reschedules: TargetJobName;
+  push: TargetJobName;
 } {
   const stem = a.name === 'default' ? a.kind : accountId(a);
-  return { writer: `${stem}-writer`, reverse: `${stem}-reverse-sync`, reschedules: `${stem}-reschedules` };
+  return {
+    writer: `${stem}-writer`,
+    reverse: `${stem}-reverse-sync`,
+    reschedules: `${stem}-reschedules`,
+    push: `${stem}-${a.kind === 'microsoft' ? 'subscriptions' : 'channels'}`,
+  };
 }
 
 /** Where an account's state is kept (sync_cursors), one pattern for every target. */
