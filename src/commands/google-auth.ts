@@ -37,7 +37,7 @@ export const googleAuthCommand: Command = {
     const { googleAccounts, pickAccount } = await import('../config/accounts.ts');
     const config = loadConfig();
     if (!config.google) throw new UserError('google is not configured: add a google section with credentials.client_id and client_secret');
-    const picked = pickAccount('google', googleAccounts(config.google), typeof values.account === 'string' ? values.account : undefined);
+    const picked = pickAccount('Google', googleAccounts(config.google), typeof values.account === 'string' ? values.account : undefined);
     if (!picked.ok) throw new UserError(picked.reason, 2);
     const { name, config: cfg } = picked.account;
     const where = name === 'default' ? 'google.credentials' : `the credentials of google account "${name}"`;

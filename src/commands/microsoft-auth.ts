@@ -31,7 +31,7 @@ export const microsoftAuthCommand: Command = {
     if (!cfg)
       throw new UserError('microsoft is not configured: add a microsoft section with credentials.client_id (docs/microsoft-setup.md)');
     const { microsoftAccounts, pickAccount } = await import('../config/accounts.ts');
-    const picked = pickAccount('microsoft', microsoftAccounts(cfg), typeof values.account === 'string' ? values.account : undefined);
+    const picked = pickAccount('Microsoft', microsoftAccounts(cfg), typeof values.account === 'string' ? values.account : undefined);
     if (!picked.ok) throw new UserError(picked.reason, 2);
     const { name: account, config: own } = picked.account;
     const clientId = own.credentials?.client_id;

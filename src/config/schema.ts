@@ -245,6 +245,9 @@ const googleAccount = z.strictObject({
   name: accountName,
   credentials,
   calendars: googleCalendars.default(GOOGLE_CALENDARS_DEFAULT),
+  /** Advanced (proxies, tests): left out, the section's. */
+  api_root: httpUrl.optional(),
+  token_url: httpUrl.optional(),
   requests_per_minute: num(z.number().int().positive().max(10_000)).optional(),
   ...accountOverrides,
 });
@@ -398,6 +401,9 @@ const microsoftAccount = z.strictObject({
   tenant: microsoftTenant.optional(),
   credentials: microsoftCredentials,
   calendars: microsoftCalendars.default(MICROSOFT_CALENDARS_DEFAULT),
+  /** Advanced (national clouds, tests): left out, the section's. */
+  authority_url: httpUrl.optional(),
+  graph_root: httpUrl.optional(),
   requests_per_minute: num(z.number().int().positive().max(1000)).optional(),
   ...accountOverrides,
 });

@@ -52,10 +52,11 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(page.text).toContain('<td data-label="CalDAV" class="shown ok">✓ 09:00</td>');
 
     const metrics = (await get(env, '/metrics')).text;
-    expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok"\} 3/);
-    expect(metrics).toMatch(/calbridge_caldav_calls_total\{op="PUT",outcome="ok"\} 3/);
-    expect(metrics).toMatch(/calbridge_caldav_reverse_sync_rounds_total\{mode="full",outcome="ok"\} 1/);
-    expect(metrics).toMatch(/calbridge_caldav_pending 0/);
+    // Each series names its account.
+    expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok",account="caldav.default"\} 3/);
+    expect(metrics).toMatch(/calbridge_caldav_calls_total\{op="PUT",outcome="ok",account="caldav.default"\} 3/);
+    expect(metrics).toMatch(/calbridge_caldav_reverse_sync_rounds_total\{mode="full",outcome="ok",account="caldav.default"\} 1/);
+    expect(metrics).toMatch(/calbridge_caldav_pending\{account="caldav.default"\} 0/);
     expect(metrics).toContain(
       '# HELP calbridge_caldav_reverse_restores_total Events in a CalDAV calendar put back because the booking service wins',
     );

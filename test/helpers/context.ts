@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from '../../src/log.ts';
 import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
 import type { Tuning } from '../../src/wiring/parts.ts';
 import type { Services } from '../../src/wiring/services.ts';
+import type { ConnectedAccounts } from '../../src/sync/target/connected-account.ts';
 
 export const TEST_WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 
@@ -73,6 +74,8 @@ export interface TestContextOptions {
   tuning?: Tuning;
   /** Log lines go here (default: nowhere). */
   log?: Logger;
+  /** The calendar accounts connected on the web (default: none). */
+  connectedAccounts?: ConnectedAccounts;
 }
 
 /** The runtime on a real SQLite file in a temp dir, fakes swapped in; `close()` (afterEach) removes it. */
@@ -89,6 +92,7 @@ export function createTestContext(options: TestContextOptions = {}): TestContext
     ...(options.runJobs ? {} : { wake: options.wake ?? ((job) => void woken.push(job)) }),
     processMetrics: false,
     ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.connectedAccounts ? { connectedAccounts: options.connectedAccounts } : {}),
   });
   return {
     ctx: runtime.services,

