@@ -75,8 +75,17 @@ export function alertProblems(f: ProblemFacts): Problem[] {
   return problems;
 }
 
-/** With several accounts of a kind, the sentence says whose: "google.ana: ...". The single form's stays as it was. */
-const named = (account: string, sentence: string) => (account.endsWith('.default') ? sentence : `${account}: ${sentence}`);
+/**
+ * With several accounts of a kind, the sentence says whose ("google.ana: ...") and its sign-in
+ * command names the account (`calbridge google auth --account ana`). The single form's stays as it was.
+ */
+function named(account: string, sentence: string): string {
+  const dot = account.indexOf('.');
+  const kind = account.slice(0, dot);
+  const name = account.slice(dot + 1);
+  if (name === 'default') return sentence;
+  return `${account}: ${sentence.split(`calbridge ${kind} auth\``).join(`calbridge ${kind} auth --account ${name}\``)}`;
+}
 
 function googleAuthSentence(error: string | undefined, mode: string | undefined, account: string, f: ProblemFacts): string {
   if (mode === 'service_account') return f.words.googleServiceAccount;

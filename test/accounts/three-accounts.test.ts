@@ -28,6 +28,10 @@ const ADMIN = 'admin-token-for-accounts-tests-01';
 const BOOKING = ['c1', 'c2', 'c3', 'c4', 'c5'].map((c) => `${c}000000-0000-4000-a000-000000000001`);
 const [C1, C2, C3, C4, C5] = BOOKING as [string, string, string, string, string];
 
+/** Tomorrow 08:00 in the booking zone: the first appointment's start. */
+const first = (_sim: Simulator) =>
+  DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 8, minute: 0, second: 0, millisecond: 0 }).toMillis();
+
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -52,10 +56,9 @@ async function setUp(count: number): Promise<Env> {
   const sim = await startTestSimulator();
   closers.push(() => sim.close());
   // Tomorrow 08:00 on, one appointment an hour, calendars in turn: 100 each in five calendars.
-  const first = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 8, minute: 0, second: 0, millisecond: 0 }).toMillis();
   for (let i = 0; i < count; i++) {
     const key = BOOKING[i % 5]!;
-    sim.create({ appointment_key: `apt-${i}`, start: first + i * 3_600_000, calendar: { calendar_key: key, name: `Agenda ${i % 5}` } });
+    sim.create({ appointment_key: `apt-${i}`, start: first(sim) + i * 3_600_000, calendar: { calendar_key: key, name: `Agenda ${i % 5}` } });
   }
   const clinic = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   const ana = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
@@ -204,4 +207,56 @@ it('three accounts: each holds exactly its appointments, once; a revoked sign-in
   expect(status.targets['google.ana']!.mirrored).toBe(200);
   expect(status.targets['google.clinic']!.mirrored).toBe(300);
   expect(status.targets['caldav.bruno']!.mirrored).toBe(200);
+
+  // Ana revokes calbridge's access (and her access tokens lapse): only her account stops.
+  await env.run('alerts');
+  expect(env.hooks()).toEqual([]);
+  ana.revoke();
+  ana.expireAccessTokens();
+  const later = first(sim) + 600 * 3_600_000;
+  for (let i = 500; i < 510; i++) {
+    sim.create({ appointment_key: `apt-${i}`, start: later + i * 3_600_000, calendar: { calendar_key: BOOKING[i % 5]!, name: 'x' } });
+  }
+  await env.run('poll');
+  for (const w of writers) await env.run(w);
+  await t.runtime.scheduler.idle();
+  const after = t.runtime.status().targets;
+  expect(after['google.ana']!.auth.ok).toBe(false);
+  expect(after['google.clinic']!.auth.ok).toBe(true);
+  expect(after['caldav.bruno']!.auth.ok).toBe(true);
+  expect(sorted(env.googleKeys(clinic, 'all@group.calendar.google.com'))).toEqual(keysIn(sim, C2, C3));
+  expect(env.caldavFiles().sort()).toEqual(keysIn(sim, C4, C5).map((k) => `${k}.ics`));
+  expect(sorted(env.googleKeys(ana, 'primary'))).not.toEqual(keysIn(sim, C3, C4));
+
+  // One problem message, however often the alerts look.
+  await env.run('alerts');
+  await env.run('google.ana-writer');
+  await env.run('alerts');
+  expect(env.hooks().map((m) => `${m.event} ${m.key}`)).toEqual(['problem google.ana.auth']);
+  expect(env.hooks()[0]!.sentence).toMatch(/^google\.ana: /);
+  expect(env.hooks()[0]!.sentence).toContain('google auth --account ana');
+
+  // Ana signs in again (`google auth --account ana` stores the token): the running daemon uses it
+  // at the account's next pass, no restart.
+  const anaConfig = googleAccounts(t.runtime.config.google).find((a) => a.name === 'ana')!.config;
+  storeRefreshToken(t.ctx.kv, anaConfig, ana.issueRefreshToken(), Date.now(), 'ana');
+  expect(await env.run('google.ana-writer')).toMatchObject({ status: 'success' });
+  await env.run('alerts');
+  await env.run('alerts');
+  expect(env.hooks().map((m) => `${m.event} ${m.key}`)).toEqual(['problem google.ana.auth', 'recovered google.ana.auth']);
+
+  // No lost or doubled event anywhere.
+  const anaNow = env.googleKeys(ana, 'primary');
+  expect(sorted(anaNow)).toEqual(keysIn(sim, C3, C4));
+  expect(once(anaNow)).toBe(true);
+  const allNow = env.googleKeys(clinic, 'all@group.calendar.google.com');
+  expect(sorted(allNow)).toEqual(keysIn(sim, C2, C3));
+  expect(once(allNow)).toBe(true);
+  expect(sorted(env.googleKeys(clinic, 'one@group.calendar.google.com'))).toEqual(keysIn(sim, C1));
+  expect(env.caldavFiles().sort()).toEqual(keysIn(sim, C4, C5).map((k) => `${k}.ics`));
+  // The accounts' metrics carry their names.
+  const metrics = await t.runtime.services.metrics.registry.metrics();
+  expect(metrics).toMatch(/calbridge_google_writes_total\{kind="insert",outcome="ok",account="google.ana"\} \d+/);
+  expect(metrics).toMatch(/calbridge_google_writes_total\{kind="insert",outcome="ok",account="google.clinic"\} \d+/);
+  expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok",account="caldav.bruno"\} \d+/);
 });
