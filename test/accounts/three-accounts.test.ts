@@ -52,7 +52,8 @@ interface Env {
   hooks(): { event: string; key: string; sentence: string }[];
 }
 
-async function setUp(count: number): Promise<Env> {
+/** `section`: the Google the google section points at (an account connected on the web uses the section's endpoints). */
+async function setUp(count: number, section?: GoogleSimulator): Promise<Env> {
   const sim = await startTestSimulator();
   closers.push(() => sim.close());
   // Tomorrow 08:00 on, one appointment an hour, calendars in turn: 100 each in five calendars.
@@ -86,6 +87,7 @@ async function setUp(count: number): Promise<Env> {
     booking: { base_url: sim.url, token: sim.token, timezone: TEST_ZONE },
     poll: { breaker_share: 1 },
     google: {
+      ...(section ? { api_root: section.rootUrl, token_url: section.tokenUrl } : {}),
       reverse_sync: { schedule: '0 0 1 1 *' },
       accounts: [
         // The clinic-wide calendars: c1 on its own, c2 and c3 together.
@@ -259,4 +261,65 @@ it('three accounts: each holds exactly its appointments, once; a revoked sign-in
   expect(metrics).toMatch(/calbridge_google_writes_total\{kind="insert",outcome="ok",account="google.ana"\} \d+/);
   expect(metrics).toMatch(/calbridge_google_writes_total\{kind="insert",outcome="ok",account="google.clinic"\} \d+/);
   expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok",account="caldav.bruno"\} \d+/);
+});
+
+it('an account connected while serving is mirrored within one pass; removed, its jobs stop and its events stay', async () => {
+  const carla = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
+  closers.push(() => carla.close());
+  const env = await setUp(50, carla);
+  const { t, sim } = env;
+  await env.run('poll');
+  expect(t.runtime.parts.some((p) => p.name === 'google.carla')).toBe(false);
+
+  // A person confirms on the connect pages: the connect side stores the account and wakes `accounts`.
+  let stored: string | undefined = carla.issueRefreshToken();
+  const account: ConnectedAccount = {
+    kind: 'google',
+    name: 'carla',
+    calendarKey: C2,
+    calendar: 'primary',
+    client: { client_id: CLIENT.client_id, client_secret: CLIENT.client_secret },
+    tokens: { load: () => stored, save: (token) => void (stored = token) },
+  };
+  // Its settings are the config's google section's, whose endpoints here are Carla's simulator.
+  env.connected.push(account);
+  expect(await env.run('accounts')).toMatchObject({ status: 'success', summary: '1 accounts added, 0 removed' });
+  expect(t.runtime.parts.some((p) => p.name === 'google.carla')).toBe(true);
+  expect(t.woken).toContain('google.carla-writer');
+
+  // Mirrored within one pass of its writer, which the scheduler now has.
+  expect(await env.run('google.carla-writer')).toMatchObject({ status: 'success' });
+  const held = env.googleKeys(carla, 'primary');
+  expect(sorted(held)).toEqual(keysIn(sim, C2));
+  expect(once(held)).toBe(true);
+  expect(t.runtime.status().targets['google.carla']!.mirrored).toBe(10);
+  const res = await t.runtime.app.request('/api/status', { headers: { Authorization: `Bearer ${ADMIN}` } });
+  expect(Object.keys(((await res.json()) as { targets: object }).targets)).toContain('google.carla');
+
+  // A push notification on one of its channels reaches its reverse sync through the one route.
+  const channels = t.ctx.targetStores('google.carla').channels;
+  channels.opening({ id: 'ch-carla', calendarId: 'primary', token: 'carla-channel-token', address: 'x', expiration: Date.now() + 3_600_000 });
+  channels.activate('ch-carla', 'res-1', Date.now() + 3_600_000);
+  const push = (token: string) =>
+    t.runtime.app.request('/google/notifications', {
+      method: 'POST',
+      headers: { 'x-goog-channel-id': 'ch-carla', 'x-goog-channel-token': token, 'x-goog-resource-state': 'exists' },
+    });
+  expect((await push('wrong')).status).toBe(404);
+  expect((await push('carla-channel-token')).status).toBe(200);
+  expect(t.woken).toContain('google.carla-reverse-sync');
+
+  // The admin removes it: its part and jobs go, its events stay where they are.
+  env.connected.splice(0);
+  expect(await env.run('accounts')).toMatchObject({ status: 'success', summary: '0 accounts added, 1 removed' });
+  expect(t.runtime.parts.some((p) => p.name === 'google.carla')).toBe(false);
+  expect(t.runtime.status().targets['google.carla']).toBeUndefined();
+  await expect(t.runtime.scheduler.runNow('google.carla-writer')).rejects.toThrow(/no job named google.carla-writer/);
+  expect((await push('carla-channel-token')).status).toBe(404);
+  sim.create({ appointment_key: 'apt-late', start: first(sim) + 2000 * 3_600_000, calendar: { calendar_key: C2, name: 'x' } });
+  await env.run('poll');
+  await env.run('google.clinic-writer');
+  expect(sorted(env.googleKeys(carla, 'primary'))).toEqual(keysIn(sim, C2).filter((k) => k !== 'apt-late'));
+  // The other accounts never noticed.
+  expect(env.googleKeys(env.clinic, 'all@group.calendar.google.com').has('apt-late')).toBe(true);
 });
