@@ -42,7 +42,9 @@ export const googleAuthCommand: Command = {
     const { name, config: cfg } = picked.account;
     const where = name === 'default' ? 'google.credentials' : `the credentials of google account "${name}"`;
     if (!cfg.credentials.client_id || !cfg.credentials.client_secret) {
-      throw new UserError(`google auth needs an OAuth client: set client_id and client_secret in ${where} (a service account needs no consent)`);
+      throw new UserError(
+        `google auth needs an OAuth client: set client_id and client_secret in ${where} (a service account needs no consent)`,
+      );
     }
     const timeoutS = wholeNumberOption(values.timeout, 'timeout', 300, 1, 86_400);
     const port = wholeNumberOption(values.port, 'port', 0, 0, 65535);

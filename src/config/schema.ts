@@ -475,7 +475,9 @@ const microsoft = z
     const issue: Issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
     if (m.accounts) {
       checkAccounts('microsoft', m.accounts, { credentials: m.credentials, calendars: m.calendars }, ctx);
-      m.accounts.forEach((a, i) => checkMicrosoftSignIn(a.tenant ?? m.tenant, a.credentials, a.calendars, ['accounts', i], issue));
+      m.accounts.forEach((a, i) => {
+        checkMicrosoftSignIn(a.tenant ?? m.tenant, a.credentials, a.calendars, ['accounts', i], issue);
+      });
       return;
     }
     checkMicrosoftSignIn(m.tenant, m.credentials, m.calendars ?? MICROSOFT_CALENDARS_DEFAULT, [], issue);
@@ -546,7 +548,11 @@ export type Config = z.output<typeof configSchema>;
  * settings of an account connected on the web when the config has no section of its kind.
  */
 export function sectionDefaults() {
-  return { google: google.parse({ enabled: false }), caldav: caldav.parse({ enabled: false }), microsoft: microsoft.parse({ enabled: false }) };
+  return {
+    google: google.parse({ enabled: false }),
+    caldav: caldav.parse({ enabled: false }),
+    microsoft: microsoft.parse({ enabled: false }),
+  };
 }
 export type FeedConfig = Config['feeds'][number];
 export type GoogleConfig = NonNullable<Config['google']>;

@@ -39,13 +39,7 @@ interface StoredRefreshToken {
 
 const configTokenHash = (cfg: GoogleConfig) => sha256Hex(cfg.credentials.refresh_token ?? '');
 
-export function storeRefreshToken(
-  kv: KvStore,
-  cfg: GoogleConfig,
-  refreshToken: string,
-  issuedAt = Date.now(),
-  account = 'default',
-): void {
+export function storeRefreshToken(kv: KvStore, cfg: GoogleConfig, refreshToken: string, issuedAt = Date.now(), account = 'default'): void {
   kv.set(refreshTokenKey(account), {
     refresh_token: refreshToken,
     config_token_hash: configTokenHash(cfg),

@@ -85,7 +85,11 @@ export function googleTarget(
 
   const log = s.log.child({ module: 'google', ...(spec.name === 'default' ? {} : { account: id }) });
   const active = metrics.gauge('reverse_channels_active', 'Google push channels open');
-  const channelJob = channelsJob(jobs.push, () => ({ api: google.api(), store: channels, clock, log, address: pushUrl, calendars }), active);
+  const channelJob = channelsJob(
+    jobs.push,
+    () => ({ api: google.api(), store: channels, clock, log, address: pushUrl, calendars }),
+    active,
+  );
   return {
     ...part,
     jobs: [...(part.jobs ?? []), ...(push ? [channelJob] : [])],

@@ -5,17 +5,18 @@
 import { readerOptions } from '../core/reader.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import type { ApplyDeps } from '../sync/apply-record.ts';
-import { accountsOf, type NamedAccount } from '../config/accounts.ts';
-import type { CalDavConfig, Config } from '../config/schema.ts';
+import { accountsOf } from '../config/accounts.ts';
+import type { Config } from '../config/schema.ts';
+import type { AccountSpec } from './account-spec.ts';
 import { GoneBreaker } from '../sync/gone-breaker.ts';
 import { createFeedsPart } from './feeds-part.ts';
-import { googleTarget, type GoogleAccountSpec } from './google-target.ts';
+import { googleTarget } from './google-target.ts';
 import { createIngestPart } from './ingest-part.ts';
 import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
 import { caldavTarget } from './caldav-target.ts';
-import { microsoftTarget, type MicrosoftAccountSpec } from './microsoft-target.ts';
+import { microsoftTarget } from './microsoft-target.ts';
 import { createTargetAccounts, type JobHost, type TargetAccounts } from './target-accounts.ts';
 import type { Services } from './services.ts';
 import { createWebhookRegistrationPart } from './webhook-registration-part.ts';
@@ -54,14 +55,8 @@ export function applyDepsOf(s: Services): ApplyDeps {
   };
 }
 
-/** One calendar account of any kind, as the config or a connection gives it (wiring/target-accounts.ts). */
-export type AccountSpec =
-  | ({ kind: 'google' } & GoogleAccountSpec)
-  | ({ kind: 'caldav' } & NamedAccount<CalDavConfig>)
-  | ({ kind: 'microsoft' } & MicrosoftAccountSpec);
-
 /** The part of one calendar account: its writer, reverse sync, push, status and readiness. */
-export function accountPart(s: Services, apply: ApplyDeps, spec: AccountSpec, tuning: Tuning = {}): Part {
+function accountPart(s: Services, apply: ApplyDeps, spec: AccountSpec, tuning: Tuning = {}): Part {
   switch (spec.kind) {
     case 'google':
       return googleTarget(s, spec, apply, {

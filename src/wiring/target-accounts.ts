@@ -17,7 +17,7 @@ import { readNotices } from '../microsoft/subscriptions.ts';
 import { accountId, targetJobs } from '../sync/target/adapter.ts';
 import type { ConnectedAccount } from '../sync/target/connected-account.ts';
 import type { Part, PushReceiver } from './part.ts';
-import type { AccountSpec } from './parts.ts';
+import type { AccountSpec } from './account-spec.ts';
 import type { Services } from './services.ts';
 
 /** Where an account's jobs run: the scheduler (tests: a fake). */
@@ -40,7 +40,7 @@ export interface TargetAccounts {
 }
 
 /** An account connected on the web, as an account of the config: its kind's section settings, its own credentials and one calendar. */
-export function connectedSpec(config: Config, a: ConnectedAccount): AccountSpec {
+function connectedSpec(config: Config, a: ConnectedAccount): AccountSpec {
   const base = sectionSettings(config);
   switch (a.kind) {
     case 'google':
@@ -118,7 +118,9 @@ export function createTargetAccounts(
       if (taken.has(id)) log.warn({ account: id }, 'a connected account has the name of an account in the config; the config one is used');
       else now.set(id, a);
     }
-    const removed = [...connected.keys()].filter((id) => now.get(id) === undefined || fingerprint(now.get(id)!) !== connected.get(id)!.print);
+    const removed = [...connected.keys()].filter(
+      (id) => now.get(id) === undefined || fingerprint(now.get(id)!) !== connected.get(id)!.print,
+    );
     for (const id of removed) await drop(id);
     const added = [...now.keys()].filter((id) => !connected.has(id));
     for (const id of added) {

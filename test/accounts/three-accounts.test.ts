@@ -59,7 +59,11 @@ async function setUp(count: number, section?: GoogleSimulator): Promise<Env> {
   // Tomorrow 08:00 on, one appointment an hour, calendars in turn: 100 each in five calendars.
   for (let i = 0; i < count; i++) {
     const key = BOOKING[i % 5]!;
-    sim.create({ appointment_key: `apt-${i}`, start: first(sim) + i * 3_600_000, calendar: { calendar_key: key, name: `Agenda ${i % 5}` } });
+    sim.create({
+      appointment_key: `apt-${i}`,
+      start: first(sim) + i * 3_600_000,
+      calendar: { calendar_key: key, name: `Agenda ${i % 5}` },
+    });
   }
   const clinic = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
   const ana = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
@@ -163,7 +167,9 @@ async function setUp(count: number, section?: GoogleSimulator): Promise<Env> {
     },
     caldavFiles: () => readdirSync(folder).filter((f) => f.endsWith('.ics')),
     hooks: () =>
-      receiver.received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string }),
+      receiver.received
+        .filter((r) => r.path === '/hook')
+        .map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string }),
   };
 }
 
@@ -298,7 +304,13 @@ it('an account connected while serving is mirrored within one pass; removed, its
 
   // A push notification on one of its channels reaches its reverse sync through the one route.
   const channels = t.ctx.targetStores('google.carla').channels;
-  channels.opening({ id: 'ch-carla', calendarId: 'primary', token: 'carla-channel-token', address: 'x', expiration: Date.now() + 3_600_000 });
+  channels.opening({
+    id: 'ch-carla',
+    calendarId: 'primary',
+    token: 'carla-channel-token',
+    address: 'x',
+    expiration: Date.now() + 3_600_000,
+  });
   channels.activate('ch-carla', 'res-1', Date.now() + 3_600_000);
   const push = (token: string) =>
     t.runtime.app.request('/google/notifications', {
