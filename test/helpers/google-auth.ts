@@ -7,6 +7,7 @@ import { currentRefreshToken, refreshTokenIssuedAt } from '../../src/google/auth
 import { KvStore } from '../../src/store/kv-store.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { systemClock } from '../../src/core/clock.ts';
+import { googleAccounts } from '../../src/config/accounts.ts';
 
 export interface GoogleAuthRun {
   /** Every line it printed, stdout and stderr. */
@@ -22,13 +23,14 @@ export interface GoogleAuthRun {
   issuedAt(): number | null;
 }
 
-export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isTty?: boolean } = {}): GoogleAuthRun {
+export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isTty?: boolean; account?: string } = {}): GoogleAuthRun {
+  const name = options.account ?? 'default';
   const keyboard = new PassThrough();
   const printed: string[] = [];
   let consent!: (url: string) => void;
   const consentUrl = new Promise<string>((r) => (consent = r));
   const exit = googleAuthCommand.run({
-    values: { timeout: '20' },
+    values: { timeout: '20', ...(options.account ? { account: options.account } : {}) },
     positionals: [],
     verbose: false,
     io: {
@@ -49,21 +51,27 @@ export function runGoogleAuth(config: Config, options: { keyboard?: boolean; isT
     exit,
     consentUrl,
     type: (line) => void keyboard.write(`${line}\n`),
-    stored() {
-      const db = openDatabase(config.database.path);
-      try {
-        return currentRefreshToken(new KvStore(db, systemClock, 'kv'), config.google!);
-      } finally {
-        db.close();
-      }
-    },
+    stored: () => storedToken(config, name),
     issuedAt() {
       const db = openDatabase(config.database.path);
       try {
-        return refreshTokenIssuedAt(new KvStore(db, systemClock, 'kv'), config.google!);
+        return refreshTokenIssuedAt(new KvStore(db, systemClock, 'kv'), accountConfig(config, name), name);
       } finally {
         db.close();
       }
     },
   };
+}
+
+const accountConfig = (config: Config, name: string) =>
+  googleAccounts(config.google).find((a) => a.name === name)?.config ?? config.google!;
+
+/** The refresh token an account (`default`: the single form) has stored in the database now. */
+export function storedToken(config: Config, account: string): string | undefined {
+  const db = openDatabase(config.database.path);
+  try {
+    return currentRefreshToken(new KvStore(db, systemClock, 'kv'), accountConfig(config, account), account);
+  } finally {
+    db.close();
+  }
 }
