@@ -30,7 +30,8 @@ export function targetPart<B>(
         ...adapter,
         target: () =>
           (captured ??= captureTarget(
-            adapter.kind,
+            // The single form's writes are told as the kind's ("google"); another account's by its name.
+            account.name === 'default' ? adapter.kind : accountId(account),
             adapter.target(),
             { body: (b) => adapter.bodyFacts(b), keyOf: (c, e) => links.byEvent(c, e)?.appointmentKey ?? null },
             held,

@@ -235,6 +235,11 @@ it('three accounts: each holds exactly its appointments, once; a revoked sign-in
   expect(sorted(env.googleKeys(clinic, 'all@group.calendar.google.com'))).toEqual(keysIn(sim, C2, C3));
   expect(env.caldavFiles().sort()).toEqual(keysIn(sim, C4, C5).map((k) => `${k}.ics`));
   expect(sorted(env.googleKeys(ana, 'primary'))).not.toEqual(keysIn(sim, C3, C4));
+  // The status page (and `status`, which words the same problems) says whose sign-in failed and how to fix it.
+  const page = await (await t.runtime.app.request('/status', { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
+  expect(page).toContain('google.ana: Google refused calbridge’s credentials');
+  expect(page).toContain('calbridge google auth --account ana');
+  expect(page).not.toContain('google.clinic: Google refused');
 
   // One problem message, however often the alerts look.
   await env.run('alerts');

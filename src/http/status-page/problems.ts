@@ -54,16 +54,36 @@ function said(text: string, failures: Failures, w: ProblemWords): string {
   return out;
 }
 
+/**
+ * With several accounts, a problem says whose ("google.ana: ..."), and two accounts with one
+ * problem are two problems; the single form's (`google.default`) reads as it always did.
+ */
+function whose(account: string | undefined, problem: PageProblem): PageProblem {
+  if (account === undefined || account.endsWith('.default')) return problem;
+  const dot = account.indexOf('.');
+  const command = `calbridge ${account.slice(0, dot)} auth\``;
+  const named = `calbridge ${account.slice(0, dot)} auth --account ${account.slice(dot + 1)}\``;
+  return {
+    ...problem,
+    text: `${account}: ${problem.text}`,
+    ...(problem.todo ? { todo: problem.todo.split(command).join(named) } : {}),
+  };
+}
+
 /** Google or Microsoft refusing calbridge's credentials: nothing reaches that calendar until it is fixed. */
 function authProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined {
   if (t.auth.ok) return undefined;
   const p = w.m.problems;
   if (t.kind === 'google')
-    return { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) };
+    return whose(t.account, {
+      text: p.googleAuth,
+      todo: p.googleAuthTodo,
+      ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}),
+    });
   if (t.kind !== 'microsoft') return undefined;
   // Only the identity platform's own words (its AADSTS code names the cause); our advice is the todo.
   const said = /\((AADSTS\d+[^)]*)\)/.exec(t.auth.error ?? '')?.[1];
-  return { text: p.microsoftAuth, todo: p.microsoftAuthTodo, ...(said ? { detail: p.microsoftSaid(said) } : {}) };
+  return whose(t.account, { text: p.microsoftAuth, todo: p.microsoftAuthTodo, ...(said ? { detail: p.microsoftSaid(said) } : {}) });
 }
 
 /** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
@@ -72,8 +92,8 @@ function setupProblem(t: TargetSection, w: ProblemWords): PageProblem | undefine
   if (!setup) return undefined;
   const p = w.m.problems;
   const detail = { detail: setup.message.charAt(0).toUpperCase() + setup.message.slice(1) };
-  if (setup.kind === 'not_caldav') return { text: p.notCaldav, todo: p.notCaldavTodo, ...detail };
-  return { text: p.noCalendar(setup.calendar), todo: p.noCalendarTodo, ...detail };
+  if (setup.kind === 'not_caldav') return whose(t.account, { text: p.notCaldav, todo: p.notCaldavTodo, ...detail });
+  return whose(t.account, { text: p.noCalendar(setup.calendar), todo: p.noCalendarTodo, ...detail });
 }
 
 /** The CalDAV server refusing our password: the writer knows while it runs; another process (`status`) reads it in the failures. */
@@ -89,31 +109,35 @@ function failingWrites(t: TargetSection, w: ProblemWords): PageProblem | undefin
   const p = w.m.problems;
   const first = t.failures[0]?.last_error;
   if (t.kind === 'google') {
-    return {
+    return whose(t.account, {
       text: p.googleFailed(t.failed, codes(t.failures, w)),
       todo: p.googleFailedTodo,
       ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}),
-    };
+    });
   }
   if (t.kind === 'caldav') {
-    return {
+    return whose(t.account, {
       text: p.caldavFailed(t.failed, codes(t.failures, w)),
       todo: p.caldavFailedTodo,
       ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}),
-    };
+    });
   }
   if (t.kind === 'microsoft') {
-    return {
+    return whose(t.account, {
       text: p.microsoftFailed(t.failed, codes(t.failures, w)),
       todo: p.microsoftFailedTodo,
       ...(first !== undefined ? { detail: p.microsoftSaid(said(first, t.failures, w)) } : {}),
-    };
+    });
   }
   return undefined;
 }
 
 /** A readiness warning in the locale where it is one of the common ones; else the part's own sentence. */
 function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => string | undefined): PageProblem {
+  return whose(note.cause?.account, commonWarning(note, w, kindOf));
+}
+
+function commonWarning(note: Warning, w: ProblemWords, kindOf: (account: string) => string | undefined): PageProblem {
   const p = w.m.problems;
   const t = w.m.warnings;
   const { text } = note;
@@ -180,10 +204,12 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
     return explained(t);
   };
   const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, kindOf));
-  const told =
-    refused.length && !warnings.some((w) => w.text === p.caldavAuth) && !setups.length
-      ? [{ text: p.caldavAuth, todo: p.caldavAuthTodo }]
-      : [];
+  const told = setups.length
+    ? []
+    : refused.flatMap((t) => {
+        const refusal = whose(t.account, { text: p.caldavAuth, todo: p.caldavAuthTodo });
+        return warnings.some((w) => w.text === refusal.text) ? [] : [refusal];
+      });
   const failures = targets.flatMap((t) => (authProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));
   return once(
     setups.length ? [...reasons, ...auth, ...setups, ...warnings, ...failures] : [...reasons, ...auth, ...told, ...warnings, ...failures],
