@@ -85,7 +85,7 @@ export function microsoftTarget(
     clientId: cfg.credentials?.client_id ?? '',
     credentials,
     requestsPerMinute: cfg.requests_per_minute,
-    ids: new GraphIdStore(s.db),
+    ids: new GraphIdStore(s.db, id),
     // The delta window is fixed by each calendar's first call: the poll's window around that moment.
     window: () => ({ start: clock.now() - s.config.poll.past_days * DAY, end: clock.now() + (s.config.poll.future_days + 1) * DAY }),
     clock,
