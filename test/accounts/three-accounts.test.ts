@@ -10,11 +10,14 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { dryRunText } from '../../src/commands/sync-dry-run.ts';
 import { googleAccounts } from '../../src/config/accounts.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import { storeRefreshToken } from '../../src/google/auth.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import type { JobName } from '../../src/jobs/job.ts';
+import { silentLogger } from '../../src/log.ts';
+import { dryRunPass } from '../../src/wiring/dry-run.ts';
 import type { ConnectedAccount } from '../../src/sync/target/connected-account.ts';
 import { startReceiver, type Receiver } from '../alerts/receiver.ts';
 import { CalendarApp } from '../caldav/calendar-app.ts';
@@ -339,4 +342,16 @@ it('an account connected while serving is mirrored within one pass; removed, its
   expect(sorted(env.googleKeys(carla, 'primary'))).toEqual(keysIn(sim, C2).filter((k) => k !== 'apt-late'));
   // The other accounts never noticed.
   expect(env.googleKeys(env.clinic, 'all@group.calendar.google.com').has('apt-late')).toBe(true);
+});
+
+it("sync --dry-run plans each account's writes under its name and writes nothing", async () => {
+  const env = await setUp(10);
+  const run = await dryRunPass(env.t.runtime.config, { log: silentLogger(), booking: simulatorClient(env.sim) });
+  const places = run.appointments.flatMap((p) => p.writes).flatMap((w) => (w.kind === 'target' ? [`${w.target} ${w.appointmentKey}`] : []));
+  expect(places.filter((p) => p.startsWith('google.clinic ')).length).toBe(keysIn(env.sim, C1, C2, C3).length);
+  expect(places.filter((p) => p.startsWith('google.ana ')).length).toBe(keysIn(env.sim, C3, C4).length);
+  expect(places.filter((p) => p.startsWith('caldav.bruno ')).length).toBe(keysIn(env.sim, C4, C5).length);
+  expect(dryRunText(run, env.t.runtime.config).at(-1)).toMatch(/google\.clinic: 6 create; google\.ana: 4 create; caldav\.bruno: 4 create/);
+  expect(env.googleKeys(env.clinic, 'one@group.calendar.google.com').size).toBe(0);
+  expect(env.caldavFiles()).toEqual([]);
 });
