@@ -105,4 +105,40 @@ describe('job names', () => {
     };
     await expect(misspelt()).rejects.toThrow('no job named deliverys');
   });
+
+  it('a job added after start runs on its schedule; one removed stops, its run in flight awaited, and is unknown from then on', async () => {
+    t = createTestContext();
+    const scheduler = new Scheduler(t.ctx.leases, silentLogger(), createMetrics({ processMetrics: false }));
+    scheduler.start();
+    let runs = 0;
+    let release: (() => void) | undefined;
+    const ran = new Promise<void>((seen) =>
+      scheduler.add({
+        name: 'google.ana-writer',
+        schedule: { everyMs: 20 },
+        run: async () => {
+          runs++;
+          seen();
+          if (runs === 1) await new Promise<void>((r) => (release = r));
+          return { status: 'success' };
+        },
+      }),
+    );
+    await ran; // its interval started at once, though the scheduler started before it was added
+    let removed = false;
+    const removing = scheduler.remove('google.ana-writer').then(() => (removed = true));
+    await new Promise((r) => setImmediate(r));
+    expect(removed).toBe(false); // the run in flight is waited for
+    release!();
+    await removing;
+    // Neither its schedule nor a wake reaches it any more.
+    const after = runs;
+    scheduler.wake('google.ana-writer');
+    expect(runs).toBe(after);
+    await expect(scheduler.runNow('google.ana-writer')).rejects.toThrow(/no job named google.ana-writer/);
+    // The name is free again: the same account added back gets its job.
+    scheduler.add({ name: 'google.ana-writer', schedule: { everyMs: 3_600_000 }, run: async () => ({ status: 'success' }) });
+    expect((await scheduler.runNow('google.ana-writer')).status).toBe('success');
+    await scheduler.stop();
+  });
 });
