@@ -93,6 +93,12 @@ export function createTargetAccounts(
   const taken = new Set(d.configured.map((spec) => accountId(spec)));
   const connected = new Map<string, { part: Part; print: string; writer: JobName }>();
   let serving = false;
+  /** Names already warned about (a config account of the same name): said once, not every poll period. */
+  const clashes = new Set<string>();
+  const clash = (id: string) => {
+    if (!clashes.has(id)) log.warn({ account: id }, 'a connected account has the name of an account in the config; the config one is used');
+    clashes.add(id);
+  };
 
   /** Builds its part; `register`: its jobs go on the scheduler now (the runtime registers those of the first read itself). */
   const add = (a: ConnectedAccount, register: boolean): void => {
@@ -115,7 +121,7 @@ export function createTargetAccounts(
     for (const a of s.connectedAccounts()) {
       const id = accountId(a);
       // Refused at invite time; a config edited since then wins, and says so.
-      if (taken.has(id)) log.warn({ account: id }, 'a connected account has the name of an account in the config; the config one is used');
+      if (taken.has(id)) clash(id);
       else now.set(id, a);
     }
     const removed = [...connected.keys()].filter(
@@ -134,21 +140,24 @@ export function createTargetAccounts(
       if (serving) await entry.part.start?.().catch((e: unknown) => log.warn({ err: e, account: id }, 'part start failed'));
       s.wake(entry.writer);
     }
-    const changed = added.filter((id) => !removed.includes(id));
+    // An account whose settings changed was dropped and built anew: told as neither.
+    const fresh = added.filter((id) => !removed.includes(id));
     const gone = removed.filter((id) => !added.includes(id));
-    if (changed.length || gone.length) log.info({ added: changed, removed: gone }, 'connected accounts changed');
+    if (fresh.length || gone.length) log.info({ added: fresh, removed: gone }, 'connected accounts changed');
     return { added, removed };
   };
 
   // Read at start: a one-shot `sync` mirrors the connected accounts too.
   for (const a of s.connectedAccounts()) {
     const id = accountId(a);
-    if (!taken.has(id)) {
-      try {
-        add(a, false);
-      } catch (e) {
-        log.warn({ err: e, account: id }, 'a connected account could not be set up');
-      }
+    if (taken.has(id)) {
+      clash(id);
+      continue;
+    }
+    try {
+      add(a, false);
+    } catch (e) {
+      log.warn({ err: e, account: id }, 'a connected account could not be set up');
     }
   }
 
