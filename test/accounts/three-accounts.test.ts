@@ -218,6 +218,11 @@ it('three accounts: each holds exactly its appointments, once; a revoked sign-in
   expect(status.targets['google.ana']!.mirrored).toBe(200);
   expect(status.targets['google.clinic']!.mirrored).toBe(300);
   expect(status.targets['caldav.bruno']!.mirrored).toBe(200);
+  // The status page counts each account's events by its name.
+  const counts = await (await t.runtime.app.request('/status', { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
+  expect(counts).toContain('google.clinic: 300 events in Google');
+  expect(counts).toContain('google.ana: 200 events in Google');
+  expect(counts).toContain('caldav.bruno: 200');
 
   // Ana revokes calbridge's access (and her access tokens lapse): only her account stops.
   await env.run('alerts');

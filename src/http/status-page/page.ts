@@ -59,11 +59,13 @@ export function facts(status: StatusDocument, feeds: number, now: number, m: Mes
   }
   for (const t of Object.values(status.targets)) {
     const reverse = t.reverse_sync;
+    // With several accounts each count says whose (`google.ana: ...`); the single form's reads as before.
+    const whose = t.account === `${t.kind}.default` ? '' : `${t.account}: `;
     if (t.kind === 'google') {
-      out.push(m.page.inGoogle(t.mirrored, t.pending));
+      out.push(whose + m.page.inGoogle(t.mirrored, t.pending));
       if (reverse.enabled) out.push(reverse.push?.enabled ? m.page.pushBack : m.page.scheduleBack);
     } else if (t.kind === 'caldav') {
-      out.push(m.page.inCalDav(t.mirrored, t.pending));
+      out.push(whose + m.page.inCalDav(t.mirrored, t.pending));
       if (reverse.enabled) out.push(m.page.caldavBack);
     } else if (t.kind === 'microsoft') {
       out.push(m.page.inOutlook(t.mirrored, t.pending));
@@ -73,7 +75,8 @@ export function facts(status: StatusDocument, feeds: number, now: number, m: Mes
     }
   }
   out.push(m.page.feeds(feeds));
-  return out;
+  // How moves come back is said once, however many accounts share it.
+  return [...new Set(out)];
 }
 
 function health(input: PageInput): Html {
