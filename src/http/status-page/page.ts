@@ -68,7 +68,7 @@ export function facts(status: StatusDocument, feeds: number, now: number, m: Mes
       out.push(whose + m.page.inCalDav(t.mirrored, t.pending));
       if (reverse.enabled) out.push(m.page.caldavBack);
     } else if (t.kind === 'microsoft') {
-      out.push(m.page.inOutlook(t.mirrored, t.pending));
+      out.push(whose + m.page.inOutlook(t.mirrored, t.pending));
       // At once only while Graph holds a subscription to notify us by.
       const notified = reverse.enabled && reverse.push?.enabled === true && reverse.push.channels_active > 0;
       if (reverse.enabled) out.push(notified ? m.page.outlookPushBack : m.page.outlookScheduleBack);
