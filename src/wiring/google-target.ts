@@ -85,6 +85,8 @@ export function googleTarget(
 
   const log = s.log.child({ module: 'google', ...(spec.name === 'default' ? {} : { account: id }) });
   const active = metrics.gauge('reverse_channels_active', 'Google push channels open');
+  // A labelled series shows only once set: the account's count from the start.
+  active.set(channels.activeCount());
   const channelJob = channelsJob(
     jobs.push,
     () => ({ api: google.api(), store: channels, clock, log, address: pushUrl, calendars }),

@@ -103,6 +103,8 @@ export function microsoftTarget(
   const saveSubscriptions = (all: Record<string, SubscriptionRecord>) => s.cursors.set(SUBSCRIPTIONS_KEY, all);
   const active = () => Object.values(subscriptions()).filter((x) => x.expiresAt > clock.now()).length;
   const activeGauge = metrics.gauge('microsoft_subscriptions_active', 'Graph change-notification subscriptions alive');
+  // A labelled series shows only once set: the account's count from the start, not after its first renewal.
+  activeGauge.set(active());
   let subscriptionError: string | null = null;
   const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -51,12 +51,15 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     expect(page.text).toContain('<td data-label="Outlook" class="shown ok">✓ 09:00</td>');
 
     const metrics = (await get(env, '/metrics')).text;
-    expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok"\} 3/);
-    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{outcome="ok"\} \d+/);
-    expect(metrics).toMatch(/calbridge_microsoft_pending 0/);
-    expect(metrics).toMatch(/calbridge_microsoft_failed_items 0/);
-    expect(metrics).toMatch(/calbridge_microsoft_reverse_sync_rounds_total\{mode="incremental",outcome="ok"\} 1/);
-    expect(metrics).toMatch(/calbridge_microsoft_subscriptions_active 0/);
+    // Each series names its account.
+    expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok",account="microsoft.default"\} 3/);
+    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{outcome="ok",account="microsoft.default"\} \d+/);
+    expect(metrics).toMatch(/calbridge_microsoft_pending\{account="microsoft.default"\} 0/);
+    expect(metrics).toMatch(/calbridge_microsoft_failed_items\{account="microsoft.default"\} 0/);
+    expect(metrics).toMatch(
+      /calbridge_microsoft_reverse_sync_rounds_total\{mode="incremental",outcome="ok",account="microsoft.default"\} 1/,
+    );
+    expect(metrics).toMatch(/calbridge_microsoft_subscriptions_active\{account="microsoft.default"\} 0/);
   });
 
   it('a refused sign-in: one problem naming the fix (and what Microsoft said), a readiness warning, never a 503', async () => {
