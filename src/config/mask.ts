@@ -12,6 +12,7 @@ const SECRET_KEYS = new Set([
   'client_secret',
   'refresh_token',
   'password',
+  'secret_key',
 ]);
 
 /** Whether a config key holds a secret: its value is never printed, not even in an error. */

@@ -6,6 +6,7 @@ import { STATUSES } from '../core/appointment.ts';
 import { unknownPlaceholders } from '../core/template.ts';
 import { LOCALES } from '../core/i18n/index.ts';
 import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
+import { connect, connectProblems, secretKey } from './connect-schema.ts';
 
 /** An empty string means unset, for every optional value (docs/reference/configuration.md, "General rules"): `${VAR:-}` leaves one. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -111,6 +112,8 @@ const server = z.strictObject({
   locale: z.enum(LOCALES).default('en'),
   /** /metrics needs the admin token too (off by default, so scrapers stay simple). */
   metrics_auth: bool().default(false),
+  /** Encrypts credentials stored in the database (calendars connected on the web); required while connect is enabled. */
+  secret_key: secretKey,
 });
 
 const database = z.strictObject({
@@ -528,18 +531,23 @@ const alerts = z.strictObject({
     .optional(),
 });
 
-export const configSchema = z.strictObject({
-  server,
-  database: database.prefault({}),
-  booking,
-  webhook,
-  poll: poll.prefault({}),
-  google: google.optional(),
-  caldav: caldav.optional(),
-  microsoft: microsoft.optional(),
-  feeds: feeds.default([]),
-  alerts: alerts.optional(),
-});
+export const configSchema = z
+  .strictObject({
+    server,
+    database: database.prefault({}),
+    booking,
+    webhook,
+    poll: poll.prefault({}),
+    google: google.optional(),
+    caldav: caldav.optional(),
+    microsoft: microsoft.optional(),
+    feeds: feeds.default([]),
+    alerts: alerts.optional(),
+    connect: connect.optional(),
+  })
+  .superRefine((c, ctx) => {
+    for (const p of connectProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+  });
 
 export type Config = z.output<typeof configSchema>;
 
@@ -559,6 +567,7 @@ export type GoogleConfig = NonNullable<Config['google']>;
 export type CalDavConfig = NonNullable<Config['caldav']>;
 export type MicrosoftConfig = NonNullable<Config['microsoft']>;
 export type AlertsConfig = NonNullable<Config['alerts']>;
+export type { ConnectConfig } from './connect-schema.ts';
 export type BookingConfig = Config['booking'];
 export type PollFilters = Config['poll']['filters'];
 export type FeedFilters = FeedConfig['filters'];

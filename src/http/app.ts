@@ -49,6 +49,8 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use('/api/*', admin);
   app.use('/status', admin);
+  // The connections page and its forms (http/connect/connections-page.ts).
+  app.use('/status/*', admin);
   const secrets = deps.secrets ?? [];
   app.get('/api/status', (c) => c.json(redactStatus(deps.status(), secrets)));
 

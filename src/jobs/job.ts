@@ -11,6 +11,7 @@ export type JobName =
   | 'deliveries'
   | 'retention'
   | 'alerts'
+  /** Re-reads the accounts (the config's and those connected on the web, sync/target/connected-account.ts). */
   | 'accounts'
   | `${string}-${'writer' | 'reverse-sync' | 'reschedules' | 'channels' | 'subscriptions'}`;
 

@@ -15,6 +15,7 @@ import { createIngestPart } from './ingest-part.ts';
 import type { Part } from './part.ts';
 import { createRetentionPart } from './retention-part.ts';
 import { createActivityPart } from './activity-part.ts';
+import { createConnectPart } from './connect-part.ts';
 import { caldavTarget } from './caldav-target.ts';
 import { microsoftTarget } from './microsoft-target.ts';
 import { createTargetAccounts, type JobHost, type TargetAccounts } from './target-accounts.ts';
@@ -109,6 +110,6 @@ export function createParts(s: Services, jobs: JobHost, tuning: Tuning = {}): Pa
       build: (spec) => accountPart(s, apply, spec, tuning),
       jobs,
     }),
-    after: [createRetentionPart(s), createActivityPart(s)],
+    after: [createRetentionPart(s), createActivityPart(s), createConnectPart(s)],
   };
 }

@@ -162,7 +162,10 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
           ),
         voice: voiceOf(config),
         codeOf: (key) => services.appointments.get(key)?.appointment.searchCode,
-        links: options.demoPages?.links ?? [],
+        links: [
+          ...(options.demoPages?.links ?? []),
+          ...(config.connect ? [{ href: '/status/connections', label: messagesOf(config).connect.admin.link }] : []),
+        ],
       }),
     ],
   });

@@ -20,6 +20,9 @@ import type { Leases } from '../store/leases.ts';
 import { RejectionStore } from '../store/rejection-store.ts';
 import { RescheduleStore } from '../store/reschedule-store.ts';
 import { ActivityStore } from '../store/activity-store.ts';
+import { ConnectStore } from '../store/connect-store.ts';
+import { createSealer } from '../core/seal.ts';
+import { connectedAccountsOf } from '../sync/connect/connected-accounts.ts';
 import { voiceOf } from '../config/voice.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 import type { ConnectedAccounts } from '../sync/target/connected-account.ts';
@@ -67,6 +70,8 @@ export interface Services extends ServiceDeps {
   activity: ActivityStore;
   kv: KvStore;
   cursors: KvStore;
+  /** Invites and the accounts connected through them (credentials sealed under server.secret_key). */
+  connections: ConnectStore;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -94,9 +99,12 @@ export function createServices(deps: ServiceDeps): Services {
   appointments.changes.subscribe(
     ({ key, before, imported }) => void (imported || activity.record({ kind: 'booking', key, ...(before ? { before } : {}) })),
   );
+  const secretKey = deps.config.server.secret_key;
+  const connections = new ConnectStore(db, clock, secretKey ? createSealer(secretKey) : undefined);
   return {
     ...deps,
-    connectedAccounts: deps.connectedAccounts ?? (() => []),
+    connections,
+    connectedAccounts: deps.connectedAccounts ?? connectedAccountsOf(connections, deps.config, clock),
     atomic: atomicOf(db),
     appointments,
     deliveries: new DeliveryStore(db),

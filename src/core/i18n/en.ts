@@ -2,6 +2,7 @@
 // the 401 page, the default text of events). It defines the key set: every other language is typed
 // `Messages`, so a key missing there fails the type check (docs/languages.md says how to add one).
 import type { Status } from '../appointment.ts';
+import { connectEn } from './connect-en.ts';
 
 /** Where the booking service's changes go. */
 export type Output = 'google' | 'caldav' | 'microsoft' | 'feeds';
@@ -323,6 +324,8 @@ export const en = {
     deleted: (app: string, summary: string, at: string) => `someone in ${app} deletes “${summary}” (${at})`,
     otherCalendar: 'Other appointments',
   },
+  /** The connect pages and the status page's connections page. */
+  connect: connectEn,
   /** The demo's simulated Google Calendar page. */
   demoGoogle: {
     title: 'Simulated Google Calendar · calbridge demo',

@@ -1,5 +1,6 @@
 // Português do Brasil. Typed `Messages`: a key en.ts has and this file lacks fails the type check.
 import type { Messages } from './en.ts';
+import { connectPtBR } from './connect-pt-BR.ts';
 
 const andList = (items: readonly string[]): string =>
   items.length > 1 ? `${items.slice(0, -1).join(', ')} e ${items.at(-1) ?? ''}` : (items[0] ?? '');
@@ -289,6 +290,7 @@ export const ptBR: Messages = {
     deleted: (app, summary, at) => `alguém no ${app} apaga “${summary}” (${at})`,
     otherCalendar: 'Outros agendamentos',
   },
+  connect: connectPtBR,
   demoGoogle: {
     title: 'Google Agenda simulado · demonstração do calbridge',
     heading: 'Google Agenda',

@@ -3,7 +3,19 @@
 import { CalendarApiError, type CalendarState, type ListParams, type SimulatedEvent } from './calendar-state.ts';
 import type { Channels } from './push.ts';
 
-export type CallKind = 'token' | 'insert' | 'get' | 'update' | 'patch' | 'delete' | 'list' | 'watch' | 'stop' | 'other';
+export type CallKind =
+  | 'token'
+  | 'consent'
+  | 'calendarList'
+  | 'insert'
+  | 'get'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'list'
+  | 'watch'
+  | 'stop'
+  | 'other';
 
 export interface Call {
   kind: CallKind;
@@ -16,6 +28,7 @@ export const isWrite = (kind: CallKind): boolean => kind === 'insert' || kind ==
 /** `segments`: the path after /calendar/v3/, decoded: ['calendars', cal, 'events', id?] or ['channels', 'stop']. */
 export function classify(method: string, segments: string[]): Call {
   if (segments[0] === 'channels' && segments[1] === 'stop' && method === 'POST') return { kind: 'stop' };
+  if (segments.join('/') === 'users/me/calendarList' && method === 'GET') return { kind: 'calendarList' };
   if (segments[0] !== 'calendars' || segments[2] !== 'events' || segments.length > 4) return { kind: 'other' };
   const calendarId = segments[1];
   const eventId = segments[3];

@@ -5,7 +5,10 @@
  * It imports nothing of calbridge's runtime, so it can never agree with calbridge by sharing code.
  *
  * Routes (served at the root, as Google does):
- *   POST /token                                  grant_type refresh_token | authorization_code | jwt-bearer
+ *   POST /token                                  grant_type refresh_token | authorization_code (with PKCE when the consent
+ *                                                had a code_challenge: S256 of code_verifier) | jwt-bearer
+ *   GET  /o/oauth2/v2/auth                       the consent page, consented at once: 302 to redirect_uri with code and state
+ *   GET  /calendar/v3/users/me/calendarList      the calendars this identity sees, with accessRole (minAccessRole filters)
  *   POST /calendar/v3/calendars/{cal}/events     insert (client id base32hex 5..1024 else 400; existing id, tombstone too => 409 duplicate)
  *   GET  /calendar/v3/calendars/{cal}/events/{id} get (a deleted event comes back with status cancelled)
  *   PUT  .../events/{id}                         update (If-Match => 412; a tombstone updated to confirmed is revived,
@@ -84,6 +87,8 @@ export interface GoogleSimulatorOptions extends OAuthOptions {
   autoNotify?: boolean;
   /** The calendars the caller can see, with its access; unset: every calendar, as owner. */
   calendars?: Record<string, 'owner' | 'writer' | 'reader'>;
+  /** Calendar names (summary) for calendarList; unset: the id. */
+  calendarNames?: Record<string, string>;
   /** Calendar calls allowed in any rolling minute (setQuota); unset: no limit. */
   quotaPerMinute?: number;
 }
@@ -93,6 +98,8 @@ export interface GoogleSimulator {
   /** For google.calendar({rootUrl}) and google.api_root: the origin with a trailing slash. */
   rootUrl: string;
   tokenUrl: string;
+  /** The consent page (connect.google_auth_url): it consents at once and redirects back with a code. */
+  authUrl: string;
   state: CalendarState;
   events(calendarId: string, options?: { includeDeleted?: boolean }): SimulatedEvent[];
   log: LoggedRequest[];
@@ -176,6 +183,21 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
       const [status, body] = oauth.answer(new URLSearchParams(raw));
       return finish(status, body);
     }
+    if (url.pathname === '/o/oauth2/v2/auth' && method === 'GET') {
+      entry.kind = 'consent';
+      let back: string;
+      try {
+        if (url.searchParams.get('response_type') !== 'code') throw new Error('response_type must be code');
+        back = oauth.authorize(url.href);
+      } catch (e) {
+        entry.status = 400;
+        res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Error 400: ${(e as Error).message}`);
+        return;
+      }
+      entry.status = 302;
+      res.writeHead(302, { Location: back }).end();
+      return;
+    }
     if (!url.pathname.startsWith('/calendar/v3/')) return finish(404, googleError(404, 'notFound', 'Not Found'));
     const call = classify(method, url.pathname.slice('/calendar/v3/'.length).split('/').map(decodeURIComponent));
     Object.assign(entry, { kind: call.kind, calendarId: call.calendarId, eventId: call.eventId });
@@ -184,6 +206,7 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
 
     if (!oauth.allows(req.headers.authorization))
       return finish(401, googleError(401, 'authError', 'Request had invalid authentication credentials.'));
+    if (call.kind === 'calendarList') return finish(200, calendarList(url.searchParams.get('minAccessRole')));
     const access = call.calendarId === undefined || !options.calendars ? 'owner' : options.calendars[call.calendarId];
     if (!access) return finish(404, googleError(404, 'notFound', 'Not Found'));
     if (access === 'reader' && isWrite(call.kind))
@@ -225,6 +248,23 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
     finish(status, body);
   }
 
+  /** What calendarList answers: the calendars of `options.calendars`, else every one seen so far and primary, as owner. */
+  function calendarList(minRole: string | null) {
+    const rank = { freeBusyReader: 0, reader: 1, writer: 2, owner: 3 } as const;
+    const seen = options.calendars ?? Object.fromEntries(['primary', ...state.calendarIds()].map((id) => [id, 'owner' as const]));
+    const min = rank[(minRole ?? 'freeBusyReader') as keyof typeof rank] ?? 0;
+    const items = Object.entries(seen)
+      .filter(([, role]) => rank[role] >= min)
+      .map(([id, accessRole]) => ({
+        kind: 'calendar#calendarListEntry',
+        id,
+        summary: options.calendarNames?.[id] ?? id,
+        accessRole,
+        ...(id === 'primary' ? { primary: true } : {}),
+      }));
+    return { kind: 'calendar#calendarList', items };
+  }
+
   const server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => send(res, 500, googleError(500, 'backendError', String(e))));
   });
@@ -237,6 +277,8 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
 
   const emptyCounts = (): Record<CallKind, number> => ({
     token: 0,
+    consent: 0,
+    calendarList: 0,
     insert: 0,
     get: 0,
     update: 0,
@@ -251,6 +293,7 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
     url: origin,
     rootUrl: `${origin}/`,
     tokenUrl: `${origin}/token`,
+    authUrl: `${origin}/o/oauth2/v2/auth`,
     state,
     events: (cal, o) => state.events(cal, o),
     log,

@@ -1,6 +1,6 @@
 // The simulated OAuth token endpoint: refresh tokens, authorization codes from a consent the
 // simulator "clicks", service-account assertions, and the access tokens every calendar call needs.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const token = () => randomBytes(18).toString('base64url');
 
@@ -22,7 +22,8 @@ export class TokenEndpoint {
   readonly tokens: TokenCounts = { issued: 0, refreshed: 0, refreshTokens: [] };
   private readonly accessTokens = new Map<string, number>();
   private readonly refreshTokens = new Set<string>();
-  private readonly codes = new Map<string, string>();
+  /** code -> the redirect it was given for and, with PKCE, the S256 challenge its verifier must meet. */
+  private readonly codes = new Map<string, { redirect: string; challenge: string | null }>();
   /** Service-account assertions are refused from now on. */
   private revoked = false;
   /** Only refresh tokens issued here from now on are taken (the ones before were revoked). */
@@ -62,10 +63,16 @@ export class TokenEndpoint {
     }
     if (grant === 'authorization_code') {
       const code = form.get('code') ?? '';
-      const redirect = this.codes.get(code);
-      if (!redirect || redirect !== form.get('redirect_uri'))
+      const given = this.codes.get(code);
+      if (!given || given.redirect !== form.get('redirect_uri'))
         return [400, { error: 'invalid_grant', error_description: 'Malformed auth code.' }];
       this.codes.delete(code);
+      if (given.challenge !== null) {
+        const verifier = form.get('code_verifier');
+        if (!verifier) return [400, { error: 'invalid_grant', error_description: 'Missing code verifier.' }];
+        if (createHash('sha256').update(verifier).digest('base64url') !== given.challenge)
+          return [400, { error: 'invalid_grant', error_description: 'Invalid code verifier.' }];
+      }
       return [200, { ...this.issueAccess(), refresh_token: this.issueRefreshToken() }];
     }
     return [400, { error: 'unsupported_grant_type', error_description: `Invalid grant_type: ${grant}` }];
@@ -108,8 +115,12 @@ export class TokenEndpoint {
     if (!redirect) throw new Error('the consent URL has no redirect_uri');
     if (this.options.clientId && u.searchParams.get('client_id') !== this.options.clientId)
       throw new Error('the consent URL names another client_id');
+    const challenge = u.searchParams.get('code_challenge');
+    const method = u.searchParams.get('code_challenge_method');
+    // Google takes plain too; calbridge must send S256, so the simulator holds it to that.
+    if (challenge !== null && method !== 'S256') throw new Error('code_challenge_method must be S256');
     const code = `4/${token()}`;
-    this.codes.set(code, redirect);
+    this.codes.set(code, { redirect, challenge });
     const back = new URL(redirect);
     back.searchParams.set('code', code);
     const state = u.searchParams.get('state');

@@ -31,6 +31,9 @@ export function configuredSecrets(config: Config): string[] {
     c?.client_secret,
     c?.refresh_token,
     config.caldav?.password,
+    config.server.secret_key,
+    config.connect?.google_client?.client_secret,
+    config.connect?.microsoft_client?.client_secret,
     ...config.feeds.map((f) => f.token),
   ].filter((s): s is string => typeof s === 'string' && s.length >= MIN_MASKED);
 }

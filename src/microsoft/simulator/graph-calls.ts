@@ -7,6 +7,7 @@ import { GraphApiError, toJson, type ExtendedProperty, type Mailbox, type Simula
 export type CallKind =
   | 'token'
   | 'devicecode'
+  | 'authorize'
   | 'calendars'
   | 'create'
   | 'get'

@@ -6,6 +6,9 @@
  * Routes (authority and Graph root are both the origin, with a trailing slash):
  *   POST /{tenant}/oauth2/v2.0/token        client_credentials | refresh_token (rotates) | device_code
  *   POST /{tenant}/oauth2/v2.0/devicecode   starts a device code sign-in (approveDevice finishes it)
+ *   GET  /{tenant}/oauth2/v2.0/authorize    the sign-in page, as the first mailbox, consented at once: 302 back with
+ *                                           code and state; the token endpoint then takes grant_type authorization_code,
+ *                                           checking code_verifier against an S256 code_challenge
  *   GET  /v1.0/{me|users/{id}}/calendars[/{cal}]
  *   POST .../calendars/{cal}/events         Graph picks the id; a repeated transactionId answers the same event
  *   GET  .../calendars/{cal}/events         $filter=singleValueExtendedProperties/Any(ep: ep/id eq '…' and ep/value eq '…'),
@@ -201,6 +204,19 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
       const [status, body] = oauth[2] === 'token' ? tokens.answer(decodeURIComponent(oauth[1]!), form) : tokens.deviceCode(form, origin);
       return finish(status, body);
     }
+    const authorize = /^\/([^/]+)\/oauth2\/v2\.0\/authorize$/.exec(url.pathname);
+    if (authorize && method === 'GET') {
+      entry.kind = 'authorize';
+      try {
+        const back = tokens.authorize(url.searchParams);
+        entry.status = 302;
+        res.writeHead(302, { location: back }).end();
+      } catch (e) {
+        entry.status = 400;
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end((e as Error).message);
+      }
+      return;
+    }
     if (segments[0] !== 'v1.0') return finish(404, graphError('BadRequest', `Resource not found for the segment '${segments[0] ?? ''}'.`));
     const who = tokens.identity(req.headers.authorization);
     if (!who) return finish(401, graphError('InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'));
@@ -315,6 +331,7 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
   const kinds: CallKind[] = [
     'token',
     'devicecode',
+    'authorize',
     'calendars',
     'create',
     'get',

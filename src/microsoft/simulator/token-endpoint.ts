@@ -3,7 +3,7 @@
 // refresh tokens that rotate (each use answers a new one; with `strictRotation`, the default here,
 // an older one is refused, so a client that forgets to keep the new one fails in tests), and the
 // device code flow that a person "approves" through `approveDevice`.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const token = (n = 24) => randomBytes(n).toString('base64url');
 
@@ -55,6 +55,8 @@ export class TokenEndpoint {
   /** refresh token → the mailbox it signs in, and whether a newer one replaced it. */
   private readonly refresh = new Map<string, { mailbox: string; replaced: boolean; revoked?: boolean }>();
   private readonly devices = new Map<string, DeviceCode>();
+  /** Authorization codes: the redirect they were given for, the PKCE challenge and the mailbox that signed in. */
+  private readonly codes = new Map<string, { redirect: string; challenge: string | null; mailbox: string; clientId: string }>();
   private revoked = false;
 
   constructor(
@@ -116,6 +118,29 @@ export class TokenEndpoint {
     return [...this.devices.values()].filter((d) => !d.approvedFor && !d.declined).map((d) => d.userCode);
   }
 
+  /**
+   * GET {tenant}/oauth2/v2.0/authorize: the person signs in as the default mailbox and consents at
+   * once; the answer is the redirect back, with a code and the state. Throws for a request the real
+   * page would refuse.
+   */
+  authorize(query: URLSearchParams, mailbox = this.defaultMailbox()): string {
+    const clientId = query.get('client_id') ?? '';
+    if (this.o.clientId && clientId !== this.o.clientId) throw new Error('AADSTS700016: Application was not found in the directory.');
+    if (query.get('response_type') !== 'code') throw new Error('AADSTS900144: response_type must be code.');
+    const redirect = query.get('redirect_uri');
+    if (!redirect) throw new Error("AADSTS900144: The request body must contain the following parameter: 'redirect_uri'.");
+    const challenge = query.get('code_challenge');
+    if (challenge !== null && query.get('code_challenge_method') !== 'S256')
+      throw new Error('AADSTS501491: code_challenge_method must be S256.');
+    const code = `0.AW${token(30)}`;
+    this.codes.set(code, { redirect, challenge, mailbox, clientId });
+    const back = new URL(redirect);
+    back.searchParams.set('code', code);
+    const state = query.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    return back.href;
+  }
+
   /** POST {tenant}/oauth2/v2.0/token. */
   answer(tenant: string, form: URLSearchParams): Answer {
     const grant = form.get('grant_type');
@@ -171,6 +196,32 @@ export class TokenEndpoint {
           ...this.issueAccess({ kind: 'user', mailbox: known.mailbox }),
           scope: form.get('scope') ?? '',
           refresh_token: this.issueRefreshToken(known.mailbox),
+        },
+      ];
+    }
+    if (grant === 'authorization_code') {
+      const given = this.codes.get(form.get('code') ?? '');
+      if (!given || given.redirect !== form.get('redirect_uri'))
+        return aadError(400, 'invalid_grant', 70008, 'The provided authorization code or refresh token has expired or was already used.');
+      this.codes.delete(form.get('code') ?? '');
+      if (this.o.clientSecret && form.get('client_secret') !== this.o.clientSecret)
+        return aadError(401, 'invalid_client', 7000215, 'Invalid client secret provided.');
+      if (given.challenge !== null) {
+        const verifier = form.get('code_verifier') ?? '';
+        if (createHash('sha256').update(verifier).digest('base64url') !== given.challenge)
+          return aadError(
+            400,
+            'invalid_grant',
+            501481,
+            'The Code_Verifier does not match the code_challenge supplied in the authorization request.',
+          );
+      }
+      return [
+        200,
+        {
+          ...this.issueAccess({ kind: 'user', mailbox: given.mailbox }),
+          scope: form.get('scope') ?? '',
+          refresh_token: this.issueRefreshToken(given.mailbox),
         },
       ];
     }
