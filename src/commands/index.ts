@@ -9,6 +9,7 @@ import { feedsCommand } from './feeds.ts';
 import { googleAuthCommand } from './google-auth.ts';
 import { microsoftAuthCommand } from './microsoft-auth.ts';
 import { backupCommand } from './backup.ts';
+import { connectInviteCommand, connectionsListCommand, connectionsRemoveCommand } from './connect.ts';
 import { webhooksEnsureCommand, webhooksListCommand, webhooksRemoveCommand } from './webhooks.ts';
 
 export const commands: Command[] = [
@@ -23,5 +24,8 @@ export const commands: Command[] = [
   webhooksRemoveCommand,
   googleAuthCommand,
   microsoftAuthCommand,
+  connectInviteCommand,
+  connectionsListCommand,
+  connectionsRemoveCommand,
   backupCommand,
 ];
