@@ -567,7 +567,6 @@ export type GoogleConfig = NonNullable<Config['google']>;
 export type CalDavConfig = NonNullable<Config['caldav']>;
 export type MicrosoftConfig = NonNullable<Config['microsoft']>;
 export type AlertsConfig = NonNullable<Config['alerts']>;
-export type { ConnectConfig } from './connect-schema.ts';
 export type BookingConfig = Config['booking'];
 export type PollFilters = Config['poll']['filters'];
 export type FeedFilters = FeedConfig['filters'];

@@ -159,7 +159,7 @@ export class ConnectStore {
       const row = this.db.prepare(`SELECT * FROM connect_invites WHERE state_hash = ?`).get(sha256Hex(state)) as
         | (InviteRow & { verifier: Buffer | null })
         | undefined;
-      if (!row || !row.verifier) return undefined;
+      if (!row?.verifier) return undefined;
       this.db.prepare(`UPDATE connect_invites SET state_hash = NULL, verifier = NULL WHERE id_hash = ?`).run(row.id_hash);
       if (!this.live(row)) return undefined;
       return { invite: inviteOf(row), verifier: this.open(row.verifier, `invite ${row.id_hash}`) };

@@ -13,7 +13,7 @@ import { cli } from '../helpers/run-cli.ts';
 import { TEST_WEBHOOK_SECRET, unreachableBooking } from '../helpers/context.ts';
 
 export const ADMIN_TOKEN = 'connect-admin-token-0123456789';
-export const SECRET_KEY = 'connect-secret-key-0123456789-abcdefghij';
+const SECRET_KEY = 'connect-secret-key-0123456789-abcdefghij';
 
 export interface ConnectEnv {
   dir: string;
@@ -32,12 +32,17 @@ export interface ConnectEnv {
 }
 
 /** `sections`: YAML after server, database, booking and webhook (a google section, connect, ...). */
-export async function startConnectEnv(sections: (base: string) => string, options: { clock?: Clock } = {}): Promise<ConnectEnv> {
+export async function startConnectEnv(
+  sections: (base: string) => string,
+  options: { clock?: Clock; locale?: 'en' | 'pt-BR' } = {},
+): Promise<ConnectEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-connect-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const file = join(dir, 'config.yaml');
-  const yaml = (extra: string) => `server: { host: 127.0.0.1, port: ${port}, public_url: "${base}", admin_token: ${ADMIN_TOKEN}, secret_key: ${SECRET_KEY} }
+  const yaml = (
+    extra: string,
+  ) => `server: { host: 127.0.0.1, port: ${port}, public_url: "${base}", admin_token: ${ADMIN_TOKEN}, secret_key: ${SECRET_KEY}, locale: ${options.locale ?? 'en'} }
 database: { path: calbridge.db }
 booking: { base_url: "http://127.0.0.1:9", token: connect-booking-token, timezone: America/Sao_Paulo }
 webhook: { secret: ${TEST_WEBHOOK_SECRET}, register: false }
@@ -62,7 +67,12 @@ ${extra}`;
     run: (...args) => cli(...args, '--config', file),
     logs: () => written.join(''),
     databaseBytes: () =>
-      Buffer.concat(['calbridge.db', 'calbridge.db-wal'].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f))),
+      Buffer.concat(
+        ['calbridge.db', 'calbridge.db-wal']
+          .map((f) => join(dir, f))
+          .filter(existsSync)
+          .map((f) => readFileSync(f)),
+      ),
     rewrite: (extra) => writeFileSync(file, extra),
     async stop() {
       if (stopped) return;
@@ -80,17 +90,22 @@ export interface Form {
   calendars: string[];
 }
 
-const unescape = (s: string) =>
-  s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The first form of a page, as a browser sees it: its action, hidden fields and calendar choices. */
 export function formOf(page: string): Form {
   const action = /<form method="post" action="([^"]*)"/.exec(page)?.[1];
   if (action === undefined) throw new Error(`no form on the page:\n${page}`);
   const fields: Record<string, string> = {};
-  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescape(m[2]!);
-  const calendars = [...page.matchAll(/name="calendar" value="([^"]*)"/g)].map((m) => unescape(m[1]!));
-  return { action: unescape(action), fields, calendars };
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescapeHtml(m[2]!);
+  const calendars = [...page.matchAll(/name="calendar" value="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
+  return { action: unescapeHtml(action), fields, calendars };
 }
 
 /** A GET as a browser without JavaScript makes it, nothing followed. */

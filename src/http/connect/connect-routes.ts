@@ -105,7 +105,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
   app.post('/connect/:invite', FORM_LIMIT, async (c) => {
     const secret = c.req.param('invite');
     const invite = d.store.openInvite(secret);
-    if (!invite || invite.kind !== 'caldav') return gone(c);
+    if (invite?.kind !== 'caldav') return gone(c);
     const form = await c.req.parseBody();
     if (!d.forms.check(form.token, 'connect', invite.id)) return stale(c);
     if (typeof form.calendar === 'string') return confirm(c, invite, form);

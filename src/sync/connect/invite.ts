@@ -30,7 +30,7 @@ function configNames(config: Config, kind: ConnectKind): string[] {
 }
 
 /** The lasting of an invite in milliseconds, or a reason. */
-export function parseExpiry(text: string | undefined): number | string {
+function parseExpiry(text: string | undefined): number | string {
   if (text === undefined) return 7 * DAY;
   const m = /^(\d{1,4})(m|h|d)$/.exec(text.trim());
   const ms = m ? Number(m[1]) * { m: 60_000, h: 3_600_000, d: DAY }[m[2] as 'm' | 'h' | 'd'] : Number.NaN;
