@@ -3,6 +3,7 @@
 // behind the admin guard). The providers are the adapters' sign-in functions over the configured
 // endpoints; a confirmed or removed account wakes the runtime's `accounts` job.
 import { randomBytes } from 'node:crypto';
+import { errorMessage } from '../core/errors.ts';
 import { Hono } from 'hono';
 import { messagesOf } from '../config/voice.ts';
 import { isLoopbackUrl } from '../config/connect-schema.ts';
@@ -100,5 +101,25 @@ export function createConnectPart(s: Services): Part {
       },
     }),
   );
-  return { name: 'connect', routes: app };
+  // A key that does not open the stored accounts leaves them unmirrored: said at start, and on /readyz and the status page.
+  const keyProblem = (): string | undefined => {
+    try {
+      s.connectedAccounts();
+      return undefined;
+    } catch (e) {
+      return errorMessage(e);
+    }
+  };
+  return {
+    name: 'connect',
+    routes: app,
+    async start() {
+      const problem = keyProblem();
+      if (problem) s.log.error({ module: 'connect' }, problem);
+    },
+    readiness: () => {
+      const problem = keyProblem();
+      return { reasons: [], warnings: problem ? [{ text: problem }] : [] };
+    },
+  };
 }
