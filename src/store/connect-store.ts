@@ -153,15 +153,18 @@ export class ConnectStore {
       .run(sha256Hex(state), this.seal(verifier, `invite ${invite.id}`), invite.id);
   }
 
-  /** The invite and verifier a returning state belongs to; the state is spent by this. Undefined: unknown state, or the invite is used or expired. */
-  takeSignIn(state: string): { invite: Invite; verifier: string } | undefined {
+  /**
+   * The invite and verifier a returning state belongs to; the state is spent by this. 'spent': the
+   * state was given for an invite used or expired since; undefined: no invite waits for this state.
+   */
+  takeSignIn(state: string): { invite: Invite; verifier: string } | 'spent' | undefined {
     return this.atomic(() => {
       const row = this.db.prepare(`SELECT * FROM connect_invites WHERE state_hash = ?`).get(sha256Hex(state)) as
         | (InviteRow & { verifier: Buffer | null })
         | undefined;
       if (!row?.verifier) return undefined;
       this.db.prepare(`UPDATE connect_invites SET state_hash = NULL, verifier = NULL WHERE id_hash = ?`).run(row.id_hash);
-      if (!this.live(row)) return undefined;
+      if (!this.live(row)) return 'spent';
       return { invite: inviteOf(row), verifier: this.open(row.verifier, `invite ${row.id_hash}`) };
     });
   }

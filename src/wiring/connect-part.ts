@@ -23,6 +23,7 @@ const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const GOOGLE_API_ROOT = 'https://www.googleapis.com/';
 const MICROSOFT_AUTHORITY = 'https://login.microsoftonline.com/';
 const GRAPH_ROOT = 'https://graph.microsoft.com/';
+const KEY_CHECK_MS = 60_000;
 
 /** The sign-in of each kind `connect:` has a client for, at the endpoints of its kind's section (or their defaults). */
 function providersOf(s: Services): ConnectProviders {
@@ -63,7 +64,25 @@ export function createConnectPart(s: Services): Part {
   const enabled = config.connect?.enabled === true;
   // Without secret_key nothing can be connected; the connections page's forms then last as long as this process.
   const forms = createFormTokens(config.server.secret_key ?? randomBytes(32).toString('base64url'));
-  const changed = () => s.wake('accounts');
+  // A key that does not open the stored accounts leaves them unmirrored: said at start, and on /readyz
+  // and the status page. Probes come every few seconds: the answer is kept a minute (or until a change).
+  let checked: { at: number; problem: string | undefined } | undefined;
+  const keyProblem = (): string | undefined => {
+    const now = s.clock.now();
+    if (checked && now - checked.at < KEY_CHECK_MS) return checked.problem;
+    let problem: string | undefined;
+    try {
+      s.connectedAccounts();
+    } catch (e) {
+      problem = errorMessage(e);
+    }
+    checked = { at: now, problem };
+    return problem;
+  };
+  const changed = () => {
+    checked = undefined;
+    s.wake('accounts');
+  };
   const app = new Hono();
   if (enabled) {
     const publicUrl = new URL(withSlash(config.server.public_url));
@@ -101,15 +120,6 @@ export function createConnectPart(s: Services): Part {
       },
     }),
   );
-  // A key that does not open the stored accounts leaves them unmirrored: said at start, and on /readyz and the status page.
-  const keyProblem = (): string | undefined => {
-    try {
-      s.connectedAccounts();
-      return undefined;
-    } catch (e) {
-      return errorMessage(e);
-    }
-  };
   return {
     name: 'connect',
     routes: app,

@@ -127,10 +127,13 @@ describe('connecting a Google calendar by a link', () => {
       expect((await get(`${timed.base}/connect/${'x'.repeat(43)}`)).status).toBe(404);
       const expiring = await timed.run('connect', 'invite', '--target', 'google', '--calendar-key', 'cal-ana', '--expires', '1m');
       expect(expiring.code).toBe(0);
-      expect((await get(expiring.out.trim())).status).toBe(302);
-      // The daemon's clock passes the minute: the invite's time is up.
+      const consent = (await get(expiring.out.trim())).headers.get('location')!;
+      // The daemon's clock passes the minute while the person is at Google: the invite's time is up.
       clock.advance(61_000);
       expect((await get(expiring.out.trim())).status).toBe(404);
+      const { res } = await follow(consent);
+      expect(res.status).toBe(404);
+      expect(timed.daemon.runtime.services.connectedAccounts()).toEqual([]);
     } finally {
       await timed.stop();
     }

@@ -60,4 +60,18 @@ it('connects an Outlook calendar the mailbox may change, and keeps its refresh t
   expect(env.databaseBytes().includes(Buffer.from(refreshToken))).toBe(false);
   expect(env.logs()).not.toContain(refreshToken);
   expect((await get(made.out.trim())).status).toBe(404);
+
+  // The app is a confidential ("Web") client: its refresh tokens are refreshed with its secret only.
+  const refresh = (secret?: string) =>
+    fetch(`${sim.authorityUrl}common/oauth2/v2.0/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: CLIENT_ID,
+        refresh_token: refreshToken,
+        ...(secret ? { client_secret: secret } : {}),
+      }),
+    });
+  expect((await refresh()).status).toBe(401);
+  expect((await refresh(CLIENT_SECRET)).status).toBe(200);
 });

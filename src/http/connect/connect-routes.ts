@@ -59,6 +59,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
   app.get('/connect/callback', async (c) => {
     const state = c.req.query('state');
     const taken = state ? d.store.takeSignIn(state) : undefined;
+    if (taken === 'spent') return gone(c);
     if (!taken) {
       log.warn('a sign-in came back with a state no invite is waiting for; refused');
       return send(c, notice(m, m.connect.refused.title, m.connect.refused.text), 400);

@@ -52,8 +52,12 @@ const aadError = (status: number, error: string, code: number, description: stri
 export class TokenEndpoint {
   readonly counts: TokenCounts = { clientCredentials: 0, refreshed: 0, refreshTokens: [] };
   private readonly access = new Map<string, { identity: Identity; expires: number }>();
-  /** refresh token → the mailbox it signs in, and whether a newer one replaced it. */
-  private readonly refresh = new Map<string, { mailbox: string; replaced: boolean; revoked?: boolean }>();
+  /**
+   * refresh token → the mailbox it signs in, whether a newer one replaced it or it was revoked, and
+   * whether it came from a confidential client's code (a "Web" app): such a one is refreshed only
+   * with the client secret.
+   */
+  private readonly refresh = new Map<string, { mailbox: string; replaced: boolean; revoked?: boolean; confidential?: boolean }>();
   private readonly devices = new Map<string, DeviceCode>();
   /** Authorization codes: the redirect they were given for, the PKCE challenge and the mailbox that signed in. */
   private readonly codes = new Map<string, { redirect: string; challenge: string | null; mailbox: string; clientId: string }>();
@@ -73,9 +77,9 @@ export class TokenEndpoint {
   }
 
   /** A refresh token for this mailbox, as a finished sign-in gives one. */
-  issueRefreshToken(mailbox = this.defaultMailbox()): string {
+  issueRefreshToken(mailbox = this.defaultMailbox(), confidential = false): string {
     const rt = `0.AX${token(40)}`;
-    this.refresh.set(rt, { mailbox, replaced: false });
+    this.refresh.set(rt, { mailbox, replaced: false, confidential });
     this.counts.refreshTokens.push(rt);
     return rt;
   }
@@ -188,6 +192,13 @@ export class TokenEndpoint {
       if (this.revoked || !known || known.revoked || (known.replaced && this.o.strictRotation !== false)) {
         return aadError(400, 'invalid_grant', 700082, 'The refresh token has expired due to inactivity or was revoked.');
       }
+      if (known.confidential && (!form.get('client_secret') || form.get('client_secret') !== this.o.clientSecret))
+        return aadError(
+          401,
+          'invalid_client',
+          7000218,
+          "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+        );
       if (this.refresh.has(rt)) this.refresh.set(rt, { ...known, replaced: true });
       this.counts.refreshed++;
       return [
@@ -195,7 +206,7 @@ export class TokenEndpoint {
         {
           ...this.issueAccess({ kind: 'user', mailbox: known.mailbox }),
           scope: form.get('scope') ?? '',
-          refresh_token: this.issueRefreshToken(known.mailbox),
+          refresh_token: this.issueRefreshToken(known.mailbox, known.confidential),
         },
       ];
     }
@@ -221,7 +232,7 @@ export class TokenEndpoint {
         {
           ...this.issueAccess({ kind: 'user', mailbox: given.mailbox }),
           scope: form.get('scope') ?? '',
-          refresh_token: this.issueRefreshToken(given.mailbox),
+          refresh_token: this.issueRefreshToken(given.mailbox, Boolean(form.get('client_secret'))),
         },
       ];
     }
