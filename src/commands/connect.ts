@@ -62,7 +62,7 @@ export const connectionsListCommand: Command = {
     const { config, run } = await open(args);
     const list = run((store) => {
       // Opened as the runtime opens them: a wrong server.secret_key is said here, not found later.
-      connectedAccountsOf(store, config, systemClock)();
+      connectedAccountsOf(store, config, systemClock, { strict: true })();
       return store.list();
     });
     if (list.length === 0) args.io.out('no calendar is connected');

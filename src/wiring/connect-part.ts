@@ -16,6 +16,7 @@ import { connectionsPageRoutes } from '../http/connect/connections-page.ts';
 import type { ConnectProviders } from '../http/connect/providers.ts';
 import { CONNECT_KINDS, makeInvite, withSlash } from '../sync/connect/invite.ts';
 import { removeConnection } from '../sync/connect/remove.ts';
+import { connectedAccountsOf } from '../sync/connect/connected-accounts.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
@@ -72,7 +73,7 @@ export function createConnectPart(s: Services): Part {
     if (checked && now - checked.at < KEY_CHECK_MS) return checked.problem;
     let problem: string | undefined;
     try {
-      s.connectedAccounts();
+      connectedAccountsOf(s.connections, config, s.clock, { strict: true })();
     } catch (e) {
       problem = errorMessage(e);
     }

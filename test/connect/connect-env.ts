@@ -11,6 +11,8 @@ import { startDaemon, type Daemon } from '../../src/main.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { cli } from '../helpers/run-cli.ts';
 import { TEST_WEBHOOK_SECRET, unreachableBooking } from '../helpers/context.ts';
+import type { Simulator } from '../../src/booking/simulator/index.ts';
+import { simulatorClient, TEST_ZONE } from '../helpers/simulator.ts';
 
 export const ADMIN_TOKEN = 'connect-admin-token-0123456789';
 const SECRET_KEY = 'connect-secret-key-0123456789-abcdefghij';
@@ -34,7 +36,7 @@ export interface ConnectEnv {
 /** `sections`: YAML after server, database, booking and webhook (a google section, connect, ...). */
 export async function startConnectEnv(
   sections: (base: string) => string,
-  options: { clock?: Clock; locale?: 'en' | 'pt-BR' } = {},
+  options: { clock?: Clock; locale?: 'en' | 'pt-BR'; booking?: Simulator } = {},
 ): Promise<ConnectEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-connect-'));
   const port = await freePort();
@@ -44,7 +46,7 @@ export async function startConnectEnv(
     extra: string,
   ) => `server: { host: 127.0.0.1, port: ${port}, public_url: "${base}", admin_token: ${ADMIN_TOKEN}, secret_key: ${SECRET_KEY}, locale: ${options.locale ?? 'en'} }
 database: { path: calbridge.db }
-booking: { base_url: "http://127.0.0.1:9", token: connect-booking-token, timezone: America/Sao_Paulo }
+booking: { base_url: "${options.booking?.url ?? 'http://127.0.0.1:9'}", token: ${options.booking?.token ?? 'connect-booking-token'}, timezone: ${TEST_ZONE} }
 webhook: { secret: ${TEST_WEBHOOK_SECRET}, register: false }
 poll: { schedule: "0 0 1 1 *" }
 ${extra}`;
@@ -54,7 +56,7 @@ ${extra}`;
   const daemon = await startDaemon(loadConfigFile(file).config, {
     log,
     port,
-    booking: unreachableBooking,
+    booking: options.booking ? simulatorClient(options.booking) : unreachableBooking,
     processMetrics: false,
     ...(options.clock ? { clock: options.clock } : {}),
   });
