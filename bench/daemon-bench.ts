@@ -16,11 +16,18 @@ const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
 // The feed rows in turns: each server this long at a time (see feedRows).
 const TURN_SLICE_MS = 200;
-const ADMIN = 'bench-admin-token-0123456789';
-const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
+export const ADMIN = 'bench-admin-token-0123456789';
+export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function writeConfig(dir: string, port: number, f: Fakes['ready'], google: boolean, maxPages = 500): string {
+/**
+ * Google in serve's config: off, the single form at `rpm` (the account `default`), or with `calendarKeys`
+ * one named account per simulated Google user (`u1`, `u2`, ...), the i-th taking the i-th booking
+ * calendar ("*": every appointment) at `rpm` of its own.
+ */
+export type GoogleSetup = false | { rpm: number; calendarKeys?: string[]; reverseSchedule?: string };
+
+export function writeConfig(dir: string, port: number, f: Fakes['ready'], google: GoogleSetup, maxPages = 500): string {
   const file = join(dir, 'config.yaml');
   const lines = [
     `server: {host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}", admin_token: ${ADMIN}}`,
@@ -31,20 +38,29 @@ function writeConfig(dir: string, port: number, f: Fakes['ready'], google: boole
     `feeds: [{name: all, token: ${FEED_TOKEN}}]`,
   ];
   if (google) {
-    lines.push(
-      'google:',
-      `  credentials: {client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}`,
-      `  api_root: "${f.googleRoot}"`,
-      `  token_url: "${f.tokenUrl}"`,
-      '  requests_per_minute: 600',
-      '  reverse_sync: {enabled: true, push_notifications: false}',
-    );
+    const credentials = `{client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret}, refresh_token: ${CLIENT.refresh_token}}`;
+    const schedule = google.reverseSchedule ? `, schedule: "${google.reverseSchedule}"` : '';
+    lines.push('google:', `  requests_per_minute: ${google.rpm}`, `  reverse_sync: {enabled: true, push_notifications: false${schedule}}`);
+    if (!google.calendarKeys) lines.push(`  credentials: ${credentials}`, `  api_root: "${f.googleRoot}"`, `  token_url: "${f.tokenUrl}"`);
+    else {
+      lines.push('  accounts:');
+      google.calendarKeys.forEach((key, i) => {
+        const user = f.googleUsers[i]!;
+        lines.push(
+          `    - name: u${i + 1}`,
+          `      credentials: ${credentials}`,
+          `      api_root: "${user.root}"`,
+          `      token_url: "${user.tokenUrl}"`,
+          `      calendars: [{calendar_key: "${key}", calendar_id: primary}]`,
+        );
+      });
+    }
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 
-async function status(port: number): Promise<Record<string, any>> {
+export async function status(port: number): Promise<Record<string, any>> {
   const t0 = performance.now();
   const res = await fetch(`http://127.0.0.1:${port}/api/status`, { headers: { authorization: `Bearer ${ADMIN}` } });
   const body = (await res.json()) as Record<string, any>;
@@ -66,7 +82,7 @@ async function minorGc(port: number): Promise<{ count: number; seconds: number; 
 
 const stored = async (port: number): Promise<number> => Number((await status(port)).ingest?.appointments?.total ?? 0);
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number> {
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<number> {
   const t0 = performance.now();
   while (!(await check())) {
     if (performance.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
@@ -284,7 +300,7 @@ export async function runDaemonBench(): Promise<string> {
   // what the backfill running meanwhile costs them from what the receiver or the feed route costs.
   const partial = Boolean(process.env.BENCH_ACKS_ONLY || process.env.BENCH_FEEDS_ONLY);
   const googleOff = partial && Boolean(process.env.BENCH_NO_GOOGLE);
-  const config = writeConfig(dir, port, fakes.ready, !googleOff);
+  const config = writeConfig(dir, port, fakes.ready, !googleOff && { rpm: 600 });
   const serve = await startServe(config, port);
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   let bareSettings: Awaited<ReturnType<typeof startBare>> | undefined;

@@ -18,7 +18,7 @@ const SIZES = (process.env.FOOTPRINT_SIZES ?? '20000,100000').split(',').map(Num
 
 const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
 
-function rssKb(pid: number): number {
+export function rssKb(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(line?.[1] ?? 0);
 }
@@ -226,9 +226,14 @@ function productionNodeModules(): number {
   return tops.reduce((sum, p) => sum + diskBytes(join(REPO, p)), 0);
 }
 
-export async function runFootprintBench(): Promise<string> {
+/** dist/ built from this checkout: bin/calbridge.js runs it, and a stale one would measure another build. */
+export function buildDist(): void {
   const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.js')], { stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the build failed');
+}
+
+export async function runFootprintBench(): Promise<string> {
+  buildDist();
   const bare = await bareNode();
   const floor = await bareNode(true);
   const rows: string[][] = [];

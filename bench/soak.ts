@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { runHistory } from '../test/model/history.ts';
-import { benchmarksFile, SOAK_HEADING, withSoakSection } from './soak-section.ts';
+import { benchmarksFile, SOAK_HEADING, withSection } from './sections.ts';
 
 const HELP = `npm run soak -- [options]
   --runs N             histories to play, one seed each (default 1)
@@ -79,6 +79,6 @@ if (process.argv.includes('--write')) {
     '',
     ...summary,
   ].join('\n');
-  writeFileSync('BENCHMARKS.md', withSoakSection(benchmarksFile(), section));
+  writeFileSync('BENCHMARKS.md', withSection(benchmarksFile(), section));
 }
 process.exit(failures.length ? 1 : 0);

@@ -1,6 +1,8 @@
 // The other side of the whole-daemon benchmark, in its own process so calbridge is measured alone:
-// the booking simulator and the Google simulator (enforcing a rolling per-minute quota). Driven by
-// the benchmark over IPC: { id, cmd, ...args } in, { id, result } out.
+// the booking simulator and the Google simulator (enforcing a rolling per-minute quota), or one
+// Google simulator per simulated user (`googleUsers`: Google's quota is per user, so each named
+// account of the config gets its own). Driven by the benchmark over IPC: { id, cmd, ...args } in,
+// { id, result } out; a Google command's `user` picks the simulator (0 when not given).
 import { startSimulator } from '../../src/booking/simulator/index.ts';
 import { startGoogleSimulator, type LoggedRequest } from '../../src/google/simulator/index.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
@@ -10,22 +12,30 @@ interface Args {
   quota: number;
   clientId: string;
   clientSecret: string;
+  googleUsers?: number;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
 const booking = await startSimulator({ seed: { count: args.seed, random: 7 }, maxPageSize: 1000, notify: { deliver: false } });
-const google = await startGoogleSimulator({ clientId: args.clientId, clientSecret: args.clientSecret, quotaPerMinute: args.quota });
+const users = await Promise.all(
+  Array.from({ length: args.googleUsers ?? 1 }, () =>
+    startGoogleSimulator({ clientId: args.clientId, clientSecret: args.clientSecret, quotaPerMinute: args.quota }),
+  ),
+);
+const google = users[0]!;
 
 // When each Google call arrived (the simulator logs it on arrival and applies it right after).
 const arrived = new WeakMap<LoggedRequest, number>();
-const push = google.log.push.bind(google.log);
-google.log.push = (...items: LoggedRequest[]) => {
-  const now = performance.now();
-  for (const i of items) arrived.set(i, now);
-  return push(...items);
-};
+for (const user of users) {
+  const push = user.log.push.bind(user.log);
+  user.log.push = (...items: LoggedRequest[]) => {
+    const now = performance.now();
+    for (const i of items) arrived.set(i, now);
+    return push(...items);
+  };
+}
 
-const calendarCalls = () => google.log.filter((l) => l.kind !== 'token' && l.kind !== 'other');
+const calendarCalls = (user = google) => user.log.filter((l) => l.kind !== 'token' && l.kind !== 'other');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function propagate(o: { url: string; secret: string; count: number; perSecond: number }): Promise<number[]> {
@@ -92,14 +102,15 @@ function backfillWindow(
 const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   listRequests: () => booking.requests.filter((r) => r.method === 'GET' && /\/appointments\/$/.test(r.path)).length,
   bookingRequests: () => booking.requests.length,
-  googleStats: () => {
-    const calls = calendarCalls();
+  googleStats: (m) => {
+    const user = users[Number(m.user ?? 0)]!;
+    const calls = calendarCalls(user);
     const times = calls.map((l) => arrived.get(l) ?? 0);
     return {
       calls: calls.filter((l) => !l.limited).length,
       limited: calls.filter((l) => l.limited).length,
       inserts: calls.filter((l) => l.kind === 'insert' && l.status === 200).length,
-      events: google.events('primary').length,
+      events: user.events('primary').length,
       firstMs: times.length ? Math.min(...times) : null,
       lastMs: times.length ? Math.max(...times) : null,
       backfill: backfillWindow(calls),
@@ -107,6 +118,16 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
     };
   },
   keys: () => booking.all().map((a) => a.appointment_key),
+  // The appointments dealt round-robin to `count` booking calendars (keys returned), one per named
+  // account of the config: the seed's three calendars cannot split them evenly.
+  spreadCalendars: (m) => {
+    const keys = Array.from({ length: Number(m.count) }, (_, i) => `c0000000-0000-4000-a000-${String(i + 1).padStart(12, '0')}`);
+    booking.all().forEach((a, i) => {
+      const k = i % keys.length;
+      booking.update(a.appointment_key, { calendar: { calendar_key: keys[k]!, name: `Professional ${k + 1}` } });
+    });
+    return keys;
+  },
   propagate: (m) => propagate(m as unknown as { url: string; secret: string; count: number; perSecond: number }),
 };
 
@@ -121,5 +142,11 @@ process.on('message', (m: { id: number; cmd: string }) => {
 });
 process.send!({
   id: 0,
-  result: { bookingUrl: booking.url, bookingToken: booking.token, googleRoot: google.rootUrl, tokenUrl: google.tokenUrl },
+  result: {
+    bookingUrl: booking.url,
+    bookingToken: booking.token,
+    googleRoot: google.rootUrl,
+    tokenUrl: google.tokenUrl,
+    googleUsers: users.map((u) => ({ root: u.rootUrl, tokenUrl: u.tokenUrl })),
+  },
 });

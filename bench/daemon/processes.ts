@@ -36,7 +36,14 @@ export function freePort(): Promise<number> {
 
 export interface Fakes {
   child: ChildProcess;
-  ready: { bookingUrl: string; bookingToken: string; googleRoot: string; tokenUrl: string };
+  ready: {
+    bookingUrl: string;
+    bookingToken: string;
+    googleRoot: string;
+    tokenUrl: string;
+    /** Every simulated Google user's endpoints (the first is googleRoot and tokenUrl). */
+    googleUsers: { root: string; tokenUrl: string }[];
+  };
   call<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 }
@@ -53,7 +60,13 @@ const stopChild = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
-export async function startFakes(args: { seed: number; quota: number; clientId: string; clientSecret: string }): Promise<Fakes> {
+export async function startFakes(args: {
+  seed: number;
+  quota: number;
+  clientId: string;
+  clientSecret: string;
+  googleUsers?: number;
+}): Promise<Fakes> {
   const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'fakes.ts'), JSON.stringify(args)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
