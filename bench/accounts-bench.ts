@@ -240,8 +240,8 @@ export async function runAccountsBench(): Promise<string> {
   return [
     '## Named accounts',
     '',
-    '`calbridge serve` as a process',
-    '(bin/calbridge.js, its `#!` line, the build of this checkout), `google.accounts` with one account per simulated Google user:',
+    '`calbridge serve` as a process (bin/calbridge.js, its `#!` line, the build of this checkout), `google.accounts` with one',
+    'account per simulated Google user:',
     'each user is a Google simulator of its own in the fakes’ process, with the booking simulator; each account writes the primary',
     'calendar of its user. Where there are several accounts, the appointments are dealt round-robin to as many booking calendars, one',
     'per account (its `calendar_key`); the one-account baseline takes them all (`"*"`) from the same seed.',
