@@ -1,13 +1,13 @@
-// The sections of BENCHMARKS.md, each from its `## ` heading to the next. `npm run bench` with a
-// filter, and `npm run soak -- --write`, replace only the sections they measured and keep every
-// other one as it is (a thousand soak histories take half an hour, the whole bench as long; one
-// section's run should not throw the others' figures away).
+// The sections of BENCHMARKS.md, each from its `## ` heading to the next. `npm run bench` and
+// `npm run soak -- --write` replace only the sections they measured and keep every other one as it
+// is (a thousand soak histories take half an hour, the whole bench as long; one section's run should
+// not throw the others' figures, or notes kept by hand, away).
 import { existsSync, readFileSync } from 'node:fs';
 
 export const SOAK_HEADING = '## Convergence soak';
 
 /** The section under `heading` in `text` (heading to the next section or the end), or undefined. */
-export function sectionIn(text: string, heading: string): string | undefined {
+function sectionIn(text: string, heading: string): string | undefined {
   const first = text.startsWith(`${heading}\n`);
   const at = first ? 0 : text.indexOf(`\n${heading}\n`) + 1;
   if (at === 0 && !first) return undefined;
