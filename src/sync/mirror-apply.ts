@@ -5,17 +5,20 @@
 import type { Clock } from '../core/clock.ts';
 import { eventIdFor } from '../core/event-id.ts';
 import type { DesiredEvent } from '../core/mirror/desired-event.ts';
-import type { CalendarTarget, Precondition, TargetErrorKind } from '../core/mirror/target.ts';
-import { outcomeUnknown, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
+import type { CalendarTarget, GetResult, Precondition, TargetErrorKind } from '../core/mirror/target.ts';
+import type { EventIdOf, WriteAction } from '../core/mirror/write-plan.ts';
 import {
   afterCreate,
   afterOverwrite,
   afterRemove,
   afterSureRead,
   afterUpdate,
+  createAfterRead,
   MAX_GENERATION_STEPS,
   onChanged,
   onExisting,
+  readsFirst,
+  updateAfterRead,
   type DeferralFacts,
   type LeftToReverse,
   type ReverseDecision,
@@ -54,9 +57,12 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   const { target, links } = deps;
   const { key, revision, action } = input;
   const idOf = deps.idOf ?? eventIdFor;
-  // Whether an earlier write's outcome is unknown, read before this write records its own intent.
+  // Whether an earlier write's outcome is unknown, read before this write records its own intent:
+  // then the event is read before anything is written (core/mirror/write-decide.ts, readsFirst).
   const before = links.get(key);
-  const unsureBefore = before !== undefined && outcomeUnknown(before);
+  const unsureBefore = readsFirst(before);
+  const readFirst = (calendarId: string, eventId: string): Promise<GetResult> | null =>
+    unsureBefore ? target.get(calendarId, eventId) : null;
   links.recordIntent(
     key,
     action.kind === 'move'
@@ -81,13 +87,17 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
     return { kind: 'left' };
   };
 
-  async function create(calendarId: string, generation: number, d: DesiredEvent<B>): Promise<WriteOutcome> {
+  /** `first`: the event as read before this write (readsFirst), which stands in for the answer of the create. */
+  async function create(calendarId: string, generation: number, d: DesiredEvent<B>, first: GetResult | null = null): Promise<WriteOutcome> {
     for (let g = generation; g <= generation + MAX_GENERATION_STEPS; g++) {
       const eventId = idOf(key, g);
-      const created = afterCreate(await target.put(calendarId, eventId, d.body, { kind: 'absent' }));
-      if (created.kind === 'written') return record(calendarId, eventId, g, created.etag, d);
-      if (created.kind === 'fail') return { kind: 'failed', error: created.error, message: created.message };
-      const read = await target.get(calendarId, eventId);
+      let read = g === generation ? first : null;
+      if (read === null || createAfterRead(read) === 'create') {
+        const created = afterCreate(await target.put(calendarId, eventId, d.body, { kind: 'absent' }));
+        if (created.kind === 'written') return record(calendarId, eventId, g, created.etag, d);
+        if (created.kind === 'fail') return { kind: 'failed', error: created.error, message: created.message };
+        read = await target.get(calendarId, eventId);
+      }
       const link = links.get(key);
       const existing = onExisting({ read, wanted: d, failedBefore: unsureBefore, ...deferralFacts(link) });
       if (existing.kind === 'fail') return { kind: 'failed', error: existing.error, message: existing.message };
@@ -106,14 +116,14 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
     };
   }
 
-  async function update(calendarId: string, eventId: string, etag: string | null, d: DesiredEvent<B>): Promise<WriteOutcome> {
-    const generation = links.get(key)?.generation ?? 0;
-    const updated = afterUpdate(await target.put(calendarId, eventId, d.body, ifEtag(etag)));
-    if (updated.kind === 'written') return record(calendarId, eventId, generation, updated.etag, d);
-    if (updated.kind === 'create') return create(calendarId, generation, d);
-    if (updated.kind === 'fail') return { kind: 'failed', error: updated.error, message: updated.message };
-    // 412: someone changed the event since our write.
-    const read = await target.get(calendarId, eventId);
+  /** Someone changed the event since our write (a 412, or the read before an unsure update found another version). */
+  async function changed(
+    calendarId: string,
+    eventId: string,
+    generation: number,
+    read: GetResult,
+    d: DesiredEvent<B>,
+  ): Promise<WriteOutcome> {
     const decided = onChanged({ read, wanted: d, ...deferralFacts(links.get(key)) });
     switch (decided.kind) {
       case 'adopt':
@@ -132,11 +142,25 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
     }
   }
 
+  async function update(calendarId: string, eventId: string, etag: string | null, d: DesiredEvent<B>): Promise<WriteOutcome> {
+    const generation = links.get(key)?.generation ?? 0;
+    const first = await readFirst(calendarId, eventId);
+    const step = first === null ? 'update' : updateAfterRead(first, etag);
+    if (step === 'create') return create(calendarId, generation, d, first);
+    if (step === 'changed' && first !== null) return changed(calendarId, eventId, generation, first, d);
+    const updated = afterUpdate(await target.put(calendarId, eventId, d.body, ifEtag(etag)));
+    if (updated.kind === 'written') return record(calendarId, eventId, generation, updated.etag, d);
+    if (updated.kind === 'create') return create(calendarId, generation, d);
+    if (updated.kind === 'fail') return { kind: 'failed', error: updated.error, message: updated.message };
+    // 412: someone changed the event since our write.
+    return changed(calendarId, eventId, generation, await target.get(calendarId, eventId), d);
+  }
+
   async function remove(calendarId: string, eventId: string, generation: number): Promise<void> {
-    const etag = links.get(key)?.etag ?? null;
-    // Not there as far as we know (a create whose outcome is unknown): read before deleting.
-    const sure = before !== undefined && !before.present;
-    if (!sure || afterSureRead(await target.get(calendarId, eventId)) === 'remove') {
+    let etag = links.get(key)?.etag ?? null;
+    const first = await readFirst(calendarId, eventId);
+    if (first?.kind === 'found') etag = first.event.etag;
+    if (first === null || afterSureRead(first) === 'remove') {
       if (afterRemove(await target.remove(calendarId, eventId, etag)).kind === 'remove-any-version')
         await target.remove(calendarId, eventId, null);
     }
@@ -145,7 +169,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
 
   switch (action.kind) {
     case 'insert':
-      return create(action.calendarId, action.generation, input.desired!);
+      return create(action.calendarId, action.generation, input.desired!, await readFirst(action.calendarId, action.eventId));
     case 'update':
       return update(action.calendarId, action.eventId, action.etag, input.desired!);
     case 'delete':
@@ -153,6 +177,6 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
       return WRITTEN;
     case 'move':
       await remove(action.from.calendarId, action.from.eventId, action.generation);
-      return create(action.calendarId, action.generation, input.desired!);
+      return create(action.calendarId, action.generation, input.desired!, await readFirst(action.calendarId, action.eventId));
   }
 }

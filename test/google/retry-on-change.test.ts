@@ -56,7 +56,7 @@ async function failedMove(clock: ManualClock): Promise<string> {
 }
 
 describe('a change after a failed write', () => {
-  it('a move is written at once, before the backoff of the failed one is over, with one call', async () => {
+  it('a move is written at once, before the backoff of the failed one is over, with one write', async () => {
     const clock = new ManualClock(Date.now());
     const key = await failedMove(clock);
     const backoffUntil = Date.parse(google(env).failures[0]!.next_attempt_at);
@@ -66,7 +66,11 @@ describe('a change after a failed write', () => {
     await env.run('google-writer');
     expect(clock.now()).toBeLessThan(backoffUntil);
     expect(googleStart(env.eventOf(key))).toBe(slot(3));
-    expect(callsAbout(env, key).map((r) => [r.kind, r.status])).toEqual([['update', 200]]);
+    // The failed write may have landed with its answer lost: the event is read first, then written once.
+    expect(callsAbout(env, key).map((r) => [r.kind, r.status])).toEqual([
+      ['get', 200],
+      ['update', 200],
+    ]);
     // Status is truthful again: the item left "failed" with the successful write.
     expect(google(env)).toMatchObject({ failed: 0, failures: [] });
 
@@ -86,7 +90,10 @@ describe('a change after a failed write', () => {
     await env.run('google-writer');
     expect(clock.now()).toBeLessThan(backoffUntil);
     expect(env.fake.events(CAL)).toEqual([]);
-    expect(callsAbout(env, key).map((r) => [r.kind, r.status])).toEqual([['delete', 204]]);
+    expect(callsAbout(env, key).map((r) => [r.kind, r.status])).toEqual([
+      ['get', 200],
+      ['delete', 204],
+    ]);
     expect(google(env)).toMatchObject({ failed: 0, failures: [] });
   });
 

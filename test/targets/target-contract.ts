@@ -5,6 +5,7 @@
 // and a new rule of the port is one more entry of CASES, run against every adapter at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TargetError, type CalendarTarget, type GetResult, type PutResult, type TargetEvent } from '../../src/core/mirror/target.ts';
+import { writerOver, type WriterOver } from './writer-over.ts';
 
 const H = 3_600_000;
 /** A Monday 12:00 UTC, well inside any window. */
@@ -143,6 +144,84 @@ const CASES: ContractCase[] = [
       expect(byId.get(t.id(2))).toMatchObject({ deleted: true });
     },
   },
+  // The writer over the port (core/mirror/write-decide.ts, readsFirst): a write whose answer was lost
+  // after the target applied it is read before anything is written again, and what the target shows
+  // is taken as it is: no call that changes nothing (a create answered exists, an update on a stale
+  // version answered changed, a delete answered missing).
+  {
+    name: 'the writer: a create whose answer was lost is read and adopted on its retry, not created again',
+    async run(t) {
+      await withWriter(t, async (w, cal) => {
+        w.book(1, T0, T0 + H);
+        w.loseNextAnswer('put');
+        await w.pass();
+        expect(w.link(1)?.attempts, 'the lost answer is a failed attempt').toBe(1);
+        await w.pass();
+        expect(w.writes(), 'nothing written again: the read shows our event').toEqual([]);
+        const shown = found(await t.target.get(cal, t.id(1)));
+        expect(shown).toMatchObject({ start: T0, end: T0 + H });
+        expect(w.link(1)).toMatchObject({ present: true, attempts: 0, etag: shown.etag });
+        await w.pass();
+        expect(w.writes(), 'then quiet').toEqual([]);
+      });
+    },
+  },
+  {
+    name: 'the writer: an update whose answer was lost is read and adopted on its retry, no write on the stale version',
+    async run(t) {
+      await withWriter(t, async (w, cal) => {
+        w.book(1, T0, T0 + H);
+        await w.pass();
+        w.book(1, T0 + 2 * H, T0 + 3 * H);
+        w.loseNextAnswer('put');
+        await w.pass();
+        expect(w.link(1)?.attempts).toBe(1);
+        await w.pass();
+        expect(w.writes(), 'nothing written again: the read shows the new times').toEqual([]);
+        const shown = found(await t.target.get(cal, t.id(1)));
+        expect(shown).toMatchObject({ start: T0 + 2 * H, end: T0 + 3 * H });
+        expect(w.link(1)).toMatchObject({ present: true, attempts: 0, etag: shown.etag, writtenStart: T0 + 2 * H });
+        await w.pass();
+        expect(w.writes(), 'then quiet').toEqual([]);
+      });
+    },
+  },
+  {
+    name: 'the writer: a delete whose answer was lost is read on its retry and ends there, no second delete',
+    async run(t) {
+      await withWriter(t, async (w, cal) => {
+        w.book(1, T0, T0 + H);
+        await w.pass();
+        w.book(1, T0, T0 + H, true);
+        w.loseNextAnswer('remove');
+        await w.pass();
+        expect(w.link(1)?.attempts).toBe(1);
+        await w.pass();
+        expect(w.writes(), 'nothing deleted again: the read shows it gone').toEqual([]);
+        const after = await t.target.get(cal, t.id(1));
+        if (after.kind === 'found') expect(after.event.deleted).toBe(true);
+        expect(w.link(1)).toMatchObject({ present: false, attempts: 0 });
+        await w.pass();
+        expect(w.writes(), 'then quiet').toEqual([]);
+      });
+    },
+  },
+  {
+    name: 'the writer: a failed write that never landed is read, then made once',
+    async run(t) {
+      await withWriter(t, async (w, cal) => {
+        w.book(1, T0, T0 + H);
+        await w.pass();
+        w.book(1, T0 + 2 * H, T0 + 3 * H);
+        w.failNext('put');
+        await w.pass();
+        expect(w.link(1)?.attempts).toBe(1);
+        await w.pass();
+        expect(w.writes(), 'the read shows the old version: the update is made on it, once').toEqual(['put etag']);
+        expect(found(await t.target.get(cal, t.id(1)))).toMatchObject({ start: T0 + 2 * H, ourHash: `h${T0 + 2 * H}-${T0 + 3 * H}` });
+      });
+    },
+  },
   {
     name: 'a calendar that is not there is a not_found failure, never an answer about an event',
     async run(t) {
@@ -152,6 +231,17 @@ const CASES: ContractCase[] = [
     },
   },
 ];
+
+/** Runs `body` with the writer over this adapter, in a calendar of its own. */
+async function withWriter<B>(t: TargetUnderTest<B>, body: (w: WriterOver, calendarId: string) => Promise<void>): Promise<void> {
+  const cal = await t.calendar();
+  const w = writerOver(t, cal);
+  try {
+    await body(w, cal);
+  } finally {
+    w.close();
+  }
+}
 
 /** Registers every case against one adapter. */
 export function targetContract<B>(fixture: TargetFixture<B>, cases: readonly ContractCase[] = CASES): void {

@@ -18,11 +18,14 @@ import {
   afterRemove,
   afterSureRead,
   afterUpdate,
+  createAfterRead,
   GRACE_MS,
   LOOK_AGAIN_MS,
   onChanged,
   onExisting,
+  readsFirst,
   takesPersonsEdit,
+  updateAfterRead,
   type ExistingFacts,
   type ReadFacts,
 } from './write-decide.ts';
@@ -527,11 +530,50 @@ describe('the reverse sync decides on a change it listed', () => {
   });
 });
 
-describe('a delete to be sure (a create whose outcome is unknown, no event wanted now)', () => {
+describe('a write whose earlier attempt may have landed unseen is read first: the read stands in for its answer', () => {
+  it.each<[string, Parameters<typeof readsFirst>[0], boolean]>([
+    ['an earlier attempt failed (its answer may have been lost after it was applied)', { attempts: 1, writeInFlight: false }, true],
+    ['killed while a write was under way', { attempts: 0, writeInFlight: true }, true],
+    ['the last write was answered and recorded: no read, the write is made', { attempts: 0, writeInFlight: false }, false],
+    ['a new appointment: no read', undefined, false],
+  ])('%s', (_race, link, expected) => {
+    expect(readsFirst(link)).toBe(expected);
+  });
+
   it.each<[string, GetResult, string]>([
-    ['the create never landed (nothing there): nothing is written, not even a DELETE answered 410', { kind: 'missing' }, 'nothing-there'],
+    [
+      'a create whose event is there is decided as a 409 would be, without an insert answered 409',
+      found({ ourHash: OURS.hash }),
+      'existing',
+    ],
+    ["a create that finds Google's tombstone: decided as a 409 (written over, which revives it)", tombstone, 'existing'],
+    ['a create that finds nothing is made', { kind: 'missing' }, 'create'],
+  ])('%s', (_race, read, expected) => {
+    expect(createAfterRead(read)).toBe(expected);
+  });
+
+  it.each<[string, GetResult, string | null, string]>([
+    [
+      'an update whose earlier attempt landed (another version there) is decided as a 412, without a PUT answered 412',
+      found({ etag: '"ours-2"' }),
+      '"ours-1"',
+      'changed',
+    ],
+    ['an update whose earlier attempt never landed (our version there) is made on it', found({ etag: '"ours-1"' }), '"ours-1"', 'update'],
+    ['a target that gave no version: decided by what the event shows', found({ etag: '"v"' }), null, 'changed'],
+    ['an update of an event that is gone: created again', { kind: 'missing' }, '"ours-1"', 'create'],
+  ])('%s', (_race, read, etag, expected) => {
+    expect(updateAfterRead(read, etag)).toBe(expected);
+  });
+
+  it.each<[string, GetResult, string]>([
+    [
+      'a delete whose earlier attempt went through (nothing there): nothing is written, not even a DELETE answered 410',
+      { kind: 'missing' },
+      'nothing-there',
+    ],
     ['only a tombstone there: nothing written', tombstone, 'nothing-there'],
-    ['it landed: deleted', found({ ourHash: OURS.hash }), 'remove'],
+    ['a create whose outcome is unknown that landed: deleted', found({ ourHash: OURS.hash }), 'remove'],
   ])('%s', (_race, read, expected) => {
     expect(afterSureRead(read)).toBe(expected);
   });

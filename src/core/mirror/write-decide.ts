@@ -5,6 +5,7 @@
 import type { Deferral, LinkState } from './link.ts';
 import { showsOurWrite, showsWhatWeWant, type WantedFacts } from './ours.ts';
 import type { GetResult, PutResult, RemoveResult, TargetErrorKind } from './target.ts';
+import { outcomeUnknown, type Unsure } from './write-plan.ts';
 
 /** How soon the writer looks again at an event it left to the reverse sync (which it wakes at once). */
 export const LOOK_AGAIN_MS = 5_000;
@@ -194,9 +195,36 @@ export function onChanged(f: ReadFacts): OnChanged {
 }
 
 /**
- * A delete to be sure (a create whose outcome is unknown, for an appointment that wants no event
- * now) is read first: a missing or deleted event means the create never landed, and nothing is
- * written. Only an event that is there is deleted: no write whose result the calendar already shows.
+ * Whether the writer reads the event before writing it. An earlier write of this appointment's
+ * event failed or was cut off by a crash (write-plan.ts, outcomeUnknown), so the target may already
+ * hold it, applied with its answer lost. The read then stands in for the answer a write would get:
+ * a create that finds an event is decided by onExisting (no insert answered 409), an update that
+ * finds another version by onChanged (no PUT answered 412), a delete that finds nothing is done (no
+ * DELETE answered 404 or 410). One rule for every target: only what the read cannot settle is written.
+ */
+export function readsFirst(link: Unsure | undefined): boolean {
+  return link !== undefined && outcomeUnknown(link);
+}
+
+/** A create, after that read: an event under the id (live, or Google's tombstone) is decided as a 409 would be. */
+export function createAfterRead(read: GetResult): 'create' | 'existing' {
+  return read.kind === 'found' ? 'existing' : 'create';
+}
+
+/**
+ * An update, after that read: the version we know still there means our earlier write never
+ * landed, and this one is made on it; another version is decided as a 412 would be (onChanged:
+ * adopted when it already shows what we want); nothing there is created again.
+ */
+export function updateAfterRead(read: GetResult, etag: string | null): 'update' | 'changed' | 'create' {
+  if (read.kind === 'missing') return 'create';
+  return etag !== null && read.event.etag === etag ? 'update' : 'changed';
+}
+
+/**
+ * A delete, after that read: a missing or deleted event means the earlier delete went through (or
+ * the create never landed), and nothing is written. Only an event that is there is deleted, on the
+ * version the read found.
  */
 export function afterSureRead(read: GetResult): 'remove' | 'nothing-there' {
   return read.kind === 'found' && !read.event.deleted ? 'remove' : 'nothing-there';
