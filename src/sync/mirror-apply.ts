@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import { eventIdFor } from '../core/event-id.ts';
 import type { DesiredEvent } from '../core/mirror/desired-event.ts';
 import type { CalendarTarget, GetResult, Precondition, TargetErrorKind } from '../core/mirror/target.ts';
-import type { EventIdOf, WriteAction } from '../core/mirror/write-plan.ts';
+import { outcomeUnknown, type EventIdOf, type WriteAction } from '../core/mirror/write-plan.ts';
 import {
   afterCreate,
   afterOverwrite,
@@ -60,9 +60,9 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   // Whether an earlier write's outcome is unknown, read before this write records its own intent:
   // then the event is read before anything is written (core/mirror/write-decide.ts, readsFirst).
   const before = links.get(key);
-  const unsureBefore = readsFirst(before);
-  const readFirst = (calendarId: string, eventId: string): Promise<GetResult> | null =>
-    unsureBefore ? target.get(calendarId, eventId) : null;
+  const unsureBefore = before !== undefined && outcomeUnknown(before);
+  const reads = readsFirst(before);
+  const readFirst = (calendarId: string, eventId: string): Promise<GetResult> | null => (reads ? target.get(calendarId, eventId) : null);
   links.recordIntent(
     key,
     action.kind === 'move'

@@ -112,7 +112,8 @@ type Outcome = {
 async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outcome> {
   const { fresh, appointment } = await readFresh(deps, row.appointmentKey);
   const expected = [row.fromStart ?? row.newStart, ...deps.actions.earlierTargets(row.appointmentKey, row.id)];
-  const step = beforeReschedule(fresh, row.newStart, expected);
+  const putBack = alreadyPutBack(deps.links.get(row.appointmentKey), { observedEtag: row.observedEtag, decidedAt: row.createdAt });
+  const step = beforeReschedule(fresh, row.newStart, expected, putBack);
   if (step.kind === 'drop') return { state: 'dropped', reason: step.reason, put: null };
   if (step.kind === 'done') return { state: 'done', reason: step.reason, put: null };
   if (step.kind === 'revert')

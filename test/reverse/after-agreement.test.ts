@@ -1,7 +1,8 @@
 // Races that made the daemon write again after Google, the booking service and the feeds already
-// agreed: a person's move set back while its reschedule waited to be sent; our own write whose
-// answer was lost, taken for a person's move on the 412 of its retry and written again; a second
-// move met with a stale record of the first (a 412, then the same times written again).
+// agreed: a person's move set back while its reschedule waited to be sent (and then sent anyway);
+// our own write whose answer was lost, taken for a person's move on the 412 of its retry and
+// written again; a second move met with a stale record of the first (a 412, then the same times
+// written again).
 import { afterEach, expect, it } from 'vitest';
 import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
@@ -43,6 +44,7 @@ it("a rename while a person's move waits to be sent: the event is not set back, 
 
   skew += 10_000; // the retry is due
   await e.run('google-reschedules');
+  skew += 10_000; // the writer's next look
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
@@ -80,7 +82,7 @@ it('a second move before the writer caught up with the first: it lands without a
   expect(writeStatuses(e, key, logFrom), 'the event already shows the second move: taken as it is, nothing written, no 412').toEqual([]);
 });
 
-it('a write whose answer was lost: its retry meets a 412, finds our own write and adopts it, nothing written again', async () => {
+it('a write whose answer was lost: its retry reads the event first, finds our own write and adopts it, nothing written at all', async () => {
   let skew = 0;
   env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
   const e = env;
@@ -103,7 +105,88 @@ it('a write whose answer was lost: its retry meets a 412, finds our own write an
     await e.run('google-reverse-sync');
     await e.run('google-reschedules');
   }
-  expect(writeStatuses(e, key, logFrom), 'the retry reads the event first and adopts it: no write at all, not even one answered 412').toEqual([]);
+  expect(
+    writeStatuses(e, key, logFrom),
+    'the retry reads the event first and adopts it: no write at all, not even one answered 412',
+  ).toEqual([]);
   expect(e.reschedulePatches(key)).toBe(0);
   expect(googleStart(e.eventOf(key))).toBe(slot(2));
+});
+
+it("a person's move whose reschedule waits past the writer's grace (the booking service busy): never put back while on its way, then lands with one write", async () => {
+  let skew = 0;
+  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('google-reverse-sync');
+
+  e.moveInGoogle(key, slot(3));
+  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` }); // the reschedule waits for a retry
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
+  expect(e.reschedulePatches(key)).toBe(0);
+
+  const logFrom = e.fake.log.length;
+  e.sim.update(key, { person: { full_name: 'Renamed Person' } }); // the writer has something to write
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+  skew += 2 * 60_000; // longer than the writer leaves a person's change to the reverse sync
+  await e.run('google-writer');
+  await e.run('google-writer');
+  expect(googleStart(e.eventOf(key)), 'not put back while its reschedule waits to be sent').toBe(slot(3));
+
+  await e.run('google-reschedules');
+  skew += 10_000; // the writer's next look
+  await e.settle(2);
+  expect(e.reschedulePatches(key)).toBe(1);
+  expect(e.sim.get(key)?.start).toBe(slot(3));
+  expect(googleStart(e.eventOf(key))).toBe(slot(3));
+  expect(e.eventOf(key)?.summary).toContain('Renamed Person');
+  expect(
+    writeStatuses(e, key, logFrom),
+    'the writer meets the move once (a 412), reads while it waits, then one write: the new name at the moved time',
+  ).toEqual([412, 200]);
+});
+
+it('a move the writer already put back (the booking service moved it meanwhile, then back) is not sent afterwards', async () => {
+  let skew = 0;
+  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('google-reverse-sync');
+
+  e.moveInGoogle(key, slot(3));
+  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` }); // the reschedule waits for a retry
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
+
+  // Meanwhile the booking service moves it (it wins: put back over the person's move once the grace is over) ...
+  e.sim.reschedule(key, slot(5));
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+  skew += 2 * 60_000;
+  await e.run('google-writer');
+  expect(googleStart(e.eventOf(key))).toBe(slot(5));
+  // ... and back to where the person's move started from.
+  e.sim.reschedule(key, slot(0));
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+  expect(googleStart(e.eventOf(key))).toBe(slot(0));
+
+  const logFrom = e.fake.log.length;
+  await e.run('google-reschedules'); // the retry of the old move
+  await e.settle(2);
+  expect(e.reschedulePatches(key), 'the move the calendar no longer shows is not sent').toBe(0);
+  expect(e.sim.get(key)?.start).toBe(slot(0));
+  expect(googleStart(e.eventOf(key))).toBe(slot(0));
+  expect(writeStatuses(e, key, logFrom)).toEqual([]);
+  const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction !== 'booking-to-targets');
+  expect(told.map((a) => a.summary)).toEqual([
+    expect.stringMatching(/^moved in Google to .*12:00, but it already shows the booked time again → nothing sent$/),
+  ]);
 });

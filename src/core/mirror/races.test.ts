@@ -113,6 +113,23 @@ describe('the writer meets a 412 on its update (someone changed the event since 
       leave('"person-1"'),
     ],
     [
+      '...not even past the grace period (the booking service busy): the put-back and then the move would both land',
+      {
+        decision: { etag: '"person-1"', settled: false },
+        link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - 10 * GRACE_MS } },
+      },
+      leave('"person-1"', NOW - 10 * GRACE_MS),
+    ],
+    [
+      '...unless the booking service moved the appointment since: it wins once the grace period is over',
+      {
+        decision: { etag: '"person-1"', settled: false },
+        wanted: { ...OURS, start: T0 + 5 * H, end: T0 + 6 * H },
+        link: { writtenStart: T0, deferral: { etag: '"person-1"', since: NOW - GRACE_MS } },
+      },
+      { kind: 'overwrite', etag: '"person-1"', tombstone: false },
+    ],
+    [
       "our own write whose answer was lost, met by its retry, is adopted, not taken for a person's move",
       { read: found({ etag: '"ours-lost"', ourHash: OURS.hash, start: T0, end: T0 + H }), link: { writtenStart: T0 - H, deferral: null } },
       { kind: 'adopt', etag: '"ours-lost"' },
@@ -532,9 +549,18 @@ describe('the reverse sync decides on a change it listed', () => {
 
 describe('a write whose earlier attempt may have landed unseen is read first: the read stands in for its answer', () => {
   it.each<[string, Parameters<typeof readsFirst>[0], boolean]>([
-    ['an earlier attempt failed (its answer may have been lost after it was applied)', { attempts: 1, writeInFlight: false }, true],
-    ['killed while a write was under way', { attempts: 0, writeInFlight: true }, true],
-    ['the last write was answered and recorded: no read, the write is made', { attempts: 0, writeInFlight: false }, false],
+    [
+      'an earlier attempt failed (its answer may have been lost after it was applied)',
+      { attempts: 1, writeInFlight: false, deferral: null },
+      true,
+    ],
+    ['killed while a write was under way', { attempts: 0, writeInFlight: true, deferral: null }, true],
+    [
+      "a person's change left to the reverse sync, looked at again: read, no PUT answered 412 each time",
+      { attempts: 0, writeInFlight: false, deferral: { etag: '"person-1"', since: NOW } },
+      true,
+    ],
+    ['the last write was answered and recorded: no read, the write is made', { attempts: 0, writeInFlight: false, deferral: null }, false],
     ['a new appointment: no read', undefined, false],
   ])('%s', (_race, link, expected) => {
     expect(readsFirst(link)).toBe(expected);
@@ -713,5 +739,17 @@ describe("carrying a person's move to the booking service", () => {
     ['a PATCH that went through before a crash is not sent again', T1, { kind: 'done', reason: 'already-there' }],
   ])('%s', (_race, bookingStart, expected) => {
     expect(beforeReschedule({ found: true, start: bookingStart, cancelled: false }, T1, [T0, T0 + 9 * H])).toEqual(expected);
+  });
+
+  it.each<[string, number, unknown]>([
+    [
+      'a move the writer already put back is not sent after it: the calendar shows the booked time again',
+      T0,
+      { kind: 'drop', reason: 'put-back' },
+    ],
+    ['...unless the booking service holds the new time already (our PATCH went through)', T1, { kind: 'done', reason: 'already-there' }],
+    ['...and a booking-side move meanwhile still reads as one', T0 + 3 * H, { kind: 'revert', reason: 'booking-changed' }],
+  ])('%s', (_race, bookingStart, expected) => {
+    expect(beforeReschedule({ found: true, start: bookingStart, cancelled: false }, T1, [T0], true)).toEqual(expected);
   });
 });

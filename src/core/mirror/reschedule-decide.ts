@@ -16,7 +16,7 @@ export function overlaps(aStart: number, aEnd: number, bStart: number, bEnd: num
 export type FreshState = { found: false } | { found: true; start: number; cancelled: boolean };
 
 export type RescheduleStep =
-  | { kind: 'drop'; reason: 'gone' | 'cancelled' }
+  | { kind: 'drop'; reason: 'gone' | 'cancelled' | 'put-back' }
   | { kind: 'done'; reason: 'already-there' }
   | { kind: 'revert'; reason: 'booking-changed' }
   | { kind: 'check-slot' };
@@ -24,13 +24,16 @@ export type RescheduleStep =
 /**
  * Before a reschedule PATCH, with the appointment re-read: nothing to do, booking wins, or go on.
  * `expected` holds the starts that are not a booking-side change: the one the person's move started
- * from, and where our own earlier reschedules of it (perhaps still in flight) put it.
+ * from, and where our own earlier reschedules of it (perhaps still in flight) put it. `putBack`: the
+ * writer already put the move back (alreadyPutBack); the calendar shows the booking's time again, so
+ * the move is not sent after it (the event would be moved a second time, by us).
  */
-export function beforeReschedule(fresh: FreshState, target: number, expected: readonly number[]): RescheduleStep {
+export function beforeReschedule(fresh: FreshState, target: number, expected: readonly number[], putBack = false): RescheduleStep {
   if (!fresh.found) return { kind: 'drop', reason: 'gone' };
   if (fresh.cancelled) return { kind: 'drop', reason: 'cancelled' };
   if (fresh.start === target) return { kind: 'done', reason: 'already-there' };
   if (!expected.includes(fresh.start)) return { kind: 'revert', reason: 'booking-changed' };
+  if (putBack) return { kind: 'drop', reason: 'put-back' };
   return { kind: 'check-slot' };
 }
 

@@ -121,15 +121,26 @@ function settledOn(decision: ReverseDecision | undefined, etag: string | null): 
   return decision !== undefined && etag !== null && decision.etag === etag && decision.settled;
 }
 
+/** The reverse sync decided on this very state of the event and has not carried it out yet (a reschedule waiting to be sent). */
+function awaitedOn(decision: ReverseDecision | undefined, etag: string | null): boolean {
+  return decision !== undefined && etag !== null && decision.etag === etag && !decision.settled;
+}
+
 /**
  * A person's change is left to the reverse sync until it has settled on that exact state, and for
  * at most GRACE_MS from when the writer first met that state; then the booking service's is written.
+ * A reschedule (or cancellation) recorded for that very state and not yet sent is waited for past
+ * GRACE_MS while the booking service has not moved the appointment since (`bookingUnmoved`): the
+ * person's move is put back only when the booking service does not take it (a taken slot, a refusal,
+ * its own change meanwhile) or the reschedules job gives up, never while it is on its way, where
+ * the put-back and then the move would both land (docs/reference/behaviour.md, "Moves made in a calendar").
  */
-function leaveIfDue(etag: string | null, f: DeferralFacts): Leave | null {
+function leaveIfDue(etag: string | null, f: DeferralFacts, bookingUnmoved: boolean): Leave | null {
   if (settledOn(f.decision, etag)) return null;
   const seen = f.link.deferral;
   const deferral = seen && seen.etag === etag ? seen : { etag, since: f.now };
-  return f.now - deferral.since < GRACE_MS ? { kind: 'leave', deferral, lookAgainAt: f.now + LOOK_AGAIN_MS } : null;
+  const waits = (bookingUnmoved && awaitedOn(f.decision, etag)) || f.now - deferral.since < GRACE_MS;
+  return waits ? { kind: 'leave', deferral, lookAgainAt: f.now + LOOK_AGAIN_MS } : null;
 }
 
 export type OnExisting =
@@ -159,7 +170,8 @@ export function onExisting(f: ExistingFacts): OnExisting {
   if (showsOurWrite(event, f.wanted) || (event.ourHash !== null && showsWhatWeWant(event, f.wanted)))
     return { kind: 'adopt', etag: event.etag };
   const movedOurs = f.failedBefore && !event.deleted && event.ourHash === f.wanted.hash;
-  const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f) : null;
+  // Our hash is the wanted one: the booking service has not changed the appointment since that write.
+  const left = movedOurs && f.reverse?.moves === true ? leaveIfDue(event.etag, f, true) : null;
   return left ?? { kind: 'overwrite', etag: event.etag, tombstone: event.deleted };
 }
 
@@ -188,7 +200,7 @@ export function onChanged(f: ReadFacts): OnChanged {
   const moved = !deleted && f.link.writtenStart !== null && event.start !== f.link.writtenStart;
   const personal = (deleted && f.reverse?.deletions === true) || (moved && f.reverse?.moves === true);
   const etag = event?.etag ?? null;
-  const left = personal ? leaveIfDue(etag, f) : null;
+  const left = personal ? leaveIfDue(etag, f, f.link.writtenStart === f.wanted.start) : null;
   if (left) return left;
   if (event === null) return { kind: 'create' };
   return { kind: 'overwrite', etag, tombstone: event.deleted };
@@ -197,13 +209,14 @@ export function onChanged(f: ReadFacts): OnChanged {
 /**
  * Whether the writer reads the event before writing it. An earlier write of this appointment's
  * event failed or was cut off by a crash (write-plan.ts, outcomeUnknown), so the target may already
- * hold it, applied with its answer lost. The read then stands in for the answer a write would get:
- * a create that finds an event is decided by onExisting (no insert answered 409), an update that
- * finds another version by onChanged (no PUT answered 412), a delete that finds nothing is done (no
- * DELETE answered 404 or 410). One rule for every target: only what the read cannot settle is written.
+ * hold it, applied with its answer lost; or the writer left a person's change to the reverse sync
+ * and is looking again. The read then stands in for the answer a write would get: a create that
+ * finds an event is decided by onExisting (no insert answered 409), an update that finds another
+ * version by onChanged (no PUT answered 412), a delete that finds nothing is done (no DELETE
+ * answered 404 or 410). One rule for every target: only what the read cannot settle is written.
  */
-export function readsFirst(link: Unsure | undefined): boolean {
-  return link !== undefined && outcomeUnknown(link);
+export function readsFirst(link: (Unsure & Pick<LinkState, 'deferral'>) | undefined): boolean {
+  return link !== undefined && (outcomeUnknown(link) || link.deferral !== null);
 }
 
 /** A create, after that read: an event under the id (live, or Google's tombstone) is decided as a 409 would be. */
