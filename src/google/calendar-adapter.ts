@@ -106,11 +106,11 @@ export function createCalendarAdapter(o: AdapterOptions): CalendarApi {
         async () => fromVendor((await api.events.update({ calendarId, eventId, requestBody: toVendor(body) }, ifMatch(etag))).data),
         calendarId,
       ),
-    delete: (calendarId, eventId) =>
+    delete: (calendarId, eventId, etag) =>
       call(
         'delete',
         async () => {
-          await api.events.delete({ calendarId, eventId });
+          await api.events.delete({ calendarId, eventId }, ifMatch(etag));
         },
         calendarId,
       ),

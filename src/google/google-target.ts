@@ -1,6 +1,7 @@
 // The calendar target port (core/mirror/target.ts) over the Google Calendar API: the answers of
 // conditional requests become typed results (409 → exists, 412 → changed, 404/410 → missing,
-// 403 → refused); every other failure stays a GoogleError, which is the port's TargetError.
+// 403 → refused), for writes and deletes alike; every other failure stays a GoogleError, which is the
+// port's TargetError.
 import { PROP_HASH, type EventBody } from '../core/mirror/desired-event.ts';
 import type { CalendarTarget, GetResult, PutResult, RemoveResult, TargetEvent } from '../core/mirror/target.ts';
 import { GoogleError, type GoogleErrorKind } from './errors.ts';
@@ -52,14 +53,15 @@ export function createGoogleTarget(api: CalendarApi): CalendarTarget<EventBody> 
       }
     },
 
-    // Sent without If-Match: a removal is the booking service's cancellation, which wins over any
-    // edit, so a 412 could only cost a read and a second request.
-    async remove(calendarId, eventId): Promise<RemoveResult> {
+    // With the etag as If-Match, as the other targets delete: only the version we know is removed,
+    // and the mirror core decides on a person's edit made since (core/mirror/write-decide.ts, afterRemove).
+    async remove(calendarId, eventId, etag): Promise<RemoveResult> {
       try {
-        await api.delete(calendarId, eventId);
+        await api.delete(calendarId, eventId, etag ?? undefined);
         return { kind: 'removed' };
       } catch (e) {
         if (kindOf(e, 'not_found', 'gone')) return { kind: 'missing' };
+        if (kindOf(e, 'precondition_failed')) return { kind: 'changed' };
         throw e;
       }
     },

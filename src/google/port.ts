@@ -49,7 +49,8 @@ export interface CalendarApi {
   get(calendarId: string, eventId: string): Promise<GoogleEvent>;
   /** Full update; with an etag it is conditional (412 => precondition_failed). */
   update(calendarId: string, eventId: string, body: EventBody, etag?: string): Promise<GoogleEvent>;
-  delete(calendarId: string, eventId: string): Promise<void>;
+  /** With an etag it is conditional too: only that version is deleted (412 => precondition_failed). */
+  delete(calendarId: string, eventId: string, etag?: string): Promise<void>;
   list(calendarId: string, options: ListOptions): Promise<EventPage>;
   watch(calendarId: string, request: WatchRequest): Promise<{ resourceId: string; expiration: number | null }>;
   stopChannel(channelId: string, resourceId: string): Promise<void>;

@@ -53,7 +53,6 @@ export const googleSimulatorTarget: TargetFixture<EventBody> = {
         fake.state.userDelete(cal, id);
       },
       keepsTombstones: true,
-      conditionalRemove: false,
       stop: () => fake.close(),
     };
   },

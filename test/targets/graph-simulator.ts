@@ -59,7 +59,6 @@ export const graphSimulatorTarget: TargetFixture<EventBody> = {
       keepsTombstones: false,
       firstListing: 'incremental',
       changesCarryHash: false,
-      conditionalRemove: true,
       missingCalendar: calendarRef(MAILBOX, 'no-such-calendar'),
       stop: () => sim.close(),
     };

@@ -39,7 +39,6 @@ export const radicaleTarget: TargetFixture<CalendarObject> = {
         await app.delete(objectUrl(cal, id));
       },
       keepsTombstones: false,
-      conditionalRemove: true,
       stop: () => server.stop(),
     };
   },

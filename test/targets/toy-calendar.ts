@@ -99,7 +99,6 @@ export const toyTarget: TargetFixture<ToyBody> = {
         toy.write(cal, id, undefined);
       },
       keepsTombstones: false,
-      conditionalRemove: true,
       stop: async () => undefined,
     };
   },
