@@ -10,7 +10,7 @@ const RUNS = Number(process.env.CALBRIDGE_MODEL_RUNS ?? CI_RUNS);
 describe('a random history of both sides ends with everything agreeing, then quiet', () => {
   for (let seed = FIRST; seed < FIRST + RUNS; seed++) {
     it(`history seed ${seed}`, async () => {
-      const outcome = await runHistory(seed, { shrinkMs: 90_000, tolerateNoops: true });
+      const outcome = await runHistory(seed, { shrinkMs: 90_000 });
       if (!outcome.ok) throw new Error(outcome.report);
     }, 240_000);
   }

@@ -56,7 +56,6 @@ async function play(
   history: Iterable<fc.AsyncCommand<Model, World>>,
   counted: Counted,
   log?: (lines: string[]) => void,
-  tolerateNoops = false,
 ): Promise<void> {
   const w = await World.start(seed);
   const m = new Model();
@@ -89,8 +88,8 @@ async function play(
     // Agreed at the end if not before (the verdict above holds); then 20 s of schedule.
     const agreedAt = settled?.agreedAt ?? mark(w);
     await quietPeriod(w);
-    counted.writesAfterAgreement += writesSince(w, agreedAt).length;
-    const afterAgreement = writesSince(w, agreedAt, { changedNothing: !tolerateNoops });
+    const afterAgreement = writesSince(w, agreedAt);
+    counted.writesAfterAgreement += afterAgreement.length;
     verdict(m, w, [
       ['from the first moment everything agrees, through settling and 20 s of schedule, nothing is written anywhere', afterAgreement],
     ]);
@@ -118,22 +117,12 @@ export async function runHistory(
     shrinkMs?: number;
     log?: (lines: string[]) => void;
     minSteps?: number;
-    /**
-     * Pass a history whose only writes after agreement changed nothing at Google (an insert answered
-     * 409, a delete answered 404/410). Two shapes of those are still open (a create whose answer was
-     * lost, confirmed by a second insert; a delete of an event a person already deleted), and which
-     * histories meet them depends on timing, so CI's fixed seeds tolerate them; `npm run soak` does not
-     * and still counts every one in writesAfterAgreement.
-     */
-    tolerateNoops?: boolean;
   } = {},
 ): Promise<HistoryOutcome> {
   const started = Date.now();
   const counted: Counted = { steps: 0, writesAfterAgreement: 0 };
   const details = await fc.check(
-    fc.asyncProperty(stepsOf(options.minSteps ?? 0), (history) =>
-      play(seed, history, counted, options.log, options.tolerateNoops ?? false),
-    ),
+    fc.asyncProperty(stepsOf(options.minSteps ?? 0), (history) => play(seed, history, counted, options.log)),
     // The time limit only ever cuts shrinking short (fast-check looks at it between runs); 0 skips shrinking.
     options.shrinkMs === 0
       ? { seed, numRuns: 1, endOnFailure: true }

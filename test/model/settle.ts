@@ -92,18 +92,9 @@ export async function quietPeriod(w: World): Promise<void> {
   }
 }
 
-/**
- * Every write call since `from` to Google or the booking service, in words. `changedNothing: false`
- * leaves out the Google writes that changed nothing there: an insert answered 409 (the event was
- * already there) and a delete answered 404 or 410 (already gone).
- */
-export function writesSince(w: World, from: Mark, o: { changedNothing: boolean } = { changedNothing: true }): string[] {
-  const noop = (r: { kind: string; status: number }) =>
-    (r.kind === 'insert' && r.status === 409) || (r.kind === 'delete' && (r.status === 404 || r.status === 410));
-  const google = w.fake.log
-    .slice(from.google)
-    .filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind))
-    .filter((r) => o.changedNothing || !noop(r));
+/** Every write call since `from` to Google or the booking service, in words (one answered 409, 412 or 410 included). */
+export function writesSince(w: World, from: Mark): string[] {
+  const google = w.fake.log.slice(from.google).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
   const booking = w.sim.requests.slice(from.booking).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
   return [
     ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),
