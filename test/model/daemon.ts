@@ -1,5 +1,5 @@
-// One life of the daemon, in this process: the real parts (ingest, feeds, Google writer, reverse
-// sync) on a real SQLite file, built by the same builder as serve, with three test seams the other
+// One life of the daemon, in this process: the real parts (ingest, feeds, the Google and CalDAV
+// writers and reverse syncs) on a real SQLite file, built by the same builder as serve, with three test seams the other
 // scenario tests use too: a clock the test moves, fast Google retries, and wakes that are recorded
 // (the history decides when woken jobs run, so a failing history replays the same way).
 // kill() is the crash: both APIs cut, the database closed under whatever was running, nothing
@@ -15,7 +15,16 @@ import type { JobResult } from '../../src/jobs/job.ts';
 import { buildRuntime } from '../../src/wiring/runtime.ts';
 import type { Services } from '../../src/wiring/services.ts';
 
-export const JOBS = ['poll', 'deliveries', 'google-writer', 'google-reverse-sync', 'google-reschedules'] as const;
+export const JOBS = [
+  'poll',
+  'deliveries',
+  'google-writer',
+  'google-reverse-sync',
+  'google-reschedules',
+  'caldav-writer',
+  'caldav-reverse-sync',
+  'caldav-reschedules',
+] as const;
 export type JobName = (typeof JOBS)[number];
 
 /** A pid no process can have (above Linux's pid_max): how the next life sees a killed one's leases. */
@@ -32,8 +41,8 @@ export interface DaemonLife {
   runWoken(): Promise<void>;
   /** Runs woken jobs until none is left (bounded): what the scheduler does before any time passes. */
   drainWakes(): Promise<void>;
-  /** Work the daemon knows it still has: pending deliveries, Google writes, reschedules. */
-  pending(): { deliveries: number; google: number; reschedules: number };
+  /** Work the daemon knows it still has: pending deliveries, writes to each calendar, reschedules. */
+  pending(): { deliveries: number; google: number; caldav: number; reschedules: number };
   kill(): void;
   close(): Promise<void>;
 }
@@ -59,13 +68,14 @@ export function startLife(o: LifeOptions): DaemonLife {
     booking: o.booking,
     wake: (job) => void woken.add(job),
     processMetrics: false,
-    tuning: { googleRetry: { retries: 1, baseMs: 1, maxMs: 5 } },
+    tuning: { googleRetry: { retries: 1, baseMs: 1, maxMs: 5 }, caldavRetry: { retries: 1, baseMs: 1, maxMs: 5 } },
   });
   const ctx = runtime.services;
   // What the parts' start() asks for on serve: catch up with the booking service and Google.
-  for (const job of ['poll', 'deliveries', 'google-reverse-sync']) woken.add(job);
+  for (const job of ['poll', 'deliveries', 'google-reverse-sync', 'caldav-reverse-sync']) woken.add(job);
 
   const google = runtime.parts.find((p) => p.name === 'google.default')!;
+  const caldav = runtime.parts.find((p) => p.name === 'caldav.default')!;
   const run = (job: JobName) => runtime.scheduler.runNow(job);
 
   return {
@@ -85,7 +95,9 @@ export function startLife(o: LifeOptions): DaemonLife {
     pending: () => ({
       deliveries: ctx.deliveries.counts().pending,
       google: google.status!().targets!['google.default']!.pending,
-      reschedules: ctx.targetStores('google.default').actions.counts().pending,
+      caldav: caldav.status!().targets!['caldav.default']!.pending,
+      reschedules:
+        ctx.targetStores('google.default').actions.counts().pending + ctx.targetStores('caldav.default').actions.counts().pending,
     }),
     kill() {
       ctx.db.close();

@@ -1,6 +1,7 @@
 // What a killed process can no longer do, for a daemon that runs in this process: once cut, nothing
-// it sends reaches the booking service or Google, and no answer to what it sent reaches it. Requests
-// already on the wire are applied (or not) by the other side, as with a real SIGKILL.
+// it sends reaches the booking service, Google or the CalDAV server, and no answer to what it sent
+// reaches it. Requests already on the wire are applied (or not) by the other side, as with a real
+// SIGKILL. The calendar servers' gates also play fault windows and let the history see each call.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BookingApi } from '../../src/booking/port.ts';
@@ -12,34 +13,61 @@ class ProcessKilled extends Error {
   }
 }
 
-/** An HTTP forwarder in front of the fake Google for one life of the daemon. */
-export interface GoogleGate {
-  /** Where the daemon's Google client is pointed (api_root and token_url live under it). */
+/** An HTTP forwarder in front of a calendar server (the fake Google, Radicale) for one life of the daemon. */
+export interface HttpGate {
+  /** Where the daemon's client is pointed (Google's api_root and token_url live under it). */
   url: string;
   cut(): void;
 }
 
-export async function startGoogleGate(target: string): Promise<GoogleGate> {
+/** What a history does to the calls through a gate: a fault window, and a look at each call. */
+export interface GateHooks {
+  /** Before a call is forwarded: `refuse` answers 503 without forwarding, `lose` forwards it and loses the answer. */
+  fault?(method: string): 'none' | 'refuse' | 'lose';
+  /** Before a call is forwarded, with its whole body. */
+  onRequest?(method: string, path: string, body: string): void;
+  /** Once the server answered a forwarded call (whether or not the answer reaches the daemon). */
+  onAnswer?(method: string, path: string, status: number, body: string): void;
+}
+
+export async function startGate(target: string, hooks: GateHooks = {}): Promise<HttpGate> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   let cut = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (cut) return void req.socket.destroy();
-    const up = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
-      (answer) => {
-        if (cut) return void answer.destroy();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    up.on('socket', (s) => {
-      if (sockets.has(s)) return; // a kept-alive socket, already known
-      sockets.add(s);
-      s.once('close', () => sockets.delete(s));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (cut) return void req.socket.destroy();
+      const body = Buffer.concat(chunks);
+      const method = req.method ?? 'GET';
+      const path = req.url ?? '/';
+      const fault = hooks.fault?.(method) ?? 'none';
+      if (fault === 'refuse') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable');
+      hooks.onRequest?.(method, path, body.toString('utf8'));
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          const back: Buffer[] = [];
+          answer.on('data', (c: Buffer) => back.push(c));
+          answer.on('end', () => {
+            hooks.onAnswer?.(method, path, answer.statusCode ?? 0, Buffer.concat(back).toString('utf8'));
+            if (cut) return void req.socket.destroy();
+            if (fault === 'lose') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('answer lost');
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(back));
+          });
+        },
+      );
+      up.on('socket', (s) => {
+        if (sockets.has(s)) return; // a kept-alive socket, already known
+        sockets.add(s);
+        s.once('close', () => sockets.delete(s));
+      });
+      up.on('error', () => res.destroy());
+      up.end(body);
     });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
   });
   server.on('connection', (s) => {
     sockets.add(s);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { Model } from './model.ts';
 import { World } from './world.ts';
 import { Book, bookingSteps } from './booking-steps.ts';
-import { googleSteps } from './google-steps.ts';
+import { calendarSteps } from './calendar-steps.ts';
 import { daemonSteps } from './daemon-steps.ts';
 import { mark, quietPeriod, settle, writesSince, type Settled } from './settle.ts';
 import { agreement, noRewrites, personMoves, reschedules } from './properties.ts';
@@ -14,7 +14,7 @@ const MAX_STEPS = 100;
 /** Histories CI plays (seeds 1 to CI_RUNS): enough for every planted bug (plants.ts), within ~3 minutes. */
 export const CI_RUNS = 60;
 
-const step = fc.oneof(...bookingSteps, ...googleSteps, ...daemonSteps);
+const step = fc.oneof(...bookingSteps, ...calendarSteps, ...daemonSteps);
 /**
  * Up to MAX_STEPS steps; with `minSteps`, at least that many generated (a long history for the soak:
  * fast-check's commands have no lower bound, so they come as an array, which shrinks no shorter).

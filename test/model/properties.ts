@@ -7,9 +7,9 @@ import { C1, clockTime, googleCalendarOf, isCancelled, type Model } from './mode
 
 /**
  * Every appointment in scope and not cancelled has exactly one live Google event, in its mapped
- * calendar, at the booking service's start and end with its title and status, and is in every feed
- * it belongs to with the same times; every other appointment has no live event and is in no feed,
- * except a cancelled one in a feed with include_cancelled.
+ * calendar, and one live CalDAV object, each at the booking service's start and end with its title
+ * and status, and is in every feed it belongs to with the same times; every other appointment has
+ * no live event or object and is in no feed, except a cancelled one in a feed with include_cancelled.
  */
 export async function agreement(m: Model, w: World): Promise<string[]> {
   const problems: string[] = [];
@@ -22,6 +22,8 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
   ] as const) {
     for (const e of feed) if (!known.has(e.key)) problems.push(`feed ${name} shows ${e.key}, which no one booked`);
   }
+  const objects = w.caldav.objects();
+  for (const o of objects) if (o.key === null || !known.has(o.key)) problems.push(`CalDAV holds ${o.event.uid}, which no one booked`);
   for (const a of m.appointments) {
     const b = w.sim.get(a.key);
     const inScope = b?.tag_keys.includes('mirror') === true;
@@ -63,6 +65,22 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
       if (e.cancelled !== (expected === 'cancelled'))
         problems.push(`${where}: feed ${name} shows it ${e.cancelled ? '' : 'not '}cancelled`);
     };
+    const inCalDav = objects.filter((o) => o.key === a.key);
+    if (!mirrored || !b) {
+      if (inCalDav.length) problems.push(`${where} still has a live CalDAV object`);
+    } else if (inCalDav.length !== 1) {
+      problems.push(`${where} has ${inCalDav.length} live CalDAV objects, expected exactly one`);
+    } else {
+      const o = inCalDav[0]!.event;
+      if (o.start !== b.start || o.end !== b.end)
+        problems.push(
+          `${where}: CalDAV shows ${clockTime(o.start)}-${clockTime(o.end)}, the booking service ${clockTime(b.start)}-${clockTime(b.end)}`,
+        );
+      const title = `${b.person.full_name} · ${b.search_code}`;
+      if (o.summary !== title) problems.push(`${where}: the CalDAV object's title is "${o.summary}", not "${title}"`);
+      const status = b.status.startsWith('PENDING') ? 'TENTATIVE' : 'CONFIRMED';
+      if (o.status !== null && o.status !== status) problems.push(`${where}: the CalDAV object's status is ${o.status}, not ${status}`);
+    }
     inFeed('Everything', everything, mirrored ? 'show' : 'absent');
     const inClinicOne = inScope && b.calendar.calendar_key === C1;
     inFeed('Clinic one', clinicOne, !inClinicOne ? 'absent' : isCancelled(b.status) ? 'cancelled' : 'show');
@@ -123,7 +141,7 @@ export function personMoves(m: Model, w: World): string[] {
   return problems;
 }
 
-/** No call is wasted on Google: no write leaves an event exactly as it was (our own write taken for news). */
+/** No call is wasted on a calendar: no write leaves an event exactly as it was (our own write taken for news). */
 export function noRewrites(_m: Model, w: World): string[] {
-  return w.rewrites.map((r) => `${r} (a wasted write)`);
+  return [...w.rewrites, ...w.caldav.rewrites].map((r) => `${r} (a wasted write)`);
 }

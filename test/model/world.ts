@@ -17,7 +17,8 @@ import { testConfig, TEST_WEBHOOK_SECRET } from '../helpers/context.ts';
 import { simulatorClient } from '../helpers/simulator.ts';
 import { CLIENT } from '../google/google-env.ts';
 import { SkewClock } from './skew-clock.ts';
-import { gateBooking, startGoogleGate, type BookingGate, type GoogleGate } from './gate.ts';
+import { gateBooking, startGate, type BookingGate, type HttpGate } from './gate.ts';
+import { CALDAV_CALENDAR, CalDavSide } from './caldav-side.ts';
 import { startLife, type DaemonLife } from './daemon.ts';
 import { C1, C2, GOOGLE_CALENDARS, isCancelled, ZONE, clockTime } from './model.ts';
 
@@ -60,12 +61,13 @@ export class World {
   readonly writeCounts = new Map<string, number>();
   private readonly delivered = new Set<number>();
   private readonly lost = new Set<number>();
-  private gates: { google: GoogleGate; booking: BookingGate } | undefined;
+  private gates: { google: HttpGate; caldav: HttpGate; booking: BookingGate } | undefined;
   private crashAfterReschedule = false;
 
   private constructor(
     readonly sim: Simulator,
     readonly fake: GoogleSimulator,
+    readonly caldav: CalDavSide,
     readonly clock: SkewClock,
     readonly url: string,
     private readonly server: Server,
@@ -89,13 +91,14 @@ export class World {
       'appointment.canceled',
     ]);
     const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, seed });
-    const world = new World(sim, fake, clock, url, server, mkdtempSync(join(tmpdir(), 'calbridge-model-')), route);
+    const caldav = await CalDavSide.start(seed, (key) => sim.get(key)?.search_code ?? key);
+    const world = new World(sim, fake, caldav, clock, url, server, mkdtempSync(join(tmpdir(), 'calbridge-model-')), route);
     world.watchRewrites();
     await world.startLife();
     return world;
   }
 
-  private config(googleRoot: string): Config {
+  private config(googleRoot: string, caldavRoot: string): Config {
     return testConfig({
       server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL },
       database: { path: join(this.dir, 'calbridge.db') },
@@ -113,6 +116,12 @@ export class World {
         // The history runs the rounds; the schedule never fires by itself here.
         reverse_sync: { schedule: '0 0 1 1 *', push_notifications: false, on_conflict: 'revert', on_delete: 'recreate' },
       },
+      caldav: {
+        ...this.caldav.account(caldavRoot),
+        calendars: [{ calendar_key: '*', calendar: CALDAV_CALENDAR }],
+        requests_per_minute: 10_000,
+        reverse_sync: { schedule: '0 0 1 1 *', on_conflict: 'revert', on_delete: 'recreate' },
+      },
       feeds: [
         { name: FEEDS.everything.name, token: FEEDS.everything.token },
         { name: FEEDS.clinicOne.name, token: FEEDS.clinicOne.token, filters: { calendar_key: C1 }, include_cancelled: true },
@@ -121,7 +130,8 @@ export class World {
   }
 
   private async startLife(): Promise<void> {
-    const google = await startGoogleGate(this.fake.url);
+    const google = await startGate(this.fake.url);
+    const caldav = await this.caldav.gate();
     const booking = gateBooking(simulatorClient(this.sim, { maxRetries: 1 }), {
       beforeReschedule: (key, start) => this.checkSlot(key, start),
       afterReschedule: (key) => {
@@ -129,8 +139,8 @@ export class World {
         if (this.crashAfterReschedule) this.kill();
       },
     });
-    this.gates = { google, booking };
-    this.life = startLife({ life: ++this.lives, config: this.config(google.url), clock: this.clock, booking: booking.api });
+    this.gates = { google, caldav, booking };
+    this.life = startLife({ life: ++this.lives, config: this.config(google.url, caldav.url), clock: this.clock, booking: booking.api });
     this.route.fetch = (r) => this.life.app.fetch(r);
   }
 
@@ -191,6 +201,7 @@ export class World {
   private kill(): void {
     this.crashAfterReschedule = false;
     this.gates?.google.cut();
+    this.gates?.caldav.cut();
     this.gates?.booking.cut();
     this.route.fetch = () => new Response('down', { status: 503 });
     this.life.kill();
@@ -289,14 +300,16 @@ export class World {
   }
 
   /** Calls that change something, as each service counted them (failed ones included). */
-  writeCalls(): { google: number; booking: number } {
+  writeCalls(): { google: number; caldav: number; booking: number } {
     return {
       google: this.fake.log.filter((r) => WRITE_KINDS.has(r.kind)).length,
+      caldav: this.caldav.writeCount(),
       booking: this.sim.requests.filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET').length,
     };
   }
 
-  setFaults(on: { google?: boolean; booking?: boolean; afterWrite?: boolean }): void {
+  setFaults(on: { google?: boolean; caldav?: boolean; booking?: boolean; afterWrite?: boolean }): void {
+    if (on.caldav !== undefined) this.caldav.setFaults(on.caldav, on.afterWrite ?? false);
     if (on.google !== undefined) {
       this.fake.setFaults(on.google ? { rate: 0.3, kinds: [429, '403rate', 500, 503, 'network'], after: on.afterWrite ?? false } : null);
     }
@@ -305,6 +318,7 @@ export class World {
 
   async close(): Promise<void> {
     this.gates?.google.cut();
+    this.gates?.caldav.cut();
     await this.life.close().catch(() => undefined);
     await new Promise<void>((r) => {
       this.server.close(() => r());
@@ -312,6 +326,7 @@ export class World {
     });
     await this.sim.close();
     await this.fake.close();
+    await this.caldav.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
