@@ -77,13 +77,13 @@ async function play(
     const settled = await settleOrBreak(m, w, async () => (await agreement(m, w)).length === 0);
     m.note('daemon: settled; faults stopped');
     verdict(m, w, [
-      ['Google, the booking service and every feed agree', await agreement(m, w)],
+      ['the booking service, Google, CalDAV and every feed agree', await agreement(m, w)],
       [
         "reschedules only for people's moves, never onto a taken slot; no cancellation or status change at the booking service",
         reschedules(m, w),
       ],
       ["a person's uncontested move is what the booking service holds", personMoves(m, w)],
-      ['Google is never written what its event already shows', noRewrites(m, w)],
+      ['no calendar is written what its event already shows', noRewrites(m, w)],
     ]);
     // Agreed at the end if not before (the verdict above holds); then 20 s of schedule.
     const agreedAt = settled?.agreedAt ?? mark(w);
