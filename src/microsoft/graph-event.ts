@@ -56,6 +56,9 @@ export interface GraphEvent {
   /** The hash property, when the read expanded it. */
   hash: string | null;
   key: string | null;
+  /** What Outlook shows besides the times: the subject, and free/busy (`showAs`); undefined when Graph did not say. */
+  subject?: string;
+  showAs?: string;
 }
 
 /** Graph's `{dateTime, timeZone}`: UTC unless a Prefer header asked otherwise, which we never send. */
@@ -84,9 +87,23 @@ export function readGraphEvent(json: Record<string, unknown>): GraphEvent {
     end: timed ? instant(json.end) : null,
     hash: prop(HASH_PROPERTY),
     key: prop(KEY_PROPERTY),
+    ...(typeof json.subject === 'string' ? { subject: json.subject } : {}),
+    ...(typeof json.showAs === 'string' ? { showAs: json.showAs } : {}),
   };
 }
 
+/**
+ * Free/busy as the port's status, the inverse of graphBody's: tentative is a pending appointment,
+ * busy a confirmed one; anything else a person chose (free, away) is a status of its own, put back.
+ */
+const statusOf = (showAs: string) => (showAs === 'tentative' ? 'tentative' : showAs === 'busy' ? 'confirmed' : showAs);
+
+/**
+ * The title and status are reported, so the mirror core compares what Outlook shows with what it
+ * wants (core/mirror/shown.ts): an event is taken as it is only when it shows our subject too. The
+ * body is not: Graph may hand it back as HTML for a text we wrote, and a description that reads as
+ * changed would be written again and again.
+ */
 export const targetEventOf = (id: string, e: GraphEvent, ourHash: string | null): TargetEvent => ({
   id,
   etag: e.etag,
@@ -94,6 +111,8 @@ export const targetEventOf = (id: string, e: GraphEvent, ourHash: string | null)
   start: e.start,
   end: e.end,
   ourHash,
+  ...(e.subject !== undefined ? { title: e.subject } : {}),
+  ...(e.showAs !== undefined ? { status: statusOf(e.showAs) } : {}),
 });
 
 export const deletionOf = (id: string): TargetEvent => ({ id, etag: null, deleted: true, start: null, end: null, ourHash: null });

@@ -39,7 +39,17 @@ describe('Microsoft Graph as a calendar target', () => {
     expect(await other.connection.target.put(CAL, 'k1', body('k1', 13), { kind: 'absent' })).toEqual({ kind: 'exists' });
     expect(await other.connection.target.get(CAL, 'k1')).toEqual({
       kind: 'found',
-      event: { id: 'k1', etag: written(first), deleted: false, start: at(13), end: at(14), ourHash: 'h1' },
+      // What Outlook shows besides the times: the subject, and free/busy as the status.
+      event: {
+        id: 'k1',
+        etag: written(first),
+        deleted: false,
+        start: at(13),
+        end: at(14),
+        ourHash: 'h1',
+        title: 'Ana · k1',
+        status: 'confirmed',
+      },
     });
     expect(events()).toHaveLength(1);
   });

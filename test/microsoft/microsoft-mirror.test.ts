@@ -57,6 +57,35 @@ describe('the Outlook mirror', () => {
     expect(env.status().reverse_sync).toMatchObject({ moves_detected: 1, reschedules: { done: 1, reverted: 0, pending: 0 } });
   });
 
+  it('a move in Outlook, and the booking service renames the person before the move is sent: the new name reaches Outlook at the moved time', async () => {
+    env = await start();
+    const key = env.sim.create({ start: slot(0) }).appointment_key;
+    await env.settle(1);
+    await env.run('microsoft-reverse-sync');
+    env.graph.mailbox().userEdit(env.eventOf(key)!.id, { start: slot(3), end: slot(4) });
+    env.sim.update(key, { person: { full_name: 'Renamed Person' } });
+    await env.run('poll'); // the rename is stored before the round sees the move
+
+    await env.settle(3);
+    expect(env.sim.get(key)?.start).toBe(slot(3));
+    expect(env.eventOf(key)?.start).toBe(slot(3));
+    expect(env.eventOf(key)?.subject, 'not taken as the person left it: it shows the old name').toContain('Renamed Person');
+  });
+
+  it('a person who renames the event in Outlook: the subject is put back once, then quiet', async () => {
+    env = await start();
+    const key = env.sim.create({ start: slot(0) }).appointment_key;
+    await env.settle(1);
+    await env.run('microsoft-reverse-sync');
+    const subject = env.eventOf(key)!.subject;
+    env.graph.mailbox().userEdit(env.eventOf(key)!.id, { subject: 'Call back first!' });
+    env.graph.resetLog();
+    await env.settle(3);
+    expect(env.eventOf(key)?.subject).toBe(subject);
+    expect(env.patches(key)).toBe(0);
+    expect(env.graph.counts()).toMatchObject({ create: 0, patch: 1, delete: 0 });
+  });
+
   it('a move onto a taken slot is moved back, with no reschedule', async () => {
     env = await start();
     const key = env.sim.create({ start: slot(0) }).appointment_key;
