@@ -1,6 +1,6 @@
-// What people do in their calendars, Google Calendar and a CalDAV app on a phone (drag an event to a
-// free or a taken slot, delete it), what Google does now and then (forget sync tokens), and fault
-// windows in which 30% of the calls to the booking API, Google or the CalDAV server fail.
+// What people do in their calendars, Google Calendar, a CalDAV app on a phone and Outlook (drag an
+// event to a free or a taken slot, delete it), what Google does now and then (forget sync tokens),
+// and fault windows in which 30% of the calls to the booking API or a calendar fail.
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { Step } from './step.ts';
@@ -9,12 +9,14 @@ import { clockTime, DURATION_MS, isCancelled, slotStart, SLOTS, ZONE, type Model
 
 const at = (ms: number) => ({ dateTime: DateTime.fromMillis(ms, { zone: ZONE }).toISO()!, timeZone: ZONE });
 
-type Calendar = 'google' | 'caldav';
-const NAME: Record<Calendar, string> = { google: 'Google', caldav: 'the CalDAV app' };
+type Calendar = 'google' | 'caldav' | 'outlook';
+const CALENDARS: readonly Calendar[] = ['google', 'caldav', 'outlook'];
+const NAME: Record<Calendar, string> = { google: 'Google', caldav: 'the CalDAV app', outlook: 'Outlook' };
 
 /** Where an appointment's event is live in this calendar now, as a person would find it: its times. */
 function shown(w: World, calendar: Calendar, key: string): { start: number; end: number } | undefined {
   if (calendar === 'caldav') return w.caldav.object(key);
+  if (calendar === 'outlook') return w.outlook.event(key);
   const live = w.liveEvents(key)[0]?.event;
   return live ? { start: Date.parse(live.start!.dateTime!), end: Date.parse(live.end!.dateTime!) } : undefined;
 }
@@ -47,6 +49,8 @@ class PersonMove extends Step {
     if (this.calendar === 'google') {
       const live = w.liveEvents(a.key)[0]!;
       w.fake.state.userEdit(live.calendarId, live.event.id, { start: at(to), end: at(to + length) });
+    } else if (this.calendar === 'outlook') {
+      w.outlook.personMoves(a.key, to, to + length);
     } else if (!(await w.caldav.personMoves(a.key, to, to + length))) {
       return `person: the CalDAV app could not save ${a.code}'s move`;
     }
@@ -56,12 +60,14 @@ class PersonMove extends Step {
       (o) => o.key !== a.key && m.byKey(o.key)?.calendarKey === a.calendarKey && Math.abs(o.to - to) < DURATION_MS,
     );
     for (const o of crossing) o.contested = true;
-    // The other calendar still shows a person's move of it that has not reached the booking service:
+    // Another calendar still shows a person's move of it that has not reached the booking service:
     // which of the two lands depends on which reverse sync runs first.
-    const other: Calendar = this.calendar === 'google' ? 'caldav' : 'google';
-    const elsewhere = shown(w, other, a.key);
-    const racing = booked !== undefined && elsewhere !== undefined && elsewhere.start !== booked.start;
-    if (racing) for (const o of m.moves.filter((x) => x.key === a.key && x.calendar === other)) o.contested = true;
+    const others = CALENDARS.filter((c) => {
+      const elsewhere = c === this.calendar ? undefined : shown(w, c, a.key);
+      return booked !== undefined && elsewhere !== undefined && elsewhere.start !== booked.start;
+    });
+    const racing = others.length > 0;
+    for (const o of m.moves.filter((x) => x.key === a.key && others.includes(x.calendar))) o.contested = true;
     // The event still shows this person's previous move, unwritten since: this one builds on that one.
     const { starts, counts } = written(w, this.calendar);
     const writes = counts.get(a.key) ?? 0;
@@ -84,7 +90,7 @@ class PersonMove extends Step {
       : crossing.length
         ? 'wanted by another move'
         : 'free';
-    return `person: drags ${a.code} ${clockTime(from)} -> ${clockTime(to)} in ${NAME[this.calendar]} (slot ${onto}${booked?.start === from ? '' : `; the booking says ${booked ? clockTime(booked.start) : 'nothing'}`}${racing ? `; ${NAME[other]} shows another move` : ''})`;
+    return `person: drags ${a.code} ${clockTime(from)} -> ${clockTime(to)} in ${NAME[this.calendar]} (slot ${onto}${booked?.start === from ? '' : `; the booking says ${booked ? clockTime(booked.start) : 'nothing'}`}${racing ? `; ${others.map((c) => NAME[c]).join(' and ')} show${others.length > 1 ? '' : 's'} another move` : ''})`;
   }
 }
 
@@ -104,6 +110,8 @@ class PersonDelete extends Step {
     if (this.calendar === 'google') {
       const live = w.liveEvents(a.key)[0]!;
       w.fake.state.userDelete(live.calendarId, live.event.id);
+    } else if (this.calendar === 'outlook') {
+      w.outlook.personDeletes(a.key);
     } else if (!(await w.caldav.personDeletes(a.key))) {
       return `person: the CalDAV app could not delete ${a.code}`;
     }
@@ -124,7 +132,7 @@ class LoseSyncTokens extends Step {
 
 class Faults extends Step {
   constructor(
-    private readonly side: 'google' | 'caldav' | 'booking',
+    private readonly side: 'google' | 'caldav' | 'outlook' | 'booking',
     private readonly on: boolean,
     private readonly afterWrite: boolean,
   ) {
@@ -142,7 +150,7 @@ class Faults extends Step {
 
 const pick = fc.nat(50);
 
-const calendar = fc.constantFrom<Calendar>('google', 'caldav');
+const calendar = fc.constantFrom<Calendar>(...CALENDARS);
 
 export const calendarSteps = [
   { weight: 6, arbitrary: fc.tuple(calendar, pick, fc.integer({ min: 0, max: SLOTS - 1 })).map(([c, p, s]) => new PersonMove(c, p, s)) },
@@ -151,7 +159,7 @@ export const calendarSteps = [
   {
     weight: 4,
     arbitrary: fc
-      .tuple(fc.constantFrom('google' as const, 'caldav' as const, 'booking' as const), fc.boolean(), fc.boolean())
+      .tuple(fc.constantFrom('google' as const, 'caldav' as const, 'outlook' as const, 'booking' as const), fc.boolean(), fc.boolean())
       .map(([s, on, after]) => new Faults(s, on, after)),
   },
 ];

@@ -1,5 +1,5 @@
-// One life of the daemon, in this process: the real parts (ingest, feeds, the Google and CalDAV
-// writers and reverse syncs) on a real SQLite file, built by the same builder as serve, with three test seams the other
+// One life of the daemon, in this process: the real parts (ingest, feeds, the Google, CalDAV and
+// Outlook writers and reverse syncs) on a real SQLite file, built by the same builder as serve, with three test seams the other
 // scenario tests use too: a clock the test moves, fast Google retries, and wakes that are recorded
 // (the history decides when woken jobs run, so a failing history replays the same way).
 // kill() is the crash: both APIs cut, the database closed under whatever was running, nothing
@@ -24,6 +24,9 @@ export const JOBS = [
   'caldav-writer',
   'caldav-reverse-sync',
   'caldav-reschedules',
+  'microsoft-writer',
+  'microsoft-reverse-sync',
+  'microsoft-reschedules',
 ] as const;
 export type JobName = (typeof JOBS)[number];
 
@@ -42,7 +45,7 @@ export interface DaemonLife {
   /** Runs woken jobs until none is left (bounded): what the scheduler does before any time passes. */
   drainWakes(): Promise<void>;
   /** Work the daemon knows it still has: pending deliveries, writes to each calendar, reschedules. */
-  pending(): { deliveries: number; google: number; caldav: number; reschedules: number };
+  pending(): { deliveries: number; google: number; caldav: number; outlook: number; reschedules: number };
   kill(): void;
   close(): Promise<void>;
 }
@@ -68,14 +71,20 @@ export function startLife(o: LifeOptions): DaemonLife {
     booking: o.booking,
     wake: (job) => void woken.add(job),
     processMetrics: false,
-    tuning: { googleRetry: { retries: 1, baseMs: 1, maxMs: 5 }, caldavRetry: { retries: 1, baseMs: 1, maxMs: 5 } },
+    tuning: {
+      googleRetry: { retries: 1, baseMs: 1, maxMs: 5 },
+      caldavRetry: { retries: 1, baseMs: 1, maxMs: 5 },
+      microsoftRetry: { retries: 1, baseMs: 1, maxMs: 5 },
+    },
   });
   const ctx = runtime.services;
   // What the parts' start() asks for on serve: catch up with the booking service and Google.
-  for (const job of ['poll', 'deliveries', 'google-reverse-sync', 'caldav-reverse-sync']) woken.add(job);
+  for (const job of ['poll', 'deliveries', 'google-reverse-sync', 'caldav-reverse-sync', 'microsoft-reverse-sync']) woken.add(job);
 
   const google = runtime.parts.find((p) => p.name === 'google.default')!;
   const caldav = runtime.parts.find((p) => p.name === 'caldav.default')!;
+  const outlook = runtime.parts.find((p) => p.name === 'microsoft.default')!;
+  const targets = ['google.default', 'caldav.default', 'microsoft.default'];
   const run = (job: JobName) => runtime.scheduler.runNow(job);
 
   return {
@@ -96,8 +105,8 @@ export function startLife(o: LifeOptions): DaemonLife {
       deliveries: ctx.deliveries.counts().pending,
       google: google.status!().targets!['google.default']!.pending,
       caldav: caldav.status!().targets!['caldav.default']!.pending,
-      reschedules:
-        ctx.targetStores('google.default').actions.counts().pending + ctx.targetStores('caldav.default').actions.counts().pending,
+      outlook: outlook.status!().targets!['microsoft.default']!.pending,
+      reschedules: targets.reduce((n, t) => n + ctx.targetStores(t).actions.counts().pending, 0),
     }),
     kill() {
       ctx.db.close();

@@ -28,12 +28,20 @@ export interface GateHooks {
   onRequest?(method: string, path: string, body: string): void;
   /** Once the server answered a forwarded call (whether or not the answer reaches the daemon). */
   onAnswer?(method: string, path: string, status: number, body: string): void;
+  /**
+   * The server's own address in its answers (Graph's nextLink and deltaLink) is given as the gate's,
+   * as the real service's links are on the address the client called.
+   */
+  ownLinks?: boolean;
+  /** Listen on this port (a later life's gate on the earlier one's: a stored deltaLink still points at it). */
+  port?: number;
 }
 
 export async function startGate(target: string, hooks: GateHooks = {}): Promise<HttpGate> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   let cut = false;
+  let self = '';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (cut) return void req.socket.destroy();
     const chunks: Buffer[] = [];
@@ -55,8 +63,15 @@ export async function startGate(target: string, hooks: GateHooks = {}): Promise<
             hooks.onAnswer?.(method, path, answer.statusCode ?? 0, Buffer.concat(back).toString('utf8'));
             if (cut) return void req.socket.destroy();
             if (fault === 'lose') return void res.writeHead(503, { 'content-type': 'text/plain' }).end('answer lost');
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(back));
+            let out = Buffer.concat(back);
+            const headers = { ...answer.headers };
+            if (hooks.ownLinks) {
+              out = Buffer.from(out.toString('utf8').replaceAll(upstream.origin, self), 'utf8');
+              delete headers['transfer-encoding'];
+              headers['content-length'] = String(out.length);
+            }
+            res.writeHead(answer.statusCode ?? 502, headers);
+            res.end(out);
           });
         },
       );
@@ -73,9 +88,10 @@ export async function startGate(target: string, hooks: GateHooks = {}): Promise<
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(hooks.port ?? 0, '127.0.0.1', r));
+  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: self,
     cut() {
       cut = true;
       server.close();

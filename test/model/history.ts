@@ -77,7 +77,7 @@ async function play(
     const settled = await settleOrBreak(m, w, async () => (await agreement(m, w)).length === 0);
     m.note('daemon: settled; faults stopped');
     verdict(m, w, [
-      ['the booking service, Google, CalDAV and every feed agree', await agreement(m, w)],
+      ['the booking service, Google, CalDAV, Outlook and every feed agree', await agreement(m, w)],
       [
         "reschedules only for people's moves, never onto a taken slot; no cancellation or status change at the booking service",
         reschedules(m, w),

@@ -43,8 +43,8 @@ export interface ModelAppointment {
 export interface PersonMove {
   step: number;
   key: string;
-  /** Where the person moved it: Google Calendar or a CalDAV app. */
-  calendar: 'google' | 'caldav';
+  /** Where the person moved it: Google Calendar, a CalDAV app or Outlook. */
+  calendar: 'google' | 'caldav' | 'outlook';
   to: number;
   /**
    * Google showed the booking service's times when the person moved it (not an older state), and

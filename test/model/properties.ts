@@ -7,7 +7,7 @@ import { C1, clockTime, googleCalendarOf, isCancelled, type Model } from './mode
 
 /**
  * Every appointment in scope and not cancelled has exactly one live Google event, in its mapped
- * calendar, and one live CalDAV object, each at the booking service's start and end with its title
+ * calendar, one live CalDAV object and one live Outlook event, each at the booking service's start and end with its title
  * and status, and is in every feed it belongs to with the same times; every other appointment has
  * no live event or object and is in no feed, except a cancelled one in a feed with include_cancelled.
  */
@@ -24,6 +24,8 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
   }
   const objects = w.caldav.objects();
   for (const o of objects) if (o.key === null || !known.has(o.key)) problems.push(`CalDAV holds ${o.event.uid}, which no one booked`);
+  const outlook = w.outlook.events();
+  for (const o of outlook) if (o.key === null || !known.has(o.key)) problems.push(`Outlook holds ${o.event.id}, which no one booked`);
   for (const a of m.appointments) {
     const b = w.sim.get(a.key);
     const inScope = b?.tag_keys.includes('mirror') === true;
@@ -80,6 +82,22 @@ export async function agreement(m: Model, w: World): Promise<string[]> {
       if (o.summary !== title) problems.push(`${where}: the CalDAV object's title is "${o.summary}", not "${title}"`);
       const status = b.status.startsWith('PENDING') ? 'TENTATIVE' : 'CONFIRMED';
       if (o.status !== null && o.status !== status) problems.push(`${where}: the CalDAV object's status is ${o.status}, not ${status}`);
+    }
+    const inOutlook = outlook.filter((o) => o.key === a.key);
+    if (!mirrored || !b) {
+      if (inOutlook.length) problems.push(`${where} still has a live Outlook event`);
+    } else if (inOutlook.length !== 1) {
+      problems.push(`${where} has ${inOutlook.length} live Outlook events, expected exactly one`);
+    } else {
+      const o = inOutlook[0]!.event;
+      if (o.start !== b.start || o.end !== b.end)
+        problems.push(
+          `${where}: Outlook shows ${clockTime(o.start)}-${clockTime(o.end)}, the booking service ${clockTime(b.start)}-${clockTime(b.end)}`,
+        );
+      const title = `${b.person.full_name} · ${b.search_code}`;
+      if (o.subject !== title) problems.push(`${where}: the Outlook event's subject is "${o.subject}", not "${title}"`);
+      const showAs = b.status.startsWith('PENDING') ? 'tentative' : 'busy';
+      if (o.showAs !== showAs) problems.push(`${where}: the Outlook event shows as ${o.showAs}, not ${showAs}`);
     }
     inFeed('Everything', everything, mirrored ? 'show' : 'absent');
     const inClinicOne = inScope && b.calendar.calendar_key === C1;
@@ -143,5 +161,5 @@ export function personMoves(m: Model, w: World): string[] {
 
 /** No call is wasted on a calendar: no write leaves an event exactly as it was (our own write taken for news). */
 export function noRewrites(_m: Model, w: World): string[] {
-  return [...w.rewrites, ...w.caldav.rewrites].map((r) => `${r} (a wasted write)`);
+  return [...w.rewrites, ...w.caldav.rewrites, ...w.outlook.rewrites].map((r) => `${r} (a wasted write)`);
 }

@@ -10,22 +10,20 @@ const POLL_EVERY_MS = 5 * 60_000;
 /** Time between passes while work is left: retries back off up to minutes, so the steps grow. */
 const STEPS_MS = [1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600].map((s) => s * 1000);
 const MAX_CYCLES = 30;
+const TARGETS = ['google', 'caldav', 'microsoft'] as const;
 const CYCLE: JobName[] = [
   'deliveries',
-  'google-writer',
-  'caldav-writer',
-  'google-reverse-sync',
-  'caldav-reverse-sync',
-  'google-reschedules',
-  'caldav-reschedules',
-  'google-writer',
-  'caldav-writer',
+  ...TARGETS.map((t) => `${t}-writer` as const),
+  ...TARGETS.map((t) => `${t}-reverse-sync` as const),
+  ...TARGETS.map((t) => `${t}-reschedules` as const),
+  ...TARGETS.map((t) => `${t}-writer` as const),
 ];
 
 /** Where the calls log of each service stood at a moment (what was sent before it), and when. */
 export interface Mark {
   google: number;
   caldav: number;
+  outlook: number;
   booking: number;
   at: number;
 }
@@ -39,6 +37,7 @@ export interface Settled {
 export const mark = (w: World): Mark => ({
   google: w.fake.log.length,
   caldav: w.caldav.log.length,
+  outlook: w.outlook.graph.log.length,
   booking: w.sim.requests.length,
   at: w.clock.now(),
 });
@@ -52,7 +51,7 @@ export async function settle(w: World, agrees?: () => Promise<boolean>): Promise
   const watch = async () => {
     if (agreedAt === null && agrees && (await agrees())) agreedAt = mark(w);
   };
-  w.setFaults({ google: false, caldav: false, booking: false });
+  w.setFaults({ google: false, caldav: false, outlook: false, booking: false });
   await watch();
   // The scheduled poll comes: it finds what lost webhooks never announced.
   await w.passTime(POLL_EVERY_MS);
@@ -83,12 +82,13 @@ export async function settle(w: World, agrees?: () => Promise<boolean>): Promise
     await watch();
     const after = w.writeCalls();
     const pending = w.life.pending();
-    last = `pending ${JSON.stringify(pending)}, ${after.google - before.google} Google, ${after.caldav - before.caldav} CalDAV and ${after.booking - before.booking} booking writes in the last pass`;
+    last = `pending ${JSON.stringify(pending)}, writes in the last pass: ${JSON.stringify({ google: after.google - before.google, caldav: after.caldav - before.caldav, outlook: after.outlook - before.outlook, booking: after.booking - before.booking })}`;
     if (
       after.google === before.google &&
       after.caldav === before.caldav &&
+      after.outlook === before.outlook &&
       after.booking === before.booking &&
-      pending.deliveries + pending.google + pending.caldav + pending.reschedules === 0
+      pending.deliveries + pending.google + pending.caldav + pending.outlook + pending.reschedules === 0
     ) {
       return { cycles: cycle, agreedAt };
     }
@@ -102,23 +102,23 @@ export async function quietPeriod(w: World): Promise<void> {
     await w.passTime(1000);
     if (second % 2 === 0) await w.life.run('deliveries');
     // The reverse sync runs far more often here than its schedule would: it can only find more.
-    if (second % 5 === 0) await w.life.run('google-writer');
-    if (second % 5 === 0) await w.life.run('caldav-writer');
-    if (second % 5 === 0) await w.life.run('google-reverse-sync');
-    if (second % 5 === 0) await w.life.run('caldav-reverse-sync');
-    if (second % 10 === 0) await w.life.run('google-reschedules');
-    if (second % 10 === 0) await w.life.run('caldav-reschedules');
+    for (const t of TARGETS) {
+      if (second % 5 === 0) await w.life.run(`${t}-writer`);
+      if (second % 5 === 0) await w.life.run(`${t}-reverse-sync`);
+      if (second % 10 === 0) await w.life.run(`${t}-reschedules`);
+    }
     if (second === 10) await w.life.run('poll');
   }
 }
 
-/** Every write call since `from` to Google, CalDAV or the booking service, in words (one answered 409, 412 or 410 included). */
+/** Every write call since `from` to Google, CalDAV, Outlook or the booking service, in words (one answered 409, 412 or 410 included). */
 export function writesSince(w: World, from: Mark): string[] {
   const google = w.fake.log.slice(from.google).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
   const booking = w.sim.requests.slice(from.booking).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
   return [
     ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),
     ...w.caldav.writesSince(from.caldav),
+    ...w.outlook.writesSince(from.outlook),
     ...booking.map((r) => `booking service ${r.method} ${r.path}`),
   ];
 }

@@ -19,6 +19,7 @@ import { CLIENT } from '../google/google-env.ts';
 import { SkewClock } from './skew-clock.ts';
 import { gateBooking, startGate, type BookingGate, type HttpGate } from './gate.ts';
 import { CALDAV_CALENDAR, CalDavSide } from './caldav-side.ts';
+import { OutlookSide } from './outlook-side.ts';
 import { startLife, type DaemonLife } from './daemon.ts';
 import { C1, C2, GOOGLE_CALENDARS, isCancelled, ZONE, clockTime } from './model.ts';
 
@@ -61,13 +62,14 @@ export class World {
   readonly writeCounts = new Map<string, number>();
   private readonly delivered = new Set<number>();
   private readonly lost = new Set<number>();
-  private gates: { google: HttpGate; caldav: HttpGate; booking: BookingGate } | undefined;
+  private gates: { google: HttpGate; caldav: HttpGate; outlook: HttpGate; booking: BookingGate } | undefined;
   private crashAfterReschedule = false;
 
   private constructor(
     readonly sim: Simulator,
     readonly fake: GoogleSimulator,
     readonly caldav: CalDavSide,
+    readonly outlook: OutlookSide,
     readonly clock: SkewClock,
     readonly url: string,
     private readonly server: Server,
@@ -91,14 +93,16 @@ export class World {
       'appointment.canceled',
     ]);
     const fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, seed });
-    const caldav = await CalDavSide.start(seed, (key) => sim.get(key)?.search_code ?? key);
-    const world = new World(sim, fake, caldav, clock, url, server, mkdtempSync(join(tmpdir(), 'calbridge-model-')), route);
+    const codeOf = (key: string) => sim.get(key)?.search_code ?? key;
+    const caldav = await CalDavSide.start(seed, codeOf);
+    const outlook = await OutlookSide.start(seed, codeOf);
+    const world = new World(sim, fake, caldav, outlook, clock, url, server, mkdtempSync(join(tmpdir(), 'calbridge-model-')), route);
     world.watchRewrites();
     await world.startLife();
     return world;
   }
 
-  private config(googleRoot: string, caldavRoot: string): Config {
+  private config(googleRoot: string, caldavRoot: string, outlookRoot: string): Config {
     return testConfig({
       server: { host: '127.0.0.1', port: 0, public_url: PUBLIC_URL },
       database: { path: join(this.dir, 'calbridge.db') },
@@ -122,6 +126,7 @@ export class World {
         requests_per_minute: 10_000,
         reverse_sync: { schedule: '0 0 1 1 *', on_conflict: 'revert', on_delete: 'recreate' },
       },
+      microsoft: this.outlook.section(outlookRoot),
       feeds: [
         { name: FEEDS.everything.name, token: FEEDS.everything.token },
         { name: FEEDS.clinicOne.name, token: FEEDS.clinicOne.token, filters: { calendar_key: C1 }, include_cancelled: true },
@@ -132,6 +137,7 @@ export class World {
   private async startLife(): Promise<void> {
     const google = await startGate(this.fake.url);
     const caldav = await this.caldav.gate();
+    const outlook = await this.outlook.gate();
     const booking = gateBooking(simulatorClient(this.sim, { maxRetries: 1 }), {
       beforeReschedule: (key, start) => this.checkSlot(key, start),
       afterReschedule: (key) => {
@@ -139,8 +145,13 @@ export class World {
         if (this.crashAfterReschedule) this.kill();
       },
     });
-    this.gates = { google, caldav, booking };
-    this.life = startLife({ life: ++this.lives, config: this.config(google.url, caldav.url), clock: this.clock, booking: booking.api });
+    this.gates = { google, caldav, outlook, booking };
+    this.life = startLife({
+      life: ++this.lives,
+      config: this.config(google.url, caldav.url, outlook.url),
+      clock: this.clock,
+      booking: booking.api,
+    });
     this.route.fetch = (r) => this.life.app.fetch(r);
   }
 
@@ -202,6 +213,7 @@ export class World {
     this.crashAfterReschedule = false;
     this.gates?.google.cut();
     this.gates?.caldav.cut();
+    this.gates?.outlook.cut();
     this.gates?.booking.cut();
     this.route.fetch = () => new Response('down', { status: 503 });
     this.life.kill();
@@ -300,16 +312,18 @@ export class World {
   }
 
   /** Calls that change something, as each service counted them (failed ones included). */
-  writeCalls(): { google: number; caldav: number; booking: number } {
+  writeCalls(): { google: number; caldav: number; outlook: number; booking: number } {
     return {
       google: this.fake.log.filter((r) => WRITE_KINDS.has(r.kind)).length,
       caldav: this.caldav.writeCount(),
+      outlook: this.outlook.writeCount(),
       booking: this.sim.requests.filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET').length,
     };
   }
 
-  setFaults(on: { google?: boolean; caldav?: boolean; booking?: boolean; afterWrite?: boolean }): void {
+  setFaults(on: { google?: boolean; caldav?: boolean; outlook?: boolean; booking?: boolean; afterWrite?: boolean }): void {
     if (on.caldav !== undefined) this.caldav.setFaults(on.caldav, on.afterWrite ?? false);
+    if (on.outlook !== undefined) this.outlook.setFaults(on.outlook, on.afterWrite ?? false);
     if (on.google !== undefined) {
       this.fake.setFaults(on.google ? { rate: 0.3, kinds: [429, '403rate', 500, 503, 'network'], after: on.afterWrite ?? false } : null);
     }
@@ -319,6 +333,7 @@ export class World {
   async close(): Promise<void> {
     this.gates?.google.cut();
     this.gates?.caldav.cut();
+    this.gates?.outlook.cut();
     await this.life.close().catch(() => undefined);
     await new Promise<void>((r) => {
       this.server.close(() => r());
@@ -327,6 +342,7 @@ export class World {
     await this.sim.close();
     await this.fake.close();
     await this.caldav.close();
+    await this.outlook.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
