@@ -191,7 +191,8 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
   const planned: Planned[] = [];
   for (const event of observed) {
     let p = plan(deps, calendarId, event);
-    if (p && readAgain(p.action, deps.links.get(p.key), listedAt)) p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
+    if (p && readAgain(p.action, deps.links.get(p.key), listedAt, event))
+      p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
     if (p && (p.action.kind !== 'none' || p.adopt || p.adoptGone !== null)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;

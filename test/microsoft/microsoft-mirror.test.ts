@@ -86,6 +86,26 @@ describe('the Outlook mirror', () => {
     expect(env.graph.counts()).toMatchObject({ create: 0, patch: 1, delete: 0 });
   });
 
+  it("a person's move of an event whose last write's answer was lost is a move, not a booking-side change to put back", async () => {
+    env = await start();
+    const key = env.sim.create({ start: slot(0) }).appointment_key;
+    await env.settle(1);
+    await env.run('microsoft-reverse-sync');
+    env.sim.reschedule(key, slot(2));
+    await env.run('poll');
+    env.graph.setFaults({ rate: 1, kinds: [503], after: true }); // Outlook takes the move, its answers are lost
+    await env.run('microsoft-writer');
+    env.graph.setFaults(null);
+    expect(env.eventOf(key)?.start, 'the write landed').toBe(slot(2));
+
+    // Graph's delta carries no hash: only a read tells the person's move of our unseen write.
+    env.graph.mailbox().userEdit(env.eventOf(key)!.id, { start: slot(5), end: slot(6) });
+    await env.settle(3);
+    expect(env.patches(key)).toBe(1);
+    expect(env.sim.get(key)?.start).toBe(slot(5));
+    expect(env.eventOf(key)?.start).toBe(slot(5));
+  });
+
   it('a move onto a taken slot is moved back, with no reschedule', async () => {
     env = await start();
     const key = env.sim.create({ start: slot(0) }).appointment_key;

@@ -612,6 +612,16 @@ describe('a round that overlaps a write', () => {
     expect(readAgain(reschedule, { updatedAt: NOW - 1 }, NOW)).toBe(false);
   });
 
+  it("a put-back for a booking-side change, while our last write's outcome is unknown and the listing carried no hash, is read again first", () => {
+    const restore = { kind: 'restore', reason: 'booking-changed' } as const;
+    const unsure = { updatedAt: NOW - 1, attempts: 1, writeInFlight: false };
+    // Graph's delta: a person's move of our write that landed unseen shows no hash until read.
+    expect(readAgain(restore, unsure, NOW, { ourHash: null, deleted: false })).toBe(true);
+    expect(readAgain(restore, unsure, NOW, { ourHash: 'h', deleted: false }), 'the hash is there: decided on it').toBe(false);
+    expect(readAgain(restore, { ...unsure, attempts: 0 }, NOW, { ourHash: null, deleted: false }), 'our write is known').toBe(false);
+    expect(readAgain(reschedule, unsure, NOW, { ourHash: null, deleted: false }), 'only a put-back').toBe(false);
+  });
+
   it('the writer wrote the event while the round decided: the decision is skipped and the cursor kept', () => {
     expect(writtenSince({ updatedAt: NOW + 1 }, NOW)).toBe(true);
     expect(advancesCursor({ held: false, overtaken: true })).toBe(false);

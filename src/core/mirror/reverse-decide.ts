@@ -175,9 +175,27 @@ export function writtenSince(link: Pick<LinkState, 'updatedAt'> | undefined, sin
   return (link?.updatedAt ?? 0) > since;
 }
 
-/** Read the event again before deciding: only missing from a full listing, or listed before our latest write. */
-export function readAgain(action: ReverseAction, link: Pick<LinkState, 'updatedAt'> | undefined, listedAt: number): boolean {
-  return action.kind === 'recheck' || writtenSince(link, listedAt);
+/**
+ * Read the event again before deciding: only missing from a full listing, listed before our latest
+ * write, or about to be put back as a booking-side change while our last write's outcome is unknown
+ * and the listing carried no hash (Graph's delta carries no extended properties): a read shows
+ * whether that write landed unseen (weighedLink), and a person's move of it is then a move.
+ */
+export function readAgain(
+  action: ReverseAction,
+  link: (Pick<LinkState, 'updatedAt'> & Partial<Unsure>) | undefined,
+  listedAt: number,
+  event?: Pick<TargetEvent, 'ourHash' | 'deleted'>,
+): boolean {
+  const unsureUnhashed =
+    action.kind === 'restore' &&
+    action.reason === 'booking-changed' &&
+    link !== undefined &&
+    outcomeUnknown({ attempts: link.attempts ?? 0, writeInFlight: link.writeInFlight ?? false }) &&
+    event !== undefined &&
+    !event.deleted &&
+    event.ourHash === null;
+  return action.kind === 'recheck' || writtenSince(link, listedAt) || unsureUnhashed;
 }
 
 /** The cursor moves on only when every change of the batch was acted on (none held, none overtaken). */
