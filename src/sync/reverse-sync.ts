@@ -96,7 +96,10 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
       end: stored.appointment.end,
       mirrored: wanted !== undefined && wanted.calendarId === calendarId,
     },
-    handledEtag: latest?.eventId === event.id ? latest.observedEtag : null,
+    // An observation acted on is not news again, until the writer wrote the event since: a server
+    // whose ETag is a hash of the content (Radicale) gives a person's repeat of the same edit the
+    // same ETag, after our put-back of the first.
+    handledEtag: latest?.eventId === event.id && !writtenSince(link, latest.updatedAt) ? latest.observedEtag : null,
     lastRescheduledTo: deps.actions.lastRescheduledTo(link.appointmentKey),
     pendingRescheduleTo: deps.actions.pendingTargets(link.appointmentKey),
     lastReschedule: deps.actions.lastReschedule(link.appointmentKey),

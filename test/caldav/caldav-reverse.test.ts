@@ -127,3 +127,25 @@ describe('our own writes', () => {
     expect(env.status().reverse_sync).toMatchObject({ moves_detected: 0, deletions: { recreated: 0 } });
   });
 });
+
+it('a move onto a taken slot is put back; the same move again once the slot is free is rescheduled (Radicale gives the repeat the same ETag)', async () => {
+  env = await startMirrorEnv();
+  const e = env;
+  const a = e.sim.create({ start: slot(0) }).appointment_key;
+  const b = e.sim.create({ start: slot(3) }).appointment_key;
+  await e.settle(1);
+  await e.run('caldav-reverse-sync');
+
+  await e.moveInApp(a, slot(3));
+  await e.settle(2);
+  expect(e.reschedulePatches(a)).toBe(0);
+  expect(e.objects().get(`${a}.ics`)?.start, 'put back: the slot is taken').toBe(slot(0));
+
+  e.sim.cancel(b);
+  await e.settle(1);
+  await e.moveInApp(a, slot(3)); // byte for byte the first edit again
+  await e.settle(3);
+  expect(e.reschedulePatches(a)).toBe(1);
+  expect(e.sim.get(a)?.start).toBe(slot(3));
+  expect(e.objects().get(`${a}.ics`)?.start).toBe(slot(3));
+});
