@@ -97,6 +97,13 @@ const LINK_COLUMNS = `l.appointment_key, l.calendar_id, l.event_id, l.generation
   l.written_start_ms, l.written_end_ms, l.written_revision, l.attempts, l.next_attempt_ms, l.last_error, l.updated_at_ms,
   l.deferred_etag, l.deferred_since_ms, l.write_started_ms, l.failed_hash`;
 
+/** An account's booking calendars as a JSON list for IN_SCOPE, or null when it maps every calendar ("*"). */
+function scopeOf(calendarKeys: readonly string[] | undefined): string | null {
+  return calendarKeys && !calendarKeys.includes('*') ? JSON.stringify(calendarKeys) : null;
+}
+
+const IN_SCOPE = `(a.calendar_key IN (SELECT value FROM json_each(?)) OR l.appointment_key IS NOT NULL)`;
+
 export class LinkStore {
   constructor(
     private readonly db: Db,
@@ -110,26 +117,34 @@ export class LinkStore {
     return row && fromRow(row);
   }
 
-  /** Every stored appointment with its link (none yet for a new one): what the writer compares. */
-  plannable(): PlanRow[] {
+  /**
+   * Every stored appointment with its link (none yet for a new one): what the writer compares.
+   * With `calendarKeys` (the booking calendars the account maps, no "*"), only appointments of those
+   * calendars and those that already have an event here: another account's appointments cost this
+   * account nothing, not even a row (ten accounts over 20,000 stored, BENCHMARKS.md "Named accounts").
+   */
+  plannable(calendarKeys?: readonly string[]): PlanRow[] {
+    const scoped = scopeOf(calendarKeys);
     const rows = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
-         FROM appointments AS a LEFT JOIN links AS l ON l.target = ? AND l.appointment_key = a.appointment_key`,
+         FROM appointments AS a LEFT JOIN links AS l ON l.target = ? AND l.appointment_key = a.appointment_key
+         ${scoped ? `WHERE ${IN_SCOPE}` : ''}`,
       )
-      .all(this.target) as PlanColumns[];
+      .all(this.target, ...(scoped ? [scoped] : [])) as PlanColumns[];
     return rows.map(planRowOf);
   }
 
-  /** One appointment with its link, as plannable() lists it; undefined when no such appointment is stored. */
-  plannableOne(key: string): PlanRow | undefined {
+  /** One appointment with its link, as plannable() lists it; undefined when none is stored or it is out of scope. */
+  plannableOne(key: string, calendarKeys?: readonly string[]): PlanRow | undefined {
+    const scoped = scopeOf(calendarKeys);
     const r = this.db
       .prepare(
         `SELECT a.appointment_key AS key, a.revision AS revision, a.gone_at_ms AS gone_at_ms, ${LINK_COLUMNS}
          FROM appointments AS a LEFT JOIN links AS l ON l.target = ? AND l.appointment_key = a.appointment_key
-         WHERE a.appointment_key = ?`,
+         WHERE a.appointment_key = ? ${scoped ? `AND ${IN_SCOPE}` : ''}`,
       )
-      .get(this.target, key) as PlanColumns | undefined;
+      .get(this.target, key, ...(scoped ? [scoped] : [])) as PlanColumns | undefined;
     return r && planRowOf(r);
   }
 

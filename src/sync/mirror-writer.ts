@@ -36,6 +36,8 @@ export interface MirrorWriterDeps<B> {
   /** The target's event id of an appointment (Google's derived id unless given). */
   idOf?: EventIdOf;
   breakerShare: number;
+  /** The booking calendars the account maps (its mapping's calendar_key values); "*" or none: every one. */
+  calendarKeys?: readonly string[];
   concurrency?: number;
   /** A pass stops taking new items after this long (the job's lease must outlast it); the rest waits for the next pass. */
   passBudgetMs?: number;
@@ -131,7 +133,7 @@ export class MirrorWriter<B> {
 
   /** Every appointment whose desired event differs from what we last wrote. */
   plan(): Work<B>[] {
-    return this.deps.links.plannable().flatMap((row) => this.planRow(row) ?? []);
+    return this.deps.links.plannable(this.deps.calendarKeys).flatMap((row) => this.planRow(row) ?? []);
   }
 
   /** The write one appointment needs, or null. */
@@ -193,7 +195,7 @@ export class MirrorWriter<B> {
     for (const key of this.changed) {
       if (busy.has(key)) continue;
       this.changed.delete(key);
-      const row = this.deps.links.plannableOne(key);
+      const row = this.deps.links.plannableOne(key, this.deps.calendarKeys);
       const w = row && this.planRow(row);
       if (!w) continue;
       if (w.action.kind === 'delete') this.fullNeeded = true;

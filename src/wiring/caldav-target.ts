@@ -38,6 +38,7 @@ export function caldavTarget(
     kind: 'caldav',
     name: spec.name,
     calendars,
+    calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,
     breaker_share: cfg.breaker_share,
     reverse_sync: cfg.reverse_sync,

@@ -51,6 +51,7 @@ export function googleTarget(
     kind: 'google',
     name: spec.name,
     calendars,
+    calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,
     breaker_share: cfg.breaker_share,
     reverse_sync: rs,

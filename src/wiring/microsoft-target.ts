@@ -63,6 +63,7 @@ export function microsoftTarget(
     kind: 'microsoft',
     name: spec.name,
     calendars,
+    calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,
     breaker_share: cfg.breaker_share,
     reverse_sync: rs,

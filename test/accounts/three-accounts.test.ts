@@ -275,6 +275,19 @@ it('three accounts: each holds exactly its appointments, once; a revoked sign-in
   expect(once(allNow)).toBe(true);
   expect(sorted(env.googleKeys(clinic, 'one@group.calendar.google.com'))).toEqual(keysIn(sim, C1));
   expect(env.caldavFiles().sort()).toEqual(keysIn(sim, C4, C5).map((k) => `${k}.ics`));
+  // An appointment moved to another booking calendar leaves the accounts that no longer map it and
+  // arrives in the one that does: each account plans only its own calendars and its own events.
+  const moved = keysIn(sim, C4)[0]!;
+  sim.update(moved, { calendar: { calendar_key: C1, name: 'x' } });
+  await env.run('poll');
+  for (const w of writers) await env.run(w);
+  await t.runtime.scheduler.idle();
+  expect(env.googleKeys(ana, 'primary').has(moved)).toBe(false);
+  expect(env.caldavFiles()).not.toContain(`${moved}.ics`);
+  expect(env.googleKeys(clinic, 'one@group.calendar.google.com').has(moved)).toBe(true);
+  expect(sorted(env.googleKeys(ana, 'primary'))).toEqual(keysIn(sim, C3, C4));
+  expect(sorted(env.googleKeys(clinic, 'one@group.calendar.google.com'))).toEqual(keysIn(sim, C1));
+
   // The accounts' metrics carry their names.
   const metrics = await t.runtime.services.metrics.registry.metrics();
   expect(metrics).toMatch(/calbridge_google_writes_total\{kind="insert",outcome="ok",account="google.ana"\} \d+/);

@@ -19,6 +19,8 @@ export interface TargetAccount {
   name: string;
   /** The target calendars its mapping writes to, each once. */
   calendars: readonly string[];
+  /** The booking calendars its mapping takes (calendar_key values, "*" for every one); none given: every one. */
+  calendarKeys?: readonly string[];
   requests_per_minute: number;
   breaker_share: number;
   reverse_sync: {

@@ -89,6 +89,7 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
     desire: (a, revision, gone) => adapter.desire(a, revision, gone),
     ...(adapter.idOf ? { idOf: adapter.idOf } : {}),
     breakerShare: account.breaker_share,
+    ...(account.calendarKeys ? { calendarKeys: account.calendarKeys } : {}),
     ...(rs.enabled ? { reverse: { actions, deletions: rs.on_delete !== 'ignore', wake: () => d.wake(jobs.reverse) } } : {}),
     ...(d.itemBackoff ? { itemBackoff: d.itemBackoff } : {}),
     hooks: counting.hooks,
