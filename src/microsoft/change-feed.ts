@@ -29,7 +29,12 @@ async function follow(http: GraphHttp, mailbox: string, first: string): Promise<
   const items: DeltaItem[] = [];
   let link = first;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const { json } = await http.request(mailbox, { method: 'GET', path: link, headers: { prefer: `odata.maxpagesize=${PAGE_SIZE}` } });
+    const { json } = await http.request(mailbox, {
+      op: 'delta',
+      method: 'GET',
+      path: link,
+      headers: { prefer: `odata.maxpagesize=${PAGE_SIZE}` },
+    });
     const value = Array.isArray(json.value) ? (json.value as Record<string, unknown>[]) : [];
     for (const v of value) items.push({ json: v, removed: v['@removed'] !== undefined });
     if (typeof json['@odata.nextLink'] === 'string') {

@@ -7,7 +7,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
 import { createTokenSource, type Credentials } from './auth.ts';
 import type { DeltaWindow } from './change-feed.ts';
 import type { GraphError } from './errors.ts';
-import { GraphHttp } from './graph-http.ts';
+import { GraphHttp, type GraphHttpOptions } from './graph-http.ts';
 import type { GraphIds } from './graph-ids.ts';
 import { createGraphTarget, type GraphTarget } from './graph-target.ts';
 
@@ -25,7 +25,7 @@ export interface GraphConnectionOptions {
   sleep?: Sleep;
   policy?: RetryPolicy;
   timeoutMs?: number;
-  onCall?: (mailbox: string, outcome: string) => void;
+  onCall?: GraphHttpOptions['onCall'];
 }
 
 export interface GraphConnection {

@@ -24,7 +24,11 @@ export interface AccessTokens {
   invalidate(): void;
 }
 
+/** What a request is for: the `op` label of calbridge_microsoft_calls_total (docs/reference/http.md, "Metrics"). */
+export type GraphOp = 'calendars' | 'find' | 'create' | 'update' | 'get' | 'delete' | 'delta' | 'subscribe' | 'renew' | 'unsubscribe';
+
 export interface GraphRequest {
+  op: GraphOp;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** A path under graph_root ("v1.0/me/events/…") or a whole link Graph gave (nextLink, deltaLink). */
   path: string;
@@ -49,8 +53,8 @@ export interface GraphHttpOptions {
   timeoutMs: number;
   request?: typeof httpRequest;
   random?: () => number;
-  /** Every answer or failure, for metrics: the mailbox, the outcome ('ok' or the error's kind). */
-  onCall?: (mailbox: string, outcome: string) => void;
+  /** Every answer or failure, for metrics: the mailbox, what the request was for, the outcome ('ok' or the error's kind). */
+  onCall?: (mailbox: string, op: GraphOp, outcome: string) => void;
 }
 
 /** One mailbox's share of Graph: its pacer and its four slots. */
@@ -114,14 +118,14 @@ export class GraphHttp {
     const attempt = async (): Promise<GraphAnswer> => {
       const answer = await lane.run(() => this.send(url, req, what));
       if ((answer.status >= 200 && answer.status < 300) || req.accept?.includes(answer.status)) {
-        this.o.onCall?.(mailbox, 'ok');
+        this.o.onCall?.(mailbox, req.op, 'ok');
         return { status: answer.status, json: parse(what, answer) };
       }
       throw errorFromAnswer(what, answer, this.o.clock.now());
     };
     const judge = (e: unknown): Verdict => {
       const err = e instanceof OffOriginError ? new GraphError('invalid', e.message) : errorFromFailure(what, e);
-      this.o.onCall?.(mailbox, err.kind);
+      this.o.onCall?.(mailbox, req.op, err.kind);
       // An access token that expired early (or was revoked) gets one more try with a new one.
       if (err.status === 401 && !refreshed) {
         refreshed = true;

@@ -60,7 +60,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
 
   async function discover(calendarId: string): Promise<Calendar> {
     const { user, calendar } = parseCalendarRef(calendarId);
-    const { json } = await http.request(user, { method: 'GET', path: `${userPath(user)}/calendars?$top=250` });
+    const { json } = await http.request(user, { op: 'calendars', method: 'GET', path: `${userPath(user)}/calendars?$top=250` });
     const list = Array.isArray(json.value) ? (json.value as { id?: unknown; name?: unknown }[]) : [];
     const match =
       list.find((c) => c.id === calendar) ??
@@ -90,7 +90,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
   /** Events of this calendar holding the key (more than one only if someone copied ours). */
   async function lookUp(cal: Calendar, key: string): Promise<GraphEvent[]> {
     const q = new URLSearchParams({ $filter: keyFilter(key), $expand: HASH_EXPAND });
-    const { json } = await http.request(cal.mailbox, { method: 'GET', path: `${cal.path}/events?${q}` });
+    const { json } = await http.request(cal.mailbox, { op: 'find', method: 'GET', path: `${cal.path}/events?${q}` });
     return (Array.isArray(json.value) ? (json.value as Record<string, unknown>[]) : []).map(readGraphEvent);
   }
 
@@ -121,6 +121,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
         return { kind: 'exists' };
       }
       const { json } = await http.request(cal.mailbox, {
+        op: 'create',
         method: 'POST',
         path: `${cal.path}/events`,
         body: { ...payload, transactionId: transactionIdOf(calendarId, key) },
@@ -131,6 +132,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     if (graphId === null) return { kind: 'missing' };
     const headers: Record<string, string> = condition.kind === 'etag' ? { 'if-match': condition.etag } : {};
     const r = await http.request(cal.mailbox, {
+      op: 'update',
       method: 'PATCH',
       path: `${cal.path}/events/${encodeURIComponent(graphId)}`,
       body: payload,
@@ -150,6 +152,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     const graphId = await graphIdOf(calendarId, cal, key);
     if (graphId === null) return { kind: 'missing' };
     const r = await http.request(cal.mailbox, {
+      op: 'get',
       method: 'GET',
       path: `${cal.path}/events/${encodeURIComponent(graphId)}?$expand=${encodeURIComponent(HASH_EXPAND)}`,
       accept: [404],
@@ -168,6 +171,7 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     if (graphId === null) return { kind: 'missing' };
     const headers: Record<string, string> = etag !== null ? { 'if-match': etag } : {};
     const r = await http.request(cal.mailbox, {
+      op: 'delete',
       method: 'DELETE',
       path: `${cal.path}/events/${encodeURIComponent(graphId)}`,
       headers,

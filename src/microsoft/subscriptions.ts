@@ -41,6 +41,7 @@ export async function subscribe(
   const cal = await target.calendar(calendarId);
   const clientState = randomBytes(24).toString('base64url');
   const { json } = await http.request(cal.mailbox, {
+    op: 'subscribe',
     method: 'POST',
     path: 'v1.0/subscriptions',
     body: {
@@ -62,6 +63,7 @@ export async function subscribe(
 /** PATCH with a new expiration; a subscription Graph no longer has is `gone` (make a new one). */
 export async function renew(http: GraphHttp, mailbox: string, s: SubscriptionRecord, now: number): Promise<SubscriptionRecord | 'gone'> {
   const r = await http.request(mailbox, {
+    op: 'renew',
     method: 'PATCH',
     path: `v1.0/subscriptions/${encodeURIComponent(s.id)}`,
     body: { expirationDateTime: new Date(now + SUBSCRIPTION_MINUTES * 60_000).toISOString() },
@@ -73,7 +75,7 @@ export async function renew(http: GraphHttp, mailbox: string, s: SubscriptionRec
 }
 
 export async function unsubscribe(http: GraphHttp, mailbox: string, id: string): Promise<void> {
-  await http.request(mailbox, { method: 'DELETE', path: `v1.0/subscriptions/${encodeURIComponent(id)}`, accept: [404] });
+  await http.request(mailbox, { op: 'unsubscribe', method: 'DELETE', path: `v1.0/subscriptions/${encodeURIComponent(id)}`, accept: [404] });
 }
 
 /** One entry of a notification's `value` array, in our words. */

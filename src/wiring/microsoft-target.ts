@@ -69,7 +69,7 @@ export function microsoftTarget(
     reverse_sync: rs,
   };
 
-  const calls = metrics.counter('microsoft_calls_total', 'Microsoft Graph requests by outcome', ['outcome']);
+  const calls = metrics.counter('microsoft_calls_total', 'Microsoft Graph requests by operation and outcome', ['op', 'outcome']);
   let lastSuccessAt: number | null = null;
   const credentials: Credentials = spec.tokens
     ? { kind: 'delegated', refreshTokens: spec.tokens, ...(spec.clientSecret ? { clientSecret: spec.clientSecret } : {}) }
@@ -91,8 +91,8 @@ export function microsoftTarget(
     window: () => ({ start: clock.now() - s.config.poll.past_days * DAY, end: clock.now() + (s.config.poll.future_days + 1) * DAY }),
     clock,
     ...(options.retry ? { policy: options.retry } : {}),
-    onCall: (_mailbox, outcome) => {
-      calls.inc({ outcome });
+    onCall: (_mailbox, op, outcome) => {
+      calls.inc({ op, outcome });
       if (outcome === 'ok') lastSuccessAt = clock.now();
     },
   });

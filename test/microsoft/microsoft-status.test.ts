@@ -53,7 +53,10 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     const metrics = (await get(env, '/metrics')).text;
     // Each series names its account.
     expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok",account="microsoft.default"\} 3/);
-    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{outcome="ok",account="microsoft.default"\} \d+/);
+    // Each request by what it was for, as Google's are: three creates, each after a look-up of its key.
+    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{op="create",outcome="ok",account="microsoft.default"\} 3\n/);
+    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{op="find",outcome="ok",account="microsoft.default"\} [1-9]\d*\n/);
+    expect(metrics).toMatch(/calbridge_microsoft_calls_total\{op="calendars",outcome="ok",account="microsoft.default"\} [1-9]\d*\n/);
     expect(metrics).toMatch(/calbridge_microsoft_pending\{account="microsoft.default"\} 0/);
     expect(metrics).toMatch(/calbridge_microsoft_failed_items\{account="microsoft.default"\} 0/);
     expect(metrics).toMatch(
