@@ -8,6 +8,8 @@ import { sectionDefaults, type CalDavConfig, type Config, type GoogleConfig, typ
 /** One account of a kind: its name and the settings it runs with (no `accounts` left in them). */
 export interface NamedAccount<C> {
   name: string;
+  /** Connected on the web, not written in the config: signed in again by a new invite, not by `google auth --account`. */
+  connected?: true;
   config: Omit<C, 'accounts'>;
 }
 

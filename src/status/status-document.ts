@@ -72,6 +72,8 @@ export const targetSection = z.strictObject({
   kind: z.string(),
   /** The account, `{kind}.{name}`: google.default (its key in `targets`). */
   account: z.string(),
+  /** Present for an account connected on the web (docs/reference/http.md, "Connect"), not written in the config. */
+  connected: z.literal(true).optional(),
   calendars: z.array(z.string()),
   auth: z.strictObject({ ok: z.boolean(), error: z.string().nullable(), mode: z.enum(['service_account', 'oauth']).optional() }),
   mirrored: count,

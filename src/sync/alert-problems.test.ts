@@ -18,6 +18,7 @@ const facts = (d: Doc, over: Partial<ProblemFacts> = {}): ProblemFacts => ({
   googleTokenIssuedAt: null,
   now: NOW,
   words: messagesFor('en').alerts,
+  signIn: messagesFor('en').signIn,
   ...over,
 });
 const section = (kind: string, over: Partial<TargetSection> = {}): TargetSection => ({
@@ -158,6 +159,31 @@ describe('alertProblems', () => {
     expect(p!.sentence.includes('"Testing"')).toBe(trap);
     expect(p!.sentence.includes('Publish the OAuth consent screen')).toBe(trap);
     expect(p!.sentence).toContain('calbridge google auth');
+  });
+
+  it('an account connected on the web is told to connect again by an invite, never to run `google auth --account`', () => {
+    const problems = alertProblems(
+      facts({
+        targets: {
+          'google.bia': section('google', {
+            account: 'google.bia',
+            connected: true,
+            auth: { mode: 'oauth', ok: false, error: 'invalid_grant' },
+          }),
+          'caldav.bruno': section('caldav', { account: 'caldav.bruno', connected: true, auth: { ok: false, error: '401' } }),
+          'google.ana': section('google', { account: 'google.ana', auth: { mode: 'oauth', ok: false, error: 'invalid_grant' } }),
+        },
+      }),
+    );
+    const said = Object.fromEntries(problems.map((p) => [p.key, p.sentence]));
+    expect(said['google.bia.auth']).toMatch(/^google\.bia: Google refused the sign-in of this calendar, connected on the web/);
+    expect(said['google.bia.auth']).toContain('make a new invite on the status page');
+    expect(said['google.bia.auth']).toContain('`calbridge connect invite --target google --name bia');
+    expect(said['google.bia.auth']).not.toContain('google auth');
+    expect(said['caldav.bruno.auth']).toContain('`calbridge connect invite --target caldav --name bruno');
+    expect(said['caldav.bruno.auth']).not.toContain('caldav.password');
+    // One of the config's accounts is still signed in by the command, with its name.
+    expect(said['google.ana.auth']).toContain('`calbridge google auth --account ana`');
   });
 
   it('never quotes the upstream error text', () => {

@@ -8,6 +8,7 @@ import type { Problem } from '../core/alerts/decide.ts';
 import { testingTrapDays } from '../core/alerts/testing-trap.ts';
 import type { Messages } from '../core/i18n/index.ts';
 import type { StatusDocument } from '../status/status-document.ts';
+import { signInFix } from '../core/sign-in-fix.ts';
 
 /** What the alerts read besides the status document. */
 export interface ProblemFacts {
@@ -20,6 +21,8 @@ export interface ProblemFacts {
   now: number;
   /** The sentences, in server.locale. */
   words: Messages['alerts'];
+  /** A refused sign-in's fix, in server.locale (core/sign-in-fix.ts). */
+  signIn: Messages['signIn'];
 }
 
 export function alertProblems(f: ProblemFacts): Problem[] {
@@ -54,7 +57,9 @@ export function alertProblems(f: ProblemFacts): Problem[] {
           : kind === 'caldav'
             ? w.caldavAuth
             : w.microsoftAuth;
-      problems.push({ key: `${account}.auth`, sentence: named(account, sentence) });
+      // One connected on the web is in no config: its sentence says so, and its fix is a new invite.
+      const told = section.connected ? `${f.signIn.refusedConnected(kind)}. ${signInFix(section, '', f.signIn)}` : sentence;
+      problems.push({ key: `${account}.auth`, sentence: named(account, signInFix({ account }, told, f.signIn)) });
     }
     // Refused credentials fail every write: one message about the cause, not two.
     if (!refused && section.failed > 0) {
@@ -75,16 +80,9 @@ export function alertProblems(f: ProblemFacts): Problem[] {
   return problems;
 }
 
-/**
- * With several accounts of a kind, the sentence says whose ("google.ana: ...") and its sign-in
- * command names the account (`calbridge google auth --account ana`). The single form's stays as it was.
- */
+/** With several accounts of a kind, the sentence says whose ("google.ana: ..."); the single form's stays as it was. */
 function named(account: string, sentence: string): string {
-  const dot = account.indexOf('.');
-  const kind = account.slice(0, dot);
-  const name = account.slice(dot + 1);
-  if (name === 'default') return sentence;
-  return `${account}: ${sentence.split(`calbridge ${kind} auth\``).join(`calbridge ${kind} auth --account ${name}\``)}`;
+  return account.endsWith('.default') ? sentence : `${account}: ${sentence}`;
 }
 
 function googleAuthSentence(error: string | undefined, mode: string | undefined, account: string, f: ProblemFacts): string {

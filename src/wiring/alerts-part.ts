@@ -49,6 +49,7 @@ export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
         },
         now: s.clock.now(),
         words,
+        signIn: messagesFor(s.config.server.locale).signIn,
       }),
   });
   return {

@@ -37,6 +37,7 @@ export function caldavTarget(
   const account: TargetAccount = {
     kind: 'caldav',
     name: spec.name,
+    ...(spec.connected ? { connected: true } : {}),
     calendars,
     calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,

@@ -50,6 +50,7 @@ export function googleTarget(
   const account: TargetAccount = {
     kind: 'google',
     name: spec.name,
+    ...(spec.connected ? { connected: true } : {}),
     calendars,
     calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,

@@ -62,6 +62,7 @@ export function microsoftTarget(
   const account: TargetAccount = {
     kind: 'microsoft',
     name: spec.name,
+    ...(spec.connected ? { connected: true } : {}),
     calendars,
     calendarKeys: mapping.calendars.map((c) => c.calendar_key),
     requests_per_minute: cfg.requests_per_minute,

@@ -47,6 +47,7 @@ function connectedSpec(config: Config, a: ConnectedAccount): AccountSpec {
       return {
         kind: 'google',
         name: a.name,
+        connected: true,
         config: { ...base.google, credentials: { ...a.client }, calendars: [{ calendar_key: a.calendarKey, calendar_id: a.calendar }] },
         tokens: a.tokens,
       };
@@ -54,6 +55,7 @@ function connectedSpec(config: Config, a: ConnectedAccount): AccountSpec {
       return {
         kind: 'microsoft',
         name: a.name,
+        connected: true,
         config: {
           ...base.microsoft,
           tenant: a.client.tenant,
@@ -67,6 +69,7 @@ function connectedSpec(config: Config, a: ConnectedAccount): AccountSpec {
       return {
         kind: 'caldav',
         name: a.name,
+        connected: true,
         config: {
           ...base.caldav,
           url: a.url,

@@ -12,6 +12,13 @@ const andList = (items: readonly string[]): string =>
 const plural = (n: number, one: string, many: string): string => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export const en = {
+  /** A refused sign-in of an account connected on the web (core/sign-in-fix.ts): no command of the config signs it in again. */
+  signIn: {
+    refusedConnected: (kind: string) =>
+      `${{ google: 'Google', microsoft: 'Microsoft', caldav: 'The CalDAV server' }[kind] ?? kind} refused the sign-in of this calendar, connected on the web (access revoked, the sign-in expired or the app password changed)`,
+    connectAgain: (kind: string, name: string) =>
+      `Connect again: remove it and make a new invite on the status page (Connected calendars), or with \`calbridge connections remove ${kind}.${name}\` and \`calbridge connect invite --target ${kind} --name ${name} --calendar-key KEY\`.`,
+  },
   /** Alert sentences (docs/reference/behaviour.md, "Alerts"): what broke and what to do; never an upstream's text. */
   alerts: {
     dbWritable:

@@ -8,6 +8,12 @@ const plural = (n: number, one: string, many: string): string => `${n.toLocaleSt
 const units = { s: 's', min: 'min', h: 'h', d: 'd' } as const;
 
 export const ptBR: Messages = {
+  signIn: {
+    refusedConnected: (kind: string) =>
+      `${{ google: 'O Google', microsoft: 'A Microsoft', caldav: 'O servidor CalDAV' }[kind] ?? kind} recusou o acesso a esta agenda, conectada pela web (acesso revogado, login expirado ou senha de app trocada)`,
+    connectAgain: (kind: string, name: string) =>
+      `Conecte de novo: remova a conexão e faça um novo convite na página de situação (Agendas conectadas), ou com \`calbridge connections remove ${kind}.${name}\` e \`calbridge connect invite --target ${kind} --name ${name} --calendar-key CHAVE\`.`,
+  },
   alerts: {
     dbWritable:
       'O calbridge não consegue gravar seu banco de dados, então nada novo é guardado nem espelhado: verifique o espaço em disco e as permissões do arquivo em database.path e reinicie o calbridge.',

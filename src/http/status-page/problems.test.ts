@@ -43,6 +43,36 @@ const failure = (lastError: string) => ({
 });
 
 describe('pageProblems', () => {
+  it('tells an account of accounts: to sign in with its --account, and one connected on the web to connect again by an invite', () => {
+    const refused = { auth: { ok: false, error: 'invalid_grant', mode: 'oauth' as const } };
+    const m = messagesFor('en');
+    const [ana, bia] = pageProblems(
+      readiness(),
+      doc(
+        target('google', { account: 'google.ana', ...refused }),
+        target('google', { account: 'google.bia', connected: true, ...refused }),
+      ),
+      { m, zone: 'UTC' },
+    );
+    expect(ana?.text).toMatch(/^google\.ana: Google refused/);
+    expect(ana?.todo).toContain('`calbridge google auth --account ana`');
+    expect(bia?.text).toMatch(/^google\.bia: Google refused/);
+    // bia is in no config: no `google auth --account bia` can sign her in.
+    expect(bia?.todo).not.toContain('google auth');
+    expect(bia?.todo).toBe(m.signIn.connectAgain('google', 'bia'));
+    expect(bia?.todo).toContain('make a new invite on the status page (Connected calendars)');
+    expect(bia?.todo).toContain('`calbridge connect invite --target google --name bia');
+  });
+
+  it('tells a CalDAV calendar connected on the web whose app password is refused to connect again, in the locale', () => {
+    const m = messagesFor('pt-BR');
+    const bruno = target('caldav', { account: 'caldav.bruno', connected: true, auth: { ok: false, error: '401' } });
+    const [p] = pageProblems(readiness(), doc(bruno), { m, zone: 'UTC' });
+    expect(p?.text).toMatch(/^caldav\.bruno: /);
+    expect(p?.todo).toBe(m.signIn.connectAgain('caldav', 'bruno'));
+    expect(p?.todo).not.toContain('caldav.password');
+  });
+
   it('names an appointment that cannot be written by its search code, never its key', () => {
     const failing = doc(target('google', { failed: 1, failures: [failure(`event for ${KEY}: 403 forbidden`)] }));
     const [p, ...rest] = pageProblems(readiness(), failing, { m: messagesFor('en'), zone: 'America/Sao_Paulo', codeOf: () => 'AG00012' });

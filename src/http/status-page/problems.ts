@@ -7,6 +7,7 @@ import { DateTime } from 'luxon';
 import type { OverallReadiness, Warning } from '../../core/readiness.ts';
 import { messagesFor, type Messages } from '../../core/i18n/index.ts';
 import type { StatusDocument, TargetSection } from '../../status/status-document.ts';
+import { signInFix, type AccountRef } from '../../core/sign-in-fix.ts';
 
 export interface PageProblem {
   /** What is wrong, in a sentence. */
@@ -56,18 +57,14 @@ function said(text: string, failures: Failures, w: ProblemWords): string {
 
 /**
  * With several accounts, a problem says whose ("google.ana: ..."), and two accounts with one
- * problem are two problems; the single form's (`google.default`) reads as it always did.
+ * problem are two problems; the single form's (`google.default`) reads as it always did. A refused
+ * sign-in's fix fits the account (core/sign-in-fix.ts): its `--account NAME`, or a new invite for
+ * one connected on the web.
  */
-function whose(account: string | undefined, problem: PageProblem): PageProblem {
-  if (account === undefined || account.endsWith('.default')) return problem;
-  const dot = account.indexOf('.');
-  const command = `calbridge ${account.slice(0, dot)} auth\``;
-  const named = `calbridge ${account.slice(0, dot)} auth --account ${account.slice(dot + 1)}\``;
-  return {
-    ...problem,
-    text: `${account}: ${problem.text}`,
-    ...(problem.todo ? { todo: problem.todo.split(command).join(named) } : {}),
-  };
+function whose(ref: AccountRef | undefined, problem: PageProblem, w: ProblemWords, signIn = false): PageProblem {
+  if (ref === undefined || (ref.account.endsWith('.default') && !ref.connected)) return problem;
+  const todo = problem.todo === undefined ? undefined : signIn || !ref.connected ? signInFix(ref, problem.todo, w.m.signIn) : problem.todo;
+  return { ...problem, text: `${ref.account}: ${problem.text}`, ...(todo !== undefined ? { todo } : {}) };
 }
 
 /** Google or Microsoft refusing calbridge's credentials: nothing reaches that calendar until it is fixed. */
@@ -75,15 +72,16 @@ function authProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined
   if (t.auth.ok) return undefined;
   const p = w.m.problems;
   if (t.kind === 'google')
-    return whose(t.account, {
-      text: p.googleAuth,
-      todo: p.googleAuthTodo,
-      ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}),
-    });
+    return whose(
+      t,
+      { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) },
+      w,
+      true,
+    );
   if (t.kind !== 'microsoft') return undefined;
   // Only the identity platform's own words (its AADSTS code names the cause); our advice is the todo.
   const said = /\((AADSTS\d+[^)]*)\)/.exec(t.auth.error ?? '')?.[1];
-  return whose(t.account, { text: p.microsoftAuth, todo: p.microsoftAuthTodo, ...(said ? { detail: p.microsoftSaid(said) } : {}) });
+  return whose(t, { text: p.microsoftAuth, todo: p.microsoftAuthTodo, ...(said ? { detail: p.microsoftSaid(said) } : {}) }, w, true);
 }
 
 /** A mistake in the caldav section, in a sentence with the fix: it explains every failing write, so it stands alone. */
@@ -92,8 +90,8 @@ function setupProblem(t: TargetSection, w: ProblemWords): PageProblem | undefine
   if (!setup) return undefined;
   const p = w.m.problems;
   const detail = { detail: setup.message.charAt(0).toUpperCase() + setup.message.slice(1) };
-  if (setup.kind === 'not_caldav') return whose(t.account, { text: p.notCaldav, todo: p.notCaldavTodo, ...detail });
-  return whose(t.account, { text: p.noCalendar(setup.calendar), todo: p.noCalendarTodo, ...detail });
+  if (setup.kind === 'not_caldav') return whose(t, { text: p.notCaldav, todo: p.notCaldavTodo, ...detail }, w);
+  return whose(t, { text: p.noCalendar(setup.calendar), todo: p.noCalendarTodo, ...detail }, w);
 }
 
 /** The CalDAV server refusing our password: the writer knows while it runs; another process (`status`) reads it in the failures. */
@@ -109,32 +107,47 @@ function failingWrites(t: TargetSection, w: ProblemWords): PageProblem | undefin
   const p = w.m.problems;
   const first = t.failures[0]?.last_error;
   if (t.kind === 'google') {
-    return whose(t.account, {
-      text: p.googleFailed(t.failed, codes(t.failures, w)),
-      todo: p.googleFailedTodo,
-      ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}),
-    });
+    return whose(
+      t,
+      {
+        text: p.googleFailed(t.failed, codes(t.failures, w)),
+        todo: p.googleFailedTodo,
+        ...(first !== undefined ? { detail: p.googleSaid(said(first, t.failures, w)) } : {}),
+      },
+      w,
+    );
   }
   if (t.kind === 'caldav') {
-    return whose(t.account, {
-      text: p.caldavFailed(t.failed, codes(t.failures, w)),
-      todo: p.caldavFailedTodo,
-      ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}),
-    });
+    return whose(
+      t,
+      {
+        text: p.caldavFailed(t.failed, codes(t.failures, w)),
+        todo: p.caldavFailedTodo,
+        ...(first !== undefined ? { detail: p.caldavSaid(said(first, t.failures, w)) } : {}),
+      },
+      w,
+    );
   }
   if (t.kind === 'microsoft') {
-    return whose(t.account, {
-      text: p.microsoftFailed(t.failed, codes(t.failures, w)),
-      todo: p.microsoftFailedTodo,
-      ...(first !== undefined ? { detail: p.microsoftSaid(said(first, t.failures, w)) } : {}),
-    });
+    return whose(
+      t,
+      {
+        text: p.microsoftFailed(t.failed, codes(t.failures, w)),
+        todo: p.microsoftFailedTodo,
+        ...(first !== undefined ? { detail: p.microsoftSaid(said(first, t.failures, w)) } : {}),
+      },
+      w,
+    );
   }
   return undefined;
 }
 
 /** A readiness warning in the locale where it is one of the common ones; else the part's own sentence. */
-function warning(note: Warning, w: ProblemWords, kindOf: (account: string) => string | undefined): PageProblem {
-  return whose(note.cause?.account, commonWarning(note, w, kindOf));
+function warning(note: Warning, w: ProblemWords, targets: StatusDocument['targets']): PageProblem {
+  const kindOf = (account: string) => targets[account]?.kind;
+  const account = note.cause?.account;
+  const ref = account === undefined ? undefined : (targets[account] ?? { account });
+  return whose(ref, commonWarning(note, w, kindOf), w, note.cause?.kind === 'auth');
 }
 
 function commonWarning(note: Warning, w: ProblemWords, kindOf: (account: string) => string | undefined): PageProblem {
@@ -184,7 +197,6 @@ function once(problems: PageProblem[]): PageProblem[] {
 export function pageProblems(readiness: OverallReadiness, status: StatusDocument, words: ProblemWords = ENGLISH): PageProblem[] {
   const p = words.m.problems;
   const targets = Object.values(status.targets);
-  const kindOf = (account: string) => status.targets[account]?.kind;
   const reasons = readiness.reasons.map((r) => ({
     text: p.notReady(sentence(r).replace(/^./, (c) => c.toLowerCase())),
     todo: p.notReadyTodo,
@@ -203,11 +215,11 @@ export function pageProblems(readiness: OverallReadiness, status: StatusDocument
     if (n.cause.kind === 'auth') return authProblem(t, words) !== undefined || setupProblem(t, words) !== undefined;
     return explained(t);
   };
-  const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, kindOf));
+  const warnings = readiness.notes.filter((n) => !toldAbove(n)).map((n) => warning(n, words, status.targets));
   const told = setups.length
     ? []
     : refused.flatMap((t) => {
-        const refusal = whose(t.account, { text: p.caldavAuth, todo: p.caldavAuthTodo });
+        const refusal = whose(t, { text: p.caldavAuth, todo: p.caldavAuthTodo }, words, true);
         return warnings.some((w) => w.text === refusal.text) ? [] : [refusal];
       });
   const failures = targets.flatMap((t) => (authProblem(t, words) || explained(t) ? [] : (failingWrites(t, words) ?? [])));

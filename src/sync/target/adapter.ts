@@ -17,6 +17,8 @@ import type { ReverseSyncSection, TargetFacts } from '../../status/status-docume
 export interface TargetAccount {
   kind: string;
   name: string;
+  /** Connected on the web (its status says so: a refused sign-in is fixed by a new invite). */
+  connected?: true;
   /** The target calendars its mapping writes to, each once. */
   calendars: readonly string[];
   /** The booking calendars its mapping takes (calendar_key values, "*" for every one); none given: every one. */

@@ -182,6 +182,7 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
         enabled: true,
         kind: adapter.kind,
         account: id,
+        ...(account.connected ? { connected: true as const } : {}),
         calendars: [...account.calendars],
         auth: { ok: state.authError === null, error: state.authError, ...(auth_mode ? { mode: auth_mode } : {}) },
         ...counts,
