@@ -1,10 +1,10 @@
 // A simulated person's edit in the demo's simulated Google or Outlook, as a line of its terminal
-// log, in the demo's locale.
+// log, in the demo's locale; `app` names where ("Google", "Outlook (Carla)").
 import { DateTime } from 'luxon';
 import type { Messages } from '../core/i18n/index.ts';
 import type { PersonEdit } from '../core/simulated-person.ts';
 
-export function editLine(edit: PersonEdit, app: 'Google' | 'Outlook', zone: string, m: Messages): string | undefined {
+export function editLine(edit: PersonEdit, app: string, zone: string, m: Messages): string | undefined {
   const at = (ms: number) => DateTime.fromMillis(ms, { zone }).setLocale(m.tag).toFormat('ccc d LLL HH:mm');
   switch (edit.kind) {
     case 'moved-to-free-slot':

@@ -1,6 +1,9 @@
 // What `demo` runs (demo.ts describes the command): the booking simulator in living mode → the daemon
-// → the Google Calendar simulator (or the Google of --config) and the feed, on a throw-away database.
-// Notifications from both simulators go straight to the daemon; the terminal tells what happens.
+// → the Google Calendar and Graph simulators (or the Google of --config) and the feed, on a throw-away
+// database. The clinic's accounts get every appointment; Ana (Google) and Carla (Outlook) each their
+// own booking calendar in an account of their own; Lúcia is invited to connect hers by a link
+// (`connect` on, with a throw-away secret_key). Notifications go straight to the daemon; the
+// terminal tells what happens.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +12,8 @@ import { join } from 'node:path';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DateTime } from 'luxon';
 import { configSchema, type Config } from '../config/schema.ts';
+import { connect as connectSchema } from '../config/connect-schema.ts';
+import { makeInvite } from '../sync/connect/invite.ts';
 import { UserError } from '../core/errors.ts';
 import { createLogger, logLevel } from '../log.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
@@ -22,14 +27,14 @@ import type { ActivityEntry } from '../store/activity-store.ts';
 import type { CommandArgs, CommandIo } from './command.ts';
 import { wholeNumberOption } from './args.ts';
 import { waitForSignal } from './serve.ts';
-import type { DemoGoogle } from './demo-google.ts';
+import type { DemoGoogle, DemoProfessional } from './demo-google.ts';
 import type { DemoMicrosoft } from './demo-microsoft.ts';
 import { directionLabel, type Voice } from '../core/activity-words.ts';
 import { LOCALES, messagesFor, type Locale } from '../core/i18n/index.ts';
 import { voiceOf } from '../config/voice.ts';
 import { lanAddress } from './lan-address.ts';
 import { demoCalendarPath } from '../http/demo-calendar-view.ts';
-import type { PageLink } from '../http/status-page.ts';
+import type { PageLink, PageNotice } from '../http/status-page.ts';
 
 const ZONE = 'America/Sao_Paulo';
 // The simulators, like the real services, only call https:// addresses; they deliver them locally.
@@ -62,11 +67,20 @@ function demoConfig(
   locale: Locale,
   lan: string | undefined,
   microsoft?: Record<string, unknown>,
+  connect?: Record<string, unknown>,
 ): Config {
-  return configSchema.parse({
+  const config = configSchema.parse({
     // No admin token to hand out: the status pages open for callers on this machine only. With a LAN
     // address the daemon listens there too, for the feed a phone subscribes to (its token is its address).
-    server: { host: lan ? '0.0.0.0' : '127.0.0.1', port, public_url: publicUrl(lan, port), status_auth: 'loopback', locale },
+    server: {
+      host: lan ? '0.0.0.0' : '127.0.0.1',
+      port,
+      public_url: publicUrl(lan, port),
+      status_auth: 'loopback',
+      locale,
+      // Seals the connected calendar's refresh token in the throw-away database.
+      ...(connect ? { secret_key: randomBytes(33).toString('base64url') } : {}),
+    },
     database: { path: dbPath },
     booking: { base_url: sim.url, token: sim.token, timezone: ZONE },
     webhook: { secret: randomBytes(18).toString('base64url'), register: false },
@@ -82,6 +96,21 @@ function demoConfig(
     ...(google ? { google } : {}),
     ...(microsoft ? { microsoft } : {}),
   });
+  // Laid on after the check that wants an https (or loopback) public_url while connect is on: the
+  // demo's public_url is its LAN address over http, for a phone's feed, and the sign-in it carries
+  // is the simulated Google's on this machine, with a throw-away client and database.
+  return connect ? { ...config, connect: connectSchema.parse(connect) } : config;
+}
+
+/** The demo's professionals: Ana and Carla each in an account of their own, Lúcia invited to connect hers. */
+function professionalsOf(sim: Simulator): { ana: DemoProfessional; carla: DemoProfessional; lucia: DemoProfessional } {
+  const [general, physio, dental] = sim.calendars();
+  if (!general || !physio || !dental) throw new Error('the booking simulator has fewer than three calendars');
+  return {
+    lucia: { account: 'lucia', person: 'Lúcia', calendar: general },
+    ana: { account: 'ana', person: 'Ana', calendar: physio },
+    carla: { account: 'carla', person: 'Carla', calendar: dental },
+  };
 }
 
 /** One line per entry of the activity, and per edit of a simulated person; held back until `start()` (after the banner). */
@@ -108,16 +137,17 @@ function terminalLog(daemon: Daemon, io: CommandIo, voice: Voice): { print(line:
   };
 }
 
-/** The simulated calendars' pages, on one router, and the status page's links to each. */
+/** The simulated calendars' pages, on one router, the status page's links to each, and its note of the invite. */
 function demoPages(
   guard: MiddlewareHandler,
+  notice: () => PageNotice | undefined,
   ...apps: ({ pages(guard: MiddlewareHandler): { routes: Hono; links: PageLink[] } } | undefined)[]
-): { demoPages?: { routes: Hono; links: PageLink[] } } {
+): { demoPages?: { routes: Hono; links: PageLink[]; notice: () => PageNotice | undefined } } {
   const pages = apps.flatMap((a) => (a ? [a.pages(guard)] : []));
   if (pages.length === 0) return {};
   const routes = new Hono();
   for (const p of pages) routes.route('/', p.routes);
-  return { demoPages: { routes, links: pages.flatMap((p) => p.links) } };
+  return { demoPages: { routes, links: pages.flatMap((p) => p.links), notice } };
 }
 
 /** --locale, else the --config file's server.locale, else English. */
@@ -172,22 +202,36 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
       seed: { count, random: seed },
       notify: { shape: 'envelope', rewriteCallback: (url) => url.replace(DEMO_PUBLIC, daemonUrl) },
     });
+    const team = professionalsOf(sim);
     if (!fromConfig) {
       // The Google simulator is loaded only here: serve and the other commands never need it.
       const { startDemoGoogle } = await import('./demo-google.ts');
-      google = await startDemoGoogle(sim, {
+      google = await startDemoGoogle({
         zone: ZONE,
         publicUrl: DEMO_PUBLIC,
         daemonUrl: () => daemonUrl,
         seed,
         messages: messagesFor(locale),
+        calendars: sim.calendars(),
+        professionals: [team.ana],
+        invited: team.lucia,
       });
       // And a simulated Outlook beside it, mirrored the same way.
       const { startDemoMicrosoft } = await import('./demo-microsoft.ts');
-      outlook = await startDemoMicrosoft({ zone: ZONE, seed, messages: messagesFor(locale) });
+      outlook = await startDemoMicrosoft({ zone: ZONE, seed, messages: messagesFor(locale), professionals: [team.carla] });
     }
-    let config = demoConfig(sim, port, join(dir, 'calbridge.db'), fromConfig ? realGoogle : google?.section, locale, lan, outlook?.section);
+    let config = demoConfig(
+      sim,
+      port,
+      join(dir, 'calbridge.db'),
+      fromConfig ? realGoogle : google?.section,
+      locale,
+      lan,
+      outlook?.section,
+      google ? { enabled: true, ...google.connect } : undefined,
+    );
     const voice = voiceOf(config);
+    let notice: () => PageNotice | undefined = () => undefined;
     const m = voice.m;
     // The terminal tells every move, revert and refusal in words (and the status page every problem):
     // the log adds only errors, unless --verbose or CALBRIDGE_LOG_LEVEL asks for more.
@@ -197,7 +241,7 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     // (the simulators start in between): then another is tried.
     for (let attempt = 1; ; attempt++) {
       try {
-        daemon = await startDaemon(config, { log, port: config.server.port, ...demoPages(guard, google, outlook) });
+        daemon = await startDaemon(config, { log, port: config.server.port, ...demoPages(guard, () => notice(), google, outlook) });
         break;
       } catch (e) {
         const code = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
@@ -216,6 +260,24 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     const base = `http://127.0.0.1:${daemon.port}`;
     daemonUrl = base;
     const terminal = terminalLog(daemon, io, voice);
+    // The invite for Lúcia, made once at start, shown in the banner and on the status page until she has used it.
+    const running = daemon;
+    const invite = google
+      ? makeInvite(
+          config,
+          running.runtime.services.connections,
+          { target: 'google', calendarKey: team.lucia.calendar.calendar_key, name: team.lucia.account },
+          Date.now(),
+        )
+      : undefined;
+    if (invite && !invite.ok) throw new Error(`the demo's invite was refused: ${invite.reason}`);
+    notice = () => {
+      if (!invite?.ok) return undefined;
+      const used = running.runtime.services.connections.list().some((c) => c.kind === 'google' && c.name === team.lucia.account);
+      return used
+        ? { title: m.demo.inviteTitle, text: m.demo.inviteUsed(team.lucia.person) }
+        : { title: m.demo.inviteTitle, text: m.demo.inviteText(team.lucia.person, team.lucia.calendar.name), link: invite.url };
+    };
     await ensureWebhook(bookingClientFromConfig(config.booking, log), {
       publicUrl: DEMO_PUBLIC,
       secret: config.webhook.secret,
@@ -231,6 +293,15 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
     if (await answers(`${base}/status`)) line(d.statusPage, `${base}/status`);
     if (google) line(d.google, `${base}${demoCalendarPath('google')}   ${d.googleNote}`);
     if (outlook) line(d.outlook, `${base}${demoCalendarPath('outlook')}   ${d.outlookNote}`);
+    if (google && outlook) {
+      io.out(d.professionals);
+      line(`  ${team.ana.person}`, d.professional('Google', `google.${team.ana.account}`, team.ana.calendar.name));
+      line(`  ${team.carla.person}`, d.professional('Outlook', `microsoft.${team.carla.account}`, team.carla.calendar.name));
+    }
+    if (invite?.ok) {
+      line(d.invite, invite.url);
+      io.out(`  ${d.inviteNote(team.lucia.person, team.lucia.calendar.name)}`);
+    }
     line(d.statusJson, `${base}/api/status`);
     if (await answers(feed)) {
       line(d.feed, feed);

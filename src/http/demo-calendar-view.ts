@@ -1,6 +1,7 @@
-// GET /demo/google and /demo/outlook: the demo's simulated Google calendars and Outlook calendar,
-// read-only, by day, so each mirror can be seen next to the feed. One look for both; the page's
-// words are its catalogue group. Mounted only by `demo`; it gets plain events, not the simulators.
+// GET /demo/google and /demo/outlook: the demo's simulated Google and Outlook calendars, read-only,
+// a section per calendar account (the clinic's, each professional's own), by day, so each mirror can
+// be seen next to the feed. One look for both; the page's words are its catalogue group. Mounted
+// only by `demo`; it gets plain events, not the simulators.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DateTime } from 'luxon';
 import { html, trusted, type Html } from './status-page/html.ts';
@@ -26,6 +27,14 @@ export interface ViewCalendar {
   events: ViewEvent[];
 }
 
+/** One calendar account's calendars, under a heading of its own. */
+export interface ViewAccount {
+  /** The account as the status page names it: google.default, google.ana. */
+  id: string;
+  heading: string;
+  calendars: ViewCalendar[];
+}
+
 /** Which simulated calendar app the page shows: its address and its words in the catalogue. */
 export type DemoCalendarApp = 'google' | 'outlook';
 const PAGES = {
@@ -39,7 +48,7 @@ export const demoCalendarPath = (app: DemoCalendarApp): string => PAGES[app].pat
 
 export interface DemoCalendarViewDeps {
   app: DemoCalendarApp;
-  calendars: () => ViewCalendar[];
+  accounts: () => ViewAccount[];
   /** booking.timezone */
   zone: string;
   /** The admin guard /status has. */
@@ -60,8 +69,9 @@ function dayTable(rows: Row[], zone: string, g: Words): Html {
   )}</tbody></table>`;
 }
 
-function renderCalendarView(calendars: ViewCalendar[], zone: string, now: number, m: Messages, g: Words): string {
-  const rows: Row[] = calendars
+/** One account's events by day: the coming days open, the earlier ones folded. */
+function accountSection(account: ViewAccount, zone: string, now: number, m: Messages, g: Words): Html {
+  const rows: Row[] = account.calendars
     .flatMap((c) => c.events.map((e) => ({ ...e, calendar: c.name })))
     .sort((a, b) => a.start - b.start || a.summary.localeCompare(b.summary));
   const days = new Map<string, Row[]>();
@@ -73,6 +83,14 @@ function renderCalendarView(calendars: ViewCalendar[], zone: string, now: number
   const title = (day: string) => DateTime.fromISO(day, { zone }).setLocale(m.tag).toFormat('cccc d LLLL');
   const past = [...days].filter(([d]) => d < today);
   const coming = [...days].filter(([d]) => d >= today);
+  return html`<section class="account" data-account="${account.id}"><h2>${account.heading} <span class="muted">${account.id}</span></h2>
+<p>${g.about(rows.length, account.calendars.length, account.calendars.map((c) => c.name).join(', '))}</p>
+${coming.length ? coming.map(([day, list]) => html`<h3 class="day" id="${account.id}-day-${day}">${day === today ? g.today : ''}${title(day)}</h3>${dayTable(list, zone, g)}`) : html`<p class="muted">${g.noUpcoming}</p>`}
+${past.length ? html`<details><summary>${g.earlier(past.reduce((n, [, l]) => n + l.length, 0))}</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone, g)}`)}</details>` : ''}
+</section>`;
+}
+
+function renderCalendarView(accounts: ViewAccount[], zone: string, now: number, m: Messages, g: Words): string {
   const body = html`<!doctype html>
 <html lang="${m.tag}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -82,9 +100,7 @@ function renderCalendarView(calendars: ViewCalendar[], zone: string, now: number
 <style>${trusted(STYLE)}</style></head>
 <body><main>
 <header><h1>${g.heading} <span class="muted">${g.simulated}</span></h1><span class="muted">${m.page.timesIn(zone)}</span><a class="link" href="/status">${g.statusPage}</a></header>
-<section id="about"><p>${g.about(rows.length, calendars.length, calendars.map((c) => c.name).join(', '))}</p></section>
-${coming.length ? coming.map(([day, list]) => html`<section class="day" id="day-${day}"><h2>${day === today ? g.today : ''}${title(day)}</h2>${dayTable(list, zone, g)}</section>`) : html`<section><p class="muted">${g.noUpcoming}</p></section>`}
-${past.length ? html`<section id="earlier"><details><summary>${g.earlier(past.reduce((n, [, l]) => n + l.length, 0))}</summary>${past.map(([day, list]) => html`<h3>${title(day)}</h3>${dayTable(list, zone, g)}`)}</details></section>` : ''}
+${accounts.map((a) => accountSection(a, zone, now, m, g))}
 <p class="muted">${g.refreshes(REFRESH_SECONDS)}</p>
 </main></body></html>`;
   return body.value;
@@ -96,6 +112,6 @@ export function demoCalendarView(deps: DemoCalendarViewDeps): Hono {
   const { path, words } = PAGES[deps.app];
   const m = deps.messages ?? messagesFor('en');
   view.use(path, deps.guard);
-  view.get(path, (c) => c.html(renderCalendarView(deps.calendars(), deps.zone, Date.now(), m, words(m)), 200, PAGE_HEADERS));
+  view.get(path, (c) => c.html(renderCalendarView(deps.accounts(), deps.zone, Date.now(), m, words(m)), 200, PAGE_HEADERS));
   return view;
 }

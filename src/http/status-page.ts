@@ -7,12 +7,12 @@ import type { OverallReadiness } from '../core/readiness.ts';
 import type { FeedUrls } from '../feeds/feed-urls.ts';
 import { qrSvg } from './status-page/qr-code.ts';
 import { redactStatus } from './status-page/redact.ts';
-import { renderStatusPage, type PageLink } from './status-page/page.ts';
+import { renderStatusPage, type PageLink, type PageNotice } from './status-page/page.ts';
 import { pageProblems } from './status-page/problems.ts';
 import type { AgendaDay } from './status-page/agenda.ts';
 import type { StatusDocument } from '../status/status-document.ts';
 
-export type { PageLink };
+export type { PageLink, PageNotice };
 
 export interface StatusPageDeps {
   clock: Clock;
@@ -30,6 +30,8 @@ export interface StatusPageDeps {
   agenda: (now: number) => AgendaDay[];
   /** Pages of their own the header links to (the demo's simulated Google calendar). */
   links?: PageLink[];
+  /** A note of the demo's own under the health (its invite), asked for at each view; none elsewhere. */
+  notice?: () => PageNotice | undefined;
   /** server.locale and where the booking service's changes go, as configured (default: English, Google and feeds). */
   voice?: Voice;
   /** An appointment's search code by its key: problems name appointments as people search for them. */
@@ -70,6 +72,7 @@ export function statusPageRoutes(deps: StatusPageDeps): Hono {
       agenda: deps.agenda(now),
       feeds,
       links: deps.links ?? [],
+      notice: deps.notice?.(),
       ...(deps.voice ? { voice: deps.voice } : {}),
       zone: deps.zone,
       now,

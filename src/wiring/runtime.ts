@@ -21,7 +21,7 @@ import { Leases, leaseOwner } from '../store/leases.ts';
 import { WriteCheck } from '../store/write-check.ts';
 import { createApp } from '../http/app.ts';
 import type { Shortcut } from '../net/hono-server.ts';
-import { statusPageRoutes, type PageLink } from '../http/status-page.ts';
+import { statusPageRoutes, type PageLink, type PageNotice } from '../http/status-page.ts';
 import { agenda } from '../http/status-page/agenda.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 import { createAlertsPart } from './alerts-part.ts';
@@ -54,7 +54,7 @@ export interface RuntimeOptions {
   /** The calendar accounts connected on the web (default: none); read at start and when `accounts` is woken. */
   connectedAccounts?: ConnectedAccounts;
   /** Pages only the demo serves (its simulated Google calendar), and the status page's links to them. */
-  demoPages?: { routes: Hono; links: PageLink[] };
+  demoPages?: { routes: Hono; links: PageLink[]; notice?: () => PageNotice | undefined };
 }
 
 export interface Runtime {
@@ -162,6 +162,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
           ),
         voice: voiceOf(config),
         codeOf: (key) => services.appointments.get(key)?.appointment.searchCode,
+        ...(options.demoPages?.notice ? { notice: options.demoPages.notice } : {}),
         links: [
           ...(options.demoPages?.links ?? []),
           ...(config.connect ? [{ href: '/status/connections', label: messagesOf(config).connect.admin.link }] : []),

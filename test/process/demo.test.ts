@@ -11,6 +11,7 @@ import { calbridgeProcesses } from '../helpers/calbridge-process.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { statusDocument } from '../../src/status/status-document.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+import type { CalbridgeProcess } from '../helpers/calbridge-process.ts';
 
 const calbridge = calbridgeProcesses();
 let cwd: string | undefined;
@@ -27,6 +28,67 @@ async function demoStatus(base: string) {
   const google = s.targets['google.default']!;
   const push = google.reverse_sync.enabled ? google.reverse_sync.push : undefined;
   return { ...s, ingest: s.ingest!, activity: s.activity!, google, push };
+}
+
+/** The appointments a simulated calendar page lists, per account section, each with the calendar it is in. */
+async function pageAccounts(url: string): Promise<Map<string, { key: string; calendar: string }[]>> {
+  const page = await (await fetch(url)).text();
+  const accounts = new Map<string, { key: string; calendar: string }[]>();
+  for (const section of page.matchAll(/<section class="account" data-account="([^"]+)">([\s\S]*?)<\/section>/g)) {
+    const rows = [
+      ...section[2]!.matchAll(/<tr class="event" data-appointment="([^"]*)"[\s\S]*?<td data-label="[^"]+">([^<]*)<\/td><\/tr>/g),
+    ];
+    accounts.set(
+      section[1]!,
+      rows.map((r) => ({ key: r[1]!, calendar: r[2]! })),
+    );
+  }
+  return accounts;
+}
+
+const keysOf = (rows: { key: string }[] | undefined) => [...new Set((rows ?? []).map((r) => r.key))].sort();
+
+/** A GET or a form's POST as a browser without JavaScript makes it: redirects are answered, not followed. */
+const get = (url: string) => fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+const post = (url: string, fields: Record<string, string>) =>
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: new URLSearchParams(fields).toString(),
+  });
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The page's one form: where it posts, its hidden fields, and the calendars it offers. */
+function formOf(page: string): { action: string; fields: Record<string, string>; calendars: string[] } {
+  const action = /<form method="post" action="([^"]*)"/.exec(page)?.[1];
+  if (action === undefined) throw new Error(`no form on the page:\n${page}`);
+  const fields: Record<string, string> = {};
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescape(m[2]!);
+  const calendars = [...page.matchAll(/name="calendar" value="([^"]*)"/g)].map((m) => unescape(m[1]!));
+  return { action: unescape(action), fields, calendars };
+}
+
+/** Waits until `account`'s section of a simulated calendar page holds exactly the appointments of `calendar` in the clinic's Google. */
+async function holdsItsOwn(base: string, app: 'google' | 'outlook', account: string, calendar: string, demo: CalbridgeProcess) {
+  return waitFor(
+    `${account} to hold the appointments of “${calendar}” only`,
+    async () => {
+      const google = await pageAccounts(`${base}/demo/google`);
+      const own = app === 'google' ? google.get(account) : (await pageAccounts(`${base}/demo/outlook`)).get(account);
+      const expected = keysOf(google.get('google.default')?.filter((r) => r.calendar === calendar));
+      const held = keysOf(own);
+      // Each once: as many rows as keys.
+      return expected.length > 0 && JSON.stringify(held) === JSON.stringify(expected) && own?.length === held.length && held;
+    },
+    { process: demo, everyMs: 250 },
+  );
 }
 
 describe('demo', () => {
@@ -105,6 +167,75 @@ describe('demo', () => {
     expect(existsSync(dbDir!)).toBe(false);
     expect(demo.stderr()).toBe('');
     expect(readdirSync(cwd!)).toEqual([]);
+  }, 60_000);
+
+  it('gives Ana (Google) and Carla (Outlook) their own appointments only, and Lúcia’s invite, clicked through over plain HTTP, mirrors her calendar', async () => {
+    // Few changes while it runs: the pages are compared as they settle.
+    const demo = calbridge.spawn(['demo', '--port', '0', '--interval', '60000', '--appointments', '30', '--people-interval', '0'], {
+      env: { CALBRIDGE_CONFIG: '' },
+    });
+    await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
+    const out = demo.stdout();
+    const base = /status page +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)![1]!;
+    for (const m of out.matchAll(/\/feeds\/([\w-]+)\.ics/g)) demo.addSecret(m[1]!, { printedOnStdout: true });
+    const physio = /Ana +Google, google\.ana: the appointments of “([^”]+)”/.exec(out)?.[1];
+    const dental = /Carla +Outlook, microsoft\.carla: the appointments of “([^”]+)”/.exec(out)?.[1];
+    const invited = /for Lúcia \(“([^”]+)”\)/.exec(out)?.[1];
+    expect([physio, dental, invited]).toEqual(['Fisioterapia — Sala 2', 'Odontologia São João', 'Dra. Lúcia Magalhães · Clínica Geral']);
+    const link = /connect +(http:\/\/\S+\/connect\/\S+)/.exec(out)?.[1];
+    expect(link).toBeDefined();
+    demo.addSecret(new URL(link!).pathname.split('/').pop()!, { printedOnStdout: true });
+
+    // Each professional's own account holds the appointments of her booking calendar, once each, and no other.
+    expect(await holdsItsOwn(base, 'google', 'google.ana', physio!, demo)).not.toEqual([]);
+    expect(await holdsItsOwn(base, 'outlook', 'microsoft.carla', dental!, demo)).not.toEqual([]);
+    const status = statusDocument.parse(await (await fetch(`${base}/api/status`)).json());
+    expect(Object.keys(status.targets).sort()).toEqual(['google.ana', 'google.default', 'microsoft.carla', 'microsoft.default']);
+    // The status page has a section per account, and shows the invite.
+    const before = await (await fetch(`${base}/status`)).text();
+    for (const account of ['google.ana', 'microsoft.carla']) expect(before).toContain(account);
+    expect(before).toContain(`<a class="invite" href="${link}">`);
+
+    // Lúcia clicks through with no JavaScript: calbridge sends her to the simulated Google's consent page,
+    const signIn = await get(link!);
+    expect(signIn.status).toBe(302);
+    const consentUrl = signIn.headers.get('location')!;
+    const consent = await get(consentUrl);
+    expect(consent.status).toBe(200);
+    const consentPage = await consent.text();
+    expect(consentPage).toContain('<button type="submit">Allow</button>');
+    // she clicks Allow, and is sent back with a code; calbridge lists the calendars she may change,
+    const allowed = await post(new URL(formOf(consentPage).action, consentUrl).href, formOf(consentPage).fields);
+    expect(allowed.status).toBe(302);
+    const callback = allowed.headers.get('location')!;
+    const list = await get(callback);
+    expect(list.status).toBe(200);
+    const pick = formOf(await list.text());
+    expect(pick.calendars).toContain('office@group.calendar.google.com');
+    // she picks her office calendar and confirms.
+    const done = await post(new URL(pick.action, callback).href, { ...pick.fields, calendar: 'office@group.calendar.google.com' });
+    expect(done.status).toBe(200);
+
+    // Within a pass her account is mirrored: her booking calendar's appointments, once each, in the calendar she picked.
+    const mirrored = await waitFor(
+      'google.lucia mirrored',
+      async () => {
+        const s = statusDocument.parse(await (await fetch(`${base}/api/status`)).json()).targets['google.lucia'];
+        return s && s.mirrored > 0 && s.pending === 0 && s;
+      },
+      { process: demo },
+    );
+    expect(mirrored).toMatchObject({ connected: true, auth: { ok: true } });
+    expect(await holdsItsOwn(base, 'google', 'google.lucia', invited!, demo)).toHaveLength(mirrored.mirrored);
+    // The link is spent, and the status page says she is connected.
+    expect((await get(link!)).status).toBe(404);
+    const after = await (await fetch(`${base}/status`)).text();
+    expect(after).toContain('Lúcia connected her calendar');
+    expect(after).not.toContain(link!);
+
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+    expect(demo.stderr()).toBe('');
   }, 60_000);
 
   it('with --config, mirrors into the Google calendars of that file and leaves people out of them', async () => {

@@ -88,6 +88,8 @@ export interface Simulator {
   stopLiving(): void;
   /** One living-mode change now; returns what happened. */
   liveStep(): string;
+  /** The booking calendars appointments are made in, in the seed's order. */
+  calendars(): { calendar_key: string; name: string }[];
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -206,5 +208,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     stopLiving,
     liveStep: () => liveStep(store, random, calendars),
+    calendars: () => calendars.map((c) => ({ calendar_key: c.calendar_key, name: c.name })),
   };
 }

@@ -331,6 +331,23 @@ export const en = {
       `someone in ${app} drags “${summary}” from ${from} onto “${onto}” at ${to}`,
     deleted: (app: string, summary: string, at: string) => `someone in ${app} deletes “${summary}” (${at})`,
     otherCalendar: 'Other appointments',
+    professionals: 'Professionals, each in a calendar account of their own (simulated):',
+    professional: (app: string, account: string, calendar: string) => `${app}, ${account}: the appointments of “${calendar}”`,
+    invite: 'connect',
+    inviteNote: (person: string, calendar: string) =>
+      `A “connect your calendar” link for ${person} (“${calendar}”), also on the status page: open it, allow, pick a calendar and confirm; it is mirrored within a pass. It works once.`,
+    clinicAccount: 'The clinic’s account: every appointment',
+    ownAccount: (person: string) => `${person}’s own account`,
+    invitedAccount: (person: string) => `${person}’s own account (connected by the invite on the status page)`,
+    invitedOffice: (calendar: string) => `Office · ${calendar}`,
+    consentTitle: 'Sign in with Google (simulated)',
+    consentAsks: (person: string) =>
+      `You are signed in as ${person}. The calbridge demo asks to see the list of your calendars and to change the events of the one you pick.`,
+    consentAllow: 'Allow',
+    inviteTitle: 'Connect your calendar (demo)',
+    inviteText: (person: string, calendar: string) =>
+      `The demo made a one-time link for ${person}, whose appointments are in “${calendar}”. Open it, allow the simulated Google, pick a calendar and confirm: her appointments are then mirrored there within a pass.`,
+    inviteUsed: (person: string) => `${person} connected her calendar: it is listed under Connected calendars, and mirrored.`,
   },
   /** The connect pages and the status page's connections page. */
   connect: connectEn,

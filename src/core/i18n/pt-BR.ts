@@ -296,6 +296,23 @@ export const ptBR: Messages = {
     movedTaken: (app, summary, from, onto, to) => `alguém no ${app} arrasta “${summary}” de ${from} para cima de “${onto}” às ${to}`,
     deleted: (app, summary, at) => `alguém no ${app} apaga “${summary}” (${at})`,
     otherCalendar: 'Outros agendamentos',
+    professionals: 'Profissionais, cada um com sua própria conta de agenda (simulada):',
+    professional: (app, account, calendar) => `${app}, ${account}: os agendamentos de “${calendar}”`,
+    invite: 'conectar',
+    inviteNote: (person, calendar) =>
+      `Um convite “conecte sua agenda” para ${person} (“${calendar}”), também na página de situação: abra, permita, escolha uma agenda e confirme; ela passa a ser espelhada em uma passada. Vale uma vez.`,
+    clinicAccount: 'A conta da clínica: todos os agendamentos',
+    ownAccount: (person) => `A conta própria de ${person}`,
+    invitedAccount: (person) => `A conta própria de ${person} (conectada pelo convite da página de situação)`,
+    invitedOffice: (calendar) => `Consultório · ${calendar}`,
+    consentTitle: 'Entrar com o Google (simulado)',
+    consentAsks: (person) =>
+      `Você entrou como ${person}. A demonstração do calbridge pede para ver a lista das suas agendas e alterar os eventos da que você escolher.`,
+    consentAllow: 'Permitir',
+    inviteTitle: 'Conecte sua agenda (demonstração)',
+    inviteText: (person, calendar) =>
+      `A demonstração fez um convite de uso único para ${person}, cujos agendamentos estão em “${calendar}”. Abra, permita o acesso ao Google simulado, escolha uma agenda e confirme: os agendamentos dela passam a ser espelhados lá em uma passada.`,
+    inviteUsed: (person) => `${person} conectou a agenda dela: ela aparece em Agendas conectadas e é espelhada.`,
   },
   connect: connectPtBR,
   demoGoogle: {

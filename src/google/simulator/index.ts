@@ -7,7 +7,8 @@
  * Routes (served at the root, as Google does):
  *   POST /token                                  grant_type refresh_token | authorization_code (with PKCE when the consent
  *                                                had a code_challenge: S256 of code_verifier) | jwt-bearer
- *   GET  /o/oauth2/v2/auth                       the consent page, consented at once: 302 to redirect_uri with code and state
+ *   GET  /o/oauth2/v2/auth                       the consent page, consented at once: 302 to redirect_uri with code and state;
+ *                                                with `consentPage`, a page whose button posts the request back (POST, then the 302)
  *   GET  /calendar/v3/users/me/calendarList      the calendars this identity sees, with accessRole (minAccessRole filters)
  *   POST /calendar/v3/calendars/{cal}/events     insert (client id base32hex 5..1024 else 400; existing id, tombstone too => 409 duplicate)
  *   GET  /calendar/v3/calendars/{cal}/events/{id} get (a deleted event comes back with status cancelled)
@@ -45,10 +46,11 @@ import { FAULT_ANSWERS, FaultPlan, type FaultKind, type FaultRate } from './faul
 import { TokenEndpoint, type OAuthOptions, type TokenCounts } from './oauth.ts';
 import { Channels, type Channel, type ResourceState } from './push.ts';
 import { RollingQuota } from './quota.ts';
+import { consentPage, type ConsentWords } from './consent-page.ts';
 import { seededRandom } from '../../core/random.ts';
 
 export { CalendarState, type SimulatedEvent } from './calendar-state.ts';
-export type { CallKind, Channel, FaultKind };
+export type { CallKind, Channel, ConsentWords, FaultKind };
 
 export interface LoggedRequest {
   method: string;
@@ -91,6 +93,8 @@ export interface GoogleSimulatorOptions extends OAuthOptions {
   calendarNames?: Record<string, string>;
   /** Calendar calls allowed in any rolling minute (setQuota); unset: no limit. */
   quotaPerMinute?: number;
+  /** The consent page waits for a click on its button (these are its words); unset: it consents at once. */
+  consentPage?: ConsentWords;
 }
 
 export interface GoogleSimulator {
@@ -183,12 +187,23 @@ export async function startGoogleSimulator(options: GoogleSimulatorOptions = {})
       const [status, body] = oauth.answer(new URLSearchParams(raw));
       return finish(status, body);
     }
-    if (url.pathname === '/o/oauth2/v2/auth' && method === 'GET') {
+    const consenting = url.pathname === '/o/oauth2/v2/auth' && (method === 'GET' || (method === 'POST' && options.consentPage));
+    if (consenting) {
       entry.kind = 'consent';
+      // The request a click posted back is the one the page was opened with.
+      const asked = method === 'POST' ? new URL(`${url.pathname}?${new URLSearchParams(raw)}`, origin) : url;
       let back: string;
       try {
-        if (url.searchParams.get('response_type') !== 'code') throw new Error('response_type must be code');
-        back = oauth.authorize(url.href);
+        if (asked.searchParams.get('response_type') !== 'code') throw new Error('response_type must be code');
+        if (method === 'GET' && options.consentPage) {
+          oauth.check(asked.href);
+          entry.status = 200;
+          res
+            .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+            .end(consentPage(asked, options.consentPage));
+          return;
+        }
+        back = oauth.authorize(asked.href);
       } catch (e) {
         entry.status = 400;
         res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`Error 400: ${(e as Error).message}`);

@@ -108,8 +108,8 @@ export class TokenEndpoint {
     this.accessTokens.clear();
   }
 
-  /** What the user's browser would do with a consent URL: the redirect back, with a code. */
-  authorize(consentUrl: string): string {
+  /** Throws what is wrong with a consent URL, as Google's page refuses it before asking anyone. */
+  check(consentUrl: string): { redirect: string; challenge: string | null; u: URL } {
     const u = new URL(consentUrl);
     const redirect = u.searchParams.get('redirect_uri');
     if (!redirect) throw new Error('the consent URL has no redirect_uri');
@@ -119,6 +119,12 @@ export class TokenEndpoint {
     const method = u.searchParams.get('code_challenge_method');
     // Google takes plain too; calbridge must send S256, so the simulator holds it to that.
     if (challenge !== null && method !== 'S256') throw new Error('code_challenge_method must be S256');
+    return { redirect, challenge, u };
+  }
+
+  /** What the user's browser would do with a consent URL: the redirect back, with a code. */
+  authorize(consentUrl: string): string {
+    const { redirect, challenge, u } = this.check(consentUrl);
     const code = `4/${token()}`;
     this.codes.set(code, { redirect, challenge });
     const back = new URL(redirect);

@@ -22,6 +22,13 @@ export interface PageLink {
   label: string;
 }
 
+/** A note of the demo's own under the health (its "connect your calendar" invite): a title, a sentence, maybe a link. */
+export interface PageNotice {
+  title: string;
+  text: string;
+  link?: string;
+}
+
 export interface PageInput {
   readiness: OverallReadiness;
   problems: PageProblem[];
@@ -31,6 +38,7 @@ export interface PageInput {
   /** `qrSvg` empty: no code (the demo listening on this machine only: no phone could open it). */
   feeds: (FeedUrls & { qrSvg: string })[];
   links: PageLink[];
+  notice?: PageNotice | undefined;
   /** server.locale, and where the booking service's changes go (activity's badge, the agenda's sentence). */
   voice?: Voice;
   /** booking.timezone: every time on the page is shown there. */
@@ -169,6 +177,7 @@ export function renderStatusPage(input: PageInput): string {
 <body><main>
 <header><h1>calbridge</h1><span class="muted">${m.page.timesIn(input.zone)}</span>${input.links.map((l) => html`<a class="link" href="${l.href}">${l.label}</a>`)}</header>
 ${health(input)}
+${input.notice ? html`<section id="demo-invite"><h2>${input.notice.title}</h2><p>${input.notice.text}</p>${input.notice.link ? html`<p><a class="invite" href="${input.notice.link}">${input.notice.link}</a></p>` : ''}</section>` : ''}
 ${activityList(status.activity, now, input.zone, voice)}
 ${agendaSection(input.agenda, voice)}
 ${feedCards(input.feeds, m)}
