@@ -190,9 +190,11 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
   const cleanup = () =>
     (stopped ??= (async () => {
       sim?.stopLiving();
+      // The daemon first, while the simulators still answer: a pass or a round under way ends at once
+      // instead of retrying against closed ports (with four accounts and more, one nearly always is).
+      await daemon?.stop();
       await google?.close();
       await outlook?.close();
-      await daemon?.stop();
       await sim?.close();
       rmSync(dir, { recursive: true, force: true });
     })());
