@@ -1,8 +1,9 @@
-// `demo` as a new user meets it, in a real browser (Debian's chromium): within a minute the status
-// page tells a move in Google and a move in Outlook that became reschedules and a move onto a taken
-// slot that was put back; the simulated Google calendar and the simulated Outlook calendar each list
-// the same appointments as the feed; and the pages read well at a desktop's and a phone's width, in
-// English and in Portuguese. Screenshots go to .tmp/screenshots (not committed).
+// `demo` as a new user meets it, in a real browser (Debian's chromium): the status page tells a move
+// in Google and a move in Outlook that became reschedules (the Outlook one within a minute of the
+// person's drag, by the demo's own clock) and a move onto a taken slot that was put back; the
+// clinic's simulated Google calendar and Outlook calendar each list the same appointments as the
+// feed; and the pages read well at a desktop's and a phone's width, in English and in Portuguese.
+// Screenshots go to .tmp/screenshots (not committed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,18 +39,22 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The appointment keys of the events a simulated calendar page lists. */
-async function listed(page: Page, url: string): Promise<string[]> {
+/** The appointment keys of the events a simulated calendar page lists in the clinic's account (every appointment goes there). */
+async function listed(page: Page, url: string, account: string): Promise<string[]> {
   await page.goto(url);
-  return (await page.locator('tr.event').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))).sort();
+  return (
+    await page
+      .locator(`section[data-account="${account}"] tr.event`)
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-appointment') ?? ''))
+  ).sort();
 }
 
 /** Waits until the simulated calendar page lists the appointments the feed has (both follow living changes). */
-async function agreesWithFeed(page: Page, url: string, feed: string, demo: CalbridgeProcess): Promise<void> {
+async function agreesWithFeed(page: Page, url: string, account: string, feed: string, demo: CalbridgeProcess): Promise<void> {
   await waitFor(
     `${url} and the feed to agree`,
     async () => {
-      const inCalendar = await listed(page, url);
+      const inCalendar = await listed(page, url, account);
       return inCalendar.length > 0 && JSON.stringify(inCalendar) === JSON.stringify(await feedKeys(feed));
     },
     { process: demo, everyMs: 1000 },
@@ -74,6 +79,26 @@ async function shoot(page: Page, url: string, name: string): Promise<void> {
   }
 }
 
+/** Seconds since midnight of a terminal line's HH:MM:SS (the demo's own clock). */
+const secondsOf = (hms: string) => hms.split(':').reduce((s, part) => s * 60 + Number(part), 0);
+
+/**
+ * How long after a simulated person dragged an event in Outlook to a free slot its reschedule was
+ * told, by the demo's terminal: the first drag that came back, paired by the appointment's code.
+ */
+function outlookRoundTrip(stdout: string): number | undefined {
+  const drags = [
+    ...stdout.matchAll(/^(\d\d:\d\d:\d\d) {2}someone in Outlook(?: \([^)]+\))? drags “[^”]* · (AG\d{5})” from .+ to .+, a free slot$/gm),
+  ];
+  for (const back of stdout.matchAll(
+    /^(\d\d:\d\d:\d\d) {2}(AG\d{5}) +\[Outlook → booking\] +moved in Outlook to .+ → rescheduled at the booking service/gm,
+  )) {
+    const drag = drags.filter((d) => d[2] === back[2] && secondsOf(d[1]!) <= secondsOf(back[1]!)).at(-1);
+    if (drag) return secondsOf(back[1]!) - secondsOf(drag[1]!);
+  }
+  return undefined;
+}
+
 /** The appointment keys of the feed's events (UID {key}@calbridge). */
 async function feedKeys(feed: string): Promise<string[]> {
   const ics = await (await fetch(feed)).text();
@@ -81,7 +106,7 @@ async function feedKeys(feed: string): Promise<string[]> {
 }
 
 describe('demo in a browser', () => {
-  it('shows reschedules from Google and Outlook and moves back within a minute, each mirror beside the feed, at desktop and phone widths', async () => {
+  it('shows reschedules from Google and Outlook (within a minute of the drag) and moves back, each mirror beside the feed, at desktop and phone widths', async () => {
     // People edit every second: enough moves onto free and taken slots within the minute on a loaded machine.
     const demo = calbridge.spawn(['demo', '--port', '0', '--appointments', '24', '--interval', '3000', '--people-interval', '1000'], {
       env: { CALBRIDGE_CONFIG: '' },
@@ -90,8 +115,6 @@ describe('demo in a browser', () => {
     await waitFor('the banner', () => demo.stdout().includes('Stop with Ctrl-C'), { process: demo });
     const status = /status page +(http:\/\/127\.0\.0\.1:\d+\/status)/.exec(demo.stdout())?.[1];
     expect(status).toBeDefined();
-    // The minute is the demo's promise once it runs; how long a loaded machine takes to start it is not.
-    const started = Date.now();
     const feed = /feed +(http:\/\/127\.0\.0\.1:\d+\/feeds\/([\w-]+)\.ics)/.exec(demo.stdout());
     expect(feed).not.toBeNull();
     demo.addSecret(feed![2]!, { printedOnStdout: true });
@@ -113,12 +136,20 @@ describe('demo in a browser', () => {
         if (fromOutlook.some((t) => /moved in Outlook to .+ → rescheduled at the booking service/.test(t))) seen.add('outlook');
         return seen.size === 3;
       },
-      { process: demo, ms: 60_000, everyMs: 1000 },
+      // Which edits the simulated people make is up to chance, and a loaded machine slows every step:
+      // the wait is as long as it takes to see all three; the minute is timed below, on the demo's clock.
+      { process: demo, ms: 120_000, everyMs: 1000 },
     );
     // The terminal told the person's drag in Outlook and what came of it.
     expect(demo.stdout()).toMatch(/someone in Outlook drags “[^”]+” from .+ to .+/);
     expect(demo.stdout()).toMatch(/AG\d{5} +\[Outlook → booking\] +moved in Outlook to .+ → rescheduled at the booking service/);
-    expect(Date.now() - started).toBeLessThan(60_000);
+    // The demo's promise: a person's move in Outlook is a reschedule within a minute of the drag (its
+    // delta query runs every 10 s), timed by the demo's own clock from its two terminal lines, so the
+    // time a loaded machine takes to start the demo, or a browser to load a page, is not counted.
+    const roundTrip = await waitFor('an Outlook drag and its reschedule, both on the terminal', () => outlookRoundTrip(demo.stdout()), {
+      process: demo,
+    });
+    expect(roundTrip).toBeLessThan(60);
     expect(await page.locator('#health h2').textContent()).toBe('All is well');
     const activity = page.locator('#activity li');
     expect(await activity.count()).toBeGreaterThan(10);
@@ -134,8 +165,8 @@ describe('demo in a browser', () => {
     // Each simulated calendar lists the appointments the feed has.
     const google = `${base}/demo/google`;
     const outlook = `${base}/demo/outlook`;
-    await agreesWithFeed(page, google, feed![1]!, demo);
-    await agreesWithFeed(page, outlook, feed![1]!, demo);
+    await agreesWithFeed(page, google, 'google.default', feed![1]!, demo);
+    await agreesWithFeed(page, outlook, 'microsoft.default', feed![1]!, demo);
     expect(await page.locator('h1').textContent()).toBe('Outlook calendar (simulated)');
 
     await shoot(page, status!, 'demo-status');
@@ -154,7 +185,7 @@ describe('demo in a browser', () => {
     const base = /situação +(http:\/\/127\.0\.0\.1:\d+)\/status/.exec(out)?.[1];
     expect(base, out).toBeDefined();
     for (const m of out.matchAll(/\/feeds\/([\w-]+)\.ics/g)) demo.addSecret(m[1]!, { printedOnStdout: true });
-    expect(out).toContain(`Outlook       ${base}/demo/outlook   (a agenda simulada do Outlook)`);
+    expect(out).toContain(`Outlook       ${base}/demo/outlook   (as agendas simuladas do Outlook)`);
     expect(out).toContain('O Outlook (Microsoft 365) também é simulado');
     // A person's drag in Outlook, told in Portuguese, and its reschedule.
     await waitFor('a move in Outlook rescheduled, on the terminal', () => /\[Outlook → agenda\] +movido no Outlook/.test(demo.stdout()), {

@@ -38,6 +38,17 @@ describe('demo', () => {
     demo.addSecret(phone![1]!, { printedOnStdout: true });
     expect(out).toContain('Abra:');
     expect(out).toContain('O Google é simulado');
+    // The banner, professionals and invite included, has no English (names, addresses and account names aside).
+    const banner = out.slice(0, out.indexOf('Pare com Ctrl-C'));
+    expect(banner).toContain('Profissionais, cada um com sua própria conta de agenda');
+    expect(banner).toMatch(/Um convite “conecte sua agenda” para Lúcia/);
+    const bannerLines = banner.split('\n').map((l) =>
+      l
+        .replace(/https?:\/\/\S+|webcal:\/\/\S+/g, '')
+        .replace(KEYS, '')
+        .replace(/“[^”]*”/g, ''),
+    );
+    expect(bannerLines.filter((l) => ENGLISH.test(l))).toEqual([]);
 
     // The feed a phone subscribes to answers at the LAN address.
     const ics = await fetch(`http://${lan}:${new URL(base!).port}/feeds/${phone![1]}.ics`);

@@ -320,7 +320,7 @@ export const en = {
     temporary: (dir: string) => `The database is temporary (${dir}) and is removed at exit. Stop with Ctrl-C.`,
     feedName: 'Demo clinic',
     outlook: 'Outlook',
-    outlookNote: '(the simulated Outlook calendar)',
+    outlookNote: '(the simulated Outlook calendars)',
     outlookPeople: (seconds: number) =>
       `Outlook (Microsoft 365) is simulated too: every appointment is mirrored there, and every ${seconds} s someone moves or deletes an event in it.`,
     outlookNobody: 'Outlook (Microsoft 365) is simulated too: every appointment is mirrored there; nobody edits it (--people-interval 0).',

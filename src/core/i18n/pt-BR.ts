@@ -288,7 +288,7 @@ export const ptBR: Messages = {
     temporary: (dir) => `O banco de dados é temporário (${dir}) e é apagado ao sair. Pare com Ctrl-C.`,
     feedName: 'Clínica de demonstração',
     outlook: 'Outlook',
-    outlookNote: '(a agenda simulada do Outlook)',
+    outlookNote: '(as agendas simuladas do Outlook)',
     outlookPeople: (seconds) =>
       `O Outlook (Microsoft 365) também é simulado: cada agendamento é espelhado lá, e a cada ${seconds} s alguém move ou apaga um evento nele.`,
     outlookNobody: 'O Outlook (Microsoft 365) também é simulado: cada agendamento é espelhado lá; ninguém o edita (--people-interval 0).',
