@@ -157,7 +157,11 @@ describe('demo in a browser', () => {
     expect(await page.locator('header a.link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
       '/demo/google',
       '/demo/outlook',
+      // connect is on in the demo: its connections page, where Lúcia's calendar shows once connected.
+      '/status/connections',
     ]);
+    // Lúcia's invite, to click.
+    expect(await page.locator('#demo-invite a.invite').getAttribute('href')).toMatch(/\/connect\/[\w-]{20,}$/);
     // Nothing on the page shows a token or a document number (the simulated people have 11-digit ones).
     const text = (await page.locator('main').innerText()).replace(feed![1]!, '').replace(feed![1]!.replace(/^http/, 'webcal'), '');
     expect(text).not.toMatch(/\d{9,}|ya29\.|1\/\/|Bearer/);
