@@ -193,7 +193,8 @@ export async function startDemoGoogle(o: DemoGoogleOptions): Promise<DemoGoogle>
             },
           });
         people.push(edits('Google', () => [...names.keys()], simulator.state, 7));
-        o.professionals.forEach((p, i) => people.push(edits(`Google (${p.person})`, () => ['primary'], own.get(p.account)!.state, 11 + i)));
+        for (const [i, p] of o.professionals.entries())
+          people.push(edits(`Google (${p.person})`, () => ['primary'], own.get(p.account)!.state, 11 + i));
         people.push(edits(`Google (${o.invited.person})`, () => Object.values(INVITED_CALENDARS), invitedSim.state, 23));
       },
       async close() {

@@ -14,7 +14,7 @@ export const demoCommand: Command = {
     'an event in the simulated Google calendar or Outlook to a free slot or onto a taken one, or delete it:',
     'the terminal and the status page say what calbridge did about it (a reschedule at the booking service,',
     'a move back, a recreated event). The status page links to /demo/google and /demo/outlook, the',
-    'simulated calendars, to see each mirror beside the feed: the clinic\'s accounts, and Ana\'s (Google) and',
+    "simulated calendars, to see each mirror beside the feed: the clinic's accounts, and Ana's (Google) and",
     'Carla\'s (Outlook) own, each with her booking calendar only. A "connect your calendar" link for Lúcia is',
     'printed and shown on the status page: click through the simulated Google and her calendar is mirrored too.',
     'With --config, the Google section of that file is used instead: real Google calendars are mirrored',

@@ -57,7 +57,7 @@ const post = (url: string, fields: Record<string, string>) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
     body: new URLSearchParams(fields).toString(),
   });
-const unescape = (s: string) =>
+const unescapeHtml = (s: string) =>
   s
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -70,9 +70,9 @@ function formOf(page: string): { action: string; fields: Record<string, string>;
   const action = /<form method="post" action="([^"]*)"/.exec(page)?.[1];
   if (action === undefined) throw new Error(`no form on the page:\n${page}`);
   const fields: Record<string, string> = {};
-  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescape(m[2]!);
-  const calendars = [...page.matchAll(/name="calendar" value="([^"]*)"/g)].map((m) => unescape(m[1]!));
-  return { action: unescape(action), fields, calendars };
+  for (const m of page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescapeHtml(m[2]!);
+  const calendars = [...page.matchAll(/name="calendar" value="([^"]*)"/g)].map((m) => unescapeHtml(m[1]!));
+  return { action: unescapeHtml(action), fields, calendars };
 }
 
 /** Waits until `account`'s section of a simulated calendar page holds exactly the appointments of `calendar` in the clinic's Google. */

@@ -13,20 +13,20 @@ export interface ConsentWords {
   allow: string;
 }
 
-const escape = (s: string): string =>
+const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** GET: the page; its form posts the sign-in request, unchanged, to the same address. */
 export function consentPage(url: URL, words: ConsentWords): string {
-  const fields = [...url.searchParams].map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(v)}">`).join('');
+  const fields = [...url.searchParams].map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('');
   return `<!doctype html>
-<html lang="${escape(words.lang)}"><head><meta charset="utf-8">
+<html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(words.title)}</title>
+<title>${escapeHtml(words.title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;max-width:32rem}button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#1a73e8;color:#fff}</style>
 </head><body><main>
-<h1>${escape(words.title)}</h1>
-<p>${escape(words.asks)}</p>
-<form method="post" action="${escape(url.pathname)}">${fields}<button type="submit">${escape(words.allow)}</button></form>
+<h1>${escapeHtml(words.title)}</h1>
+<p>${escapeHtml(words.asks)}</p>
+<form method="post" action="${escapeHtml(url.pathname)}">${fields}<button type="submit">${escapeHtml(words.allow)}</button></form>
 </main></body></html>`;
 }
