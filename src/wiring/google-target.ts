@@ -38,7 +38,12 @@ export function googleTarget(
     config: cfg,
     account: id,
     tokens: spec.tokens ?? storedRefreshTokens(s.kv, cfg, spec.name),
-    authCommand: spec.name === 'default' ? 'calbridge google auth' : `calbridge google auth --account ${spec.name}`,
+    // An account connected on the web is in no config: a new invite signs it in, not `google auth`.
+    authCommand: spec.connected
+      ? `calbridge connections remove google.${spec.name}\` and \`calbridge connect invite --target google --name ${spec.name}`
+      : spec.name === 'default'
+        ? 'calbridge google auth'
+        : `calbridge google auth --account ${spec.name}`,
     clock: s.clock,
     metrics: s.metrics,
     ...(options.retry ? { retry: options.retry } : {}),

@@ -44,7 +44,7 @@ const failure = (lastError: string) => ({
 
 describe('pageProblems', () => {
   it('tells an account of accounts: to sign in with its --account, and one connected on the web to connect again by an invite', () => {
-    const refused = { auth: { ok: false, error: 'invalid_grant', mode: 'oauth' as const } };
+    const refused = { auth: { ok: false, error: 'invalid_grant: run `calbridge google auth` again', mode: 'oauth' as const } };
     const m = messagesFor('en');
     const [ana, bia] = pageProblems(
       readiness(),
@@ -56,12 +56,14 @@ describe('pageProblems', () => {
     );
     expect(ana?.text).toMatch(/^google\.ana: Google refused/);
     expect(ana?.todo).toContain('`calbridge google auth --account ana`');
+    expect(ana?.detail).toBe('Google said: invalid_grant: run `calbridge google auth --account ana` again');
     expect(bia?.text).toMatch(/^google\.bia: Google refused/);
     // bia is in no config: no `google auth --account bia` can sign her in.
     expect(bia?.todo).not.toContain('google auth');
     expect(bia?.todo).toBe(m.signIn.connectAgain('google', 'bia'));
     expect(bia?.todo).toContain('make a new invite on the status page (Connected calendars)');
     expect(bia?.todo).toContain('`calbridge connect invite --target google --name bia');
+    expect(bia?.detail).toBeUndefined();
   });
 
   it('tells a CalDAV calendar connected on the web whose app password is refused to connect again, in the locale', () => {

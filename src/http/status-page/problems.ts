@@ -72,9 +72,16 @@ function authProblem(t: TargetSection, w: ProblemWords): PageProblem | undefined
   if (t.auth.ok) return undefined;
   const p = w.m.problems;
   if (t.kind === 'google')
+    // What the Google client said names `google auth`: no help for an account connected on the web.
     return whose(
       t,
-      { text: p.googleAuth, todo: p.googleAuthTodo, ...(t.auth.error !== null ? { detail: p.googleSaid(t.auth.error) } : {}) },
+      {
+        text: p.googleAuth,
+        todo: p.googleAuthTodo,
+        ...(t.auth.error !== null && !t.connected
+          ? { detail: signInFix({ account: t.account }, p.googleSaid(t.auth.error), w.m.signIn) }
+          : {}),
+      },
       w,
       true,
     );
