@@ -140,9 +140,9 @@ describe('demo in a browser', () => {
       // the wait is as long as it takes to see all three; the minute is timed below, on the demo's clock.
       { process: demo, ms: 120_000, everyMs: 1000 },
     );
-    // The terminal told the person's drag in Outlook and what came of it.
-    expect(demo.stdout()).toMatch(/someone in Outlook drags “[^”]+” from .+ to .+/);
-    expect(demo.stdout()).toMatch(/AG\d{5} +\[Outlook → booking\] +moved in Outlook to .+ → rescheduled at the booking service/);
+    // The terminal tells the person's drag in Outlook and what came of it: the wait below pairs the two
+    // lines. (The reschedule seen on the page may come from a drag onto an event of another booking
+    // calendar, which is free at the booking service, so the page alone does not say which line to expect.)
     // The demo's promise: a person's move in Outlook is a reschedule within a minute of the drag (its
     // delta query runs every 10 s), timed by the demo's own clock from its two terminal lines, so the
     // time a loaded machine takes to start the demo, or a browser to load a page, is not counted.
