@@ -14,6 +14,7 @@ import {
   afterSureRead,
   afterUpdate,
   createAfterRead,
+  holdsUnknownEdit,
   MAX_GENERATION_STEPS,
   onChanged,
   onExisting,
@@ -61,7 +62,12 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   // then the event is read before anything is written (core/mirror/write-decide.ts, readsFirst).
   const before = links.get(key);
   const unsureBefore = before !== undefined && outcomeUnknown(before);
-  const reads = readsFirst(before);
+  const unknownEdit =
+    before !== undefined &&
+    action.kind === 'update' &&
+    input.desired !== null &&
+    holdsUnknownEdit(before, deps.decision(key), input.desired);
+  const reads = readsFirst(before, unknownEdit);
   const readFirst = (calendarId: string, eventId: string): Promise<GetResult> | null => (reads ? target.get(calendarId, eventId) : null);
   links.recordIntent(
     key,
@@ -145,7 +151,8 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   async function update(calendarId: string, eventId: string, etag: string | null, d: DesiredEvent<B>): Promise<WriteOutcome> {
     const generation = links.get(key)?.generation ?? 0;
     const first = await readFirst(calendarId, eventId);
-    const step = first === null ? 'update' : updateAfterRead(first, etag);
+    const step = first === null ? 'update' : updateAfterRead(first, etag, d);
+    if (step === 'adopt' && first?.kind === 'found') return record(calendarId, eventId, generation, first.event.etag, d);
     if (step === 'create') return create(calendarId, generation, d, first);
     if (step === 'changed' && first !== null) return changed(calendarId, eventId, generation, first, d);
     const updated = afterUpdate(await target.put(calendarId, eventId, d.body, ifEtag(etag)));

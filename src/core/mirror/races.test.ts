@@ -20,6 +20,7 @@ import {
   afterUpdate,
   createAfterRead,
   GRACE_MS,
+  holdsUnknownEdit,
   LOOK_AGAIN_MS,
   onChanged,
   onExisting,
@@ -28,6 +29,7 @@ import {
   updateAfterRead,
   type ExistingFacts,
   type ReadFacts,
+  type ReverseDecision,
 } from './write-decide.ts';
 import { failureSuperseded, notesRevision, planWrite } from './write-plan.ts';
 
@@ -566,6 +568,36 @@ describe('a write whose earlier attempt may have landed unseen is read first: th
     expect(readsFirst(link)).toBe(expected);
   });
 
+  it("a person's edit the link took on acceptance, whose looks are not known to be ours: read first", () => {
+    expect(readsFirst({ attempts: 0, writeInFlight: false, deferral: null }, true)).toBe(true);
+  });
+
+  describe("the link holds a person's edit it took when the booking service accepted the move, and the booking service changed something since", () => {
+    // Outlook: moved 09:00 -> 10:30 while the appointment was pending; the event still showed busy,
+    // so the edit was not known to show what the writer wanted then (adoptHash null). The booking
+    // service confirmed it again: the writer wants busy at 10:30, which the event may well show.
+    const taken: Parameters<typeof holdsUnknownEdit>[0] = {
+      present: true,
+      etag: '"person-1"',
+      writtenHash: 'hash-before',
+      writtenStart: T1,
+      writtenEnd: T1 + H,
+    };
+    const decision: ReverseDecision = { etag: '"person-1"', settled: true, adoptHash: null, decidedAt: NOW };
+    const wanted = { hash: 'hash-now', start: T1, end: T1 + H };
+    it.each<[string, Partial<typeof taken>, Partial<typeof decision> | null, Partial<typeof wanted>, boolean]>([
+      ['the booking service wants the times the edit shows: read before writing, never a PATCH of what it shows', {}, {}, {}, true],
+      ['the edit was known to show what is wanted: taken without a call (takesPersonsEdit)', {}, { adoptHash: 'hash-now' }, {}, false],
+      ['the writer wrote since (the link holds our etag): the write is made', { etag: '"ours-2"' }, {}, {}, false],
+      ['a put-back asked for (no hash): the write is made', { writtenHash: null }, {}, {}, false],
+      ['the booking service moved it since: the write is made', {}, {}, { start: T0, end: T0 + H }, false],
+      ['no decision of the reverse sync: the write is made', {}, null, {}, false],
+    ])('%s', (_race, link, d, want, expected) => {
+      const facts = d === null ? undefined : { ...decision, ...d };
+      expect(holdsUnknownEdit({ ...taken, ...link }, facts, { ...wanted, ...want })).toBe(expected);
+    });
+  });
+
   it.each<[string, GetResult, string]>([
     [
       'a create whose event is there is decided as a 409 would be, without an insert answered 409',
@@ -588,8 +620,27 @@ describe('a write whose earlier attempt may have landed unseen is read first: th
     ['an update whose earlier attempt never landed (our version there) is made on it', found({ etag: '"ours-1"' }), '"ours-1"', 'update'],
     ['a target that gave no version: decided by what the event shows', found({ etag: '"v"' }), null, 'changed'],
     ['an update of an event that is gone: created again', { kind: 'missing' }, '"ours-1"', 'create'],
+    [
+      'the version we know already shows what we want (our write landed, then a put-back was asked for meanwhile): adopted, no PUT of what it shows',
+      found({ etag: '"ours-1"', ourHash: OURS.hash, start: T0, end: T0 + H }),
+      '"ours-1"',
+      'adopt',
+    ],
+    [
+      "a person's edit the link took on acceptance, showing everything we want under our older hash: adopted, no PATCH of what it shows",
+      found({ etag: '"person-1"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN }),
+      '"person-1"',
+      'adopt',
+    ],
+    [
+      '...not when it shows another status: the write is made on it',
+      found({ etag: '"person-1"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN, status: 'tentative' }),
+      '"person-1"',
+      'update',
+    ],
+    ['another version that shows what we want is adopted too', found({ etag: '"v2"', start: T0, end: T0 + H, ...SHOWN }), '"v1"', 'adopt'],
   ])('%s', (_race, read, etag, expected) => {
-    expect(updateAfterRead(read, etag)).toBe(expected);
+    expect(updateAfterRead(read, etag, OURS)).toBe(expected);
   });
 
   it.each<[string, GetResult, string]>([

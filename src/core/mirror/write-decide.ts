@@ -210,13 +210,34 @@ export function onChanged(f: ReadFacts): OnChanged {
  * Whether the writer reads the event before writing it. An earlier write of this appointment's
  * event failed or was cut off by a crash (write-plan.ts, outcomeUnknown), so the target may already
  * hold it, applied with its answer lost; or the writer left a person's change to the reverse sync
- * and is looking again. The read then stands in for the answer a write would get: a create that
- * finds an event is decided by onExisting (no insert answered 409), an update that finds another
- * version by onChanged (no PUT answered 412), a delete that finds nothing is done (no DELETE
- * answered 404 or 410). One rule for every target: only what the read cannot settle is written.
+ * and is looking again; or the link holds a person's edit it took without knowing all it shows
+ * (holdsUnknownEdit). The read then stands in for the answer a write would get: a create that
+ * finds an event is decided by onExisting (no insert answered 409), an update that finds what we
+ * want is adopted and one that finds another version is decided by onChanged (no PUT answered 412,
+ * no PUT of what the event already shows), a delete that finds nothing is done (no DELETE answered
+ * 404 or 410). One rule for every target: only what the read cannot settle is written.
  */
-export function readsFirst(link: (Unsure & Pick<LinkState, 'deferral'>) | undefined): boolean {
-  return link !== undefined && (outcomeUnknown(link) || link.deferral !== null);
+export function readsFirst(link: (Unsure & Pick<LinkState, 'deferral'>) | undefined, unknownEdit = false): boolean {
+  return link !== undefined && (outcomeUnknown(link) || link.deferral !== null || unknownEdit);
+}
+
+/**
+ * The link holds a person's edit, taken when the booking service accepted their move
+ * (reschedule-decide.ts, adoptAfterReschedule: its etag and times, with the hash of an older write
+ * of ours), and the booking service now wants exactly those times, but something other than what
+ * the edit was known to show (its adoptHash): a change at the booking service since (a status, a
+ * name), or a part of the edit that cannot flow back. Whether the event already shows what the
+ * writer wants is known only from a read; a PUT on the edit's etag would land either way, writing
+ * what the event may already show.
+ */
+export function holdsUnknownEdit(
+  link: Pick<LinkState, 'present' | 'etag' | 'writtenHash' | 'writtenStart' | 'writtenEnd'>,
+  decision: ReverseDecision | undefined,
+  wanted: { hash: string; start: number; end: number },
+): boolean {
+  if (!link.present || link.etag === null || decision?.etag !== link.etag || link.writtenHash === null) return false;
+  if (link.writtenHash === wanted.hash || decision.adoptHash === wanted.hash) return false;
+  return link.writtenStart === wanted.start && link.writtenEnd === wanted.end;
 }
 
 /** A create, after that read: an event under the id (live, or Google's tombstone) is decided as a 409 would be. */
@@ -225,12 +246,15 @@ export function createAfterRead(read: GetResult): 'create' | 'existing' {
 }
 
 /**
- * An update, after that read: the version we know still there means our earlier write never
- * landed, and this one is made on it; another version is decided as a 412 would be (onChanged:
- * adopted when it already shows what we want); nothing there is created again.
+ * An update, after that read: an event that already shows what we want is adopted, its etag
+ * recorded as ours and nothing written (our own write whose answer was lost, or a person's edit
+ * that shows the booking service's state), whichever version it is; the version we know still
+ * there otherwise means our earlier write never landed, and this one is made on it; another
+ * version is decided as a 412 would be (onChanged); nothing there is created again.
  */
-export function updateAfterRead(read: GetResult, etag: string | null): 'update' | 'changed' | 'create' {
+export function updateAfterRead(read: GetResult, etag: string | null, wanted: WantedFacts): 'adopt' | 'update' | 'changed' | 'create' {
   if (read.kind === 'missing') return 'create';
+  if (showsWhatWeWant(read.event, wanted)) return 'adopt';
   return etag !== null && read.event.etag === etag ? 'update' : 'changed';
 }
 
