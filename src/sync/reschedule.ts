@@ -24,6 +24,7 @@ import type { LinkStore } from '../store/link-store.ts';
 import { applyNotFound, applyRecord, type ApplyDeps } from './apply-record.ts';
 import type { ReverseMetrics } from './reverse-metrics.ts';
 import type { ActivityStore } from '../store/activity-store.ts';
+import type { SlotLock } from './slot-lock.ts';
 
 export interface RescheduleDeps {
   booking: BookingApi;
@@ -41,6 +42,8 @@ export interface RescheduleDeps {
   /** The draw of the retry backoff (tests pass their own). */
   random?: () => number;
   activity?: Pick<ActivityStore, 'record'>;
+  /** Shared by every target's reschedules: a slot is checked and taken by one move at a time. */
+  slotLock?: SlotLock;
 }
 
 /** Wide enough that any appointment overlapping the new slot starts inside it. */
@@ -109,6 +112,24 @@ type Outcome = {
   taken?: string[];
 };
 
+/** The slot check and the reschedule call, as one step (SlotLock): an outcome when the move ends here, else null (taken). */
+async function checkAndTake(deps: RescheduleDeps, a: Appointment, newStart: number, end: number): Promise<Outcome | null> {
+  if (deps.onConflict === 'revert') {
+    const taken = await occupants(deps, a, newStart, end);
+    if (afterSlotCheck(taken.length, deps.onConflict) === 'revert') {
+      const who = taken.map((t) => t.searchCode ?? t.key);
+      return { state: 'reverted', reason: 'conflict', detail: `the new time overlaps ${who.join(', ')}`, put: 'back', taken: who };
+    }
+  }
+  try {
+    await deps.booking.reschedule(a.key, newStart);
+  } catch (e) {
+    if (retryable(e)) throw e;
+    return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'back' };
+  }
+  return null;
+}
+
 async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<Outcome> {
   const { fresh, appointment } = await readFresh(deps, row.appointmentKey);
   const expected = [row.fromStart ?? row.newStart, ...deps.actions.earlierTargets(row.appointmentKey, row.id)];
@@ -125,19 +146,8 @@ async function reschedule(deps: RescheduleDeps, row: ReverseActionRow): Promise<
     };
   const a = appointment!;
   const end = row.newStart + (a.end - a.start);
-  if (deps.onConflict === 'revert') {
-    const taken = await occupants(deps, a, row.newStart, end);
-    if (afterSlotCheck(taken.length, deps.onConflict) === 'revert') {
-      const who = taken.map((t) => t.searchCode ?? t.key);
-      return { state: 'reverted', reason: 'conflict', detail: `the new time overlaps ${who.join(', ')}`, put: 'back', taken: who };
-    }
-  }
-  try {
-    await deps.booking.reschedule(a.key, row.newStart);
-  } catch (e) {
-    if (retryable(e)) throw e;
-    return { state: 'reverted', reason: 'refused', detail: detailOf(e), put: 'back' };
-  }
+  const taken = await (deps.slotLock ?? ((take) => take()))(() => checkAndTake(deps, a, row.newStart, end));
+  if (taken) return taken;
   const link = deps.links.get(a.key);
   const edit = adoptAfterReschedule(link, {
     etag: row.observedEtag,

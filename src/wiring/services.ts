@@ -1,6 +1,7 @@
 // What the parts are built from: the config, the clock, the logger, the metrics, one booking client,
 // and one of each store over the one database. Built once by buildRuntime; a part takes what it
 // needs from here and hands its use cases only that.
+import { slotLock, type SlotLock } from '../sync/slot-lock.ts';
 import type { Config } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../log.ts';
@@ -72,6 +73,8 @@ export interface Services extends ServiceDeps {
   cursors: KvStore;
   /** Invites and the accounts connected through them (credentials sealed under server.secret_key). */
   connections: ConnectStore;
+  /** One move at a time takes a booking slot, whichever calendar it was made in. */
+  slotLock: SlotLock;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -115,5 +118,6 @@ export function createServices(deps: ServiceDeps): Services {
     fragments: new FeedFragmentStore(db),
     kv: new KvStore(db, clock, 'kv'),
     cursors: new KvStore(db, clock, 'sync_cursors'),
+    slotLock: slotLock(),
   };
 }

@@ -53,6 +53,7 @@ export function targetPart<B>(
     actions,
     wake: s.wake,
     pollSchedule: s.config.poll.schedule,
+    slotLock: s.slotLock,
     ...(options.itemBackoff ? { itemBackoff: options.itemBackoff } : {}),
   });
 }

@@ -362,6 +362,31 @@ it('an account connected while serving is mirrored within one pass; removed, its
   expect(env.googleKeys(env.clinic, 'all@group.calendar.google.com').has('apt-late')).toBe(true);
 });
 
+it('two people move two appointments of one booking calendar onto one free slot at once, in two accounts: one is rescheduled, the other moved back', async () => {
+  const env = await setUp(10);
+  const { t, sim, clinic, ana } = env;
+  await env.run('poll');
+  await Promise.all((['google.clinic-writer', 'google.ana-writer'] as JobName[]).map((w) => env.run(w)));
+  await t.runtime.scheduler.idle();
+  // apt-2 and apt-7 are both in c3, which the clinic's shared calendar and Ana's own both hold; the
+  // hour after apt-2 is free in c3 (apt-3 is another booking calendar's).
+  const slot = first(sim) + 3 * 3_600_000;
+  const at = (ms: number) => ({ dateTime: new Date(ms).toISOString() });
+  const eventOf = (fake: GoogleSimulator, calendarId: string, key: string) =>
+    fake.events(calendarId).find((e) => e.extendedProperties?.private?.appointment_key === key)!;
+  clinic.state.userEdit('all@group.calendar.google.com', eventOf(clinic, 'all@group.calendar.google.com', 'apt-2').id, {
+    start: at(slot),
+    end: at(slot + 1_800_000),
+  });
+  ana.state.userEdit('primary', eventOf(ana, 'primary', 'apt-7').id, { start: at(slot), end: at(slot + 1_800_000) });
+  // Both reverse syncs see their person's move, and both accounts' reschedules run side by side.
+  await Promise.all((['google.clinic-reverse-sync', 'google.ana-reverse-sync'] as JobName[]).map((j) => env.run(j)));
+  await Promise.all((['google.clinic-reschedules', 'google.ana-reschedules'] as JobName[]).map((j) => env.run(j)));
+  await t.runtime.scheduler.idle();
+  const onSlot = sim.all().filter((a) => a.calendar.calendar_key === C3 && a.start === slot);
+  expect(onSlot.map((a) => a.appointment_key)).toHaveLength(1);
+});
+
 it("sync --dry-run plans each account's writes under its name and writes nothing", async () => {
   const env = await setUp(10);
   const run = await dryRunPass(env.t.runtime.config, { log: silentLogger(), booking: simulatorClient(env.sim) });

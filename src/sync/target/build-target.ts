@@ -22,6 +22,7 @@ import { MirrorWriter } from '../mirror-writer.ts';
 import { readinessWindowMs } from '../readiness-window.ts';
 import type { RescheduleDeps } from '../reschedule.ts';
 import { createReverseMetrics } from '../reverse-metrics.ts';
+import type { SlotLock } from '../slot-lock.ts';
 import { reverseStatus } from '../reverse-status.ts';
 import type { ReverseDeps } from '../reverse-sync.ts';
 import { loadRound, reschedulesJob, reverseRoundJob } from './reverse-jobs.ts';
@@ -48,6 +49,8 @@ export interface TargetDeps {
   pollSchedule: string;
   /** Backoff of an appointment whose write failed (tests: none). */
   itemBackoff?: { baseMs: number; maxMs: number };
+  /** Shared by every account's reschedules: a booking slot is checked and taken by one move at a time. */
+  slotLock?: SlotLock;
 }
 
 /** A built target: what the wiring starts (the shape of its Part). */
@@ -141,6 +144,7 @@ export function buildTarget<B>(adapter: TargetAdapter<B>, account: TargetAccount
     sendEmail: rs.send_email ?? false,
     wakeWriter,
     activity,
+    ...(d.slotLock ? { slotLock: d.slotLock } : {}),
   };
   const round = () => loadRound(d.cursors, keys.round);
   const reverseJobs: Job[] = rs.enabled
