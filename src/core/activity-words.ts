@@ -207,6 +207,7 @@ function settledWords(f: Extract<ActivityFact, { kind: 'settled' }>, s: Activity
       : entry('rescheduled', dir, t.movedRescheduled(place, to), null, f.to);
   }
   if (f.state === 'dropped' && f.reason === 'put-back') return entry('dropped', dir, t.movedPutBack(place, to));
+  if (f.state === 'dropped' && f.reason === 'taken-back') return entry('dropped', dir, t.movedTakenBack(place, to));
   if (f.state === 'dropped') return entry('dropped', dir, t.movedDropped(place, to, f.reason === 'cancelled'));
   if (f.reason === 'conflict') {
     const summary = f.taken?.length ? t.movedOnto(f.taken, to) : t.movedTaken(place, to);

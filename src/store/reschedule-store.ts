@@ -172,7 +172,10 @@ export class RescheduleStore {
         'SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1',
       )
       .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms'> | undefined;
-    return row && { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash: row.adopt_hash, decidedAt: row.created_at_ms };
+    if (!row) return undefined;
+    // A superseded move is not what the event shows: nothing of it is taken as the person's edit.
+    const adoptHash = row.state === 'superseded' ? null : row.adopt_hash;
+    return { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash, decidedAt: row.created_at_ms };
   }
 
   /** Where the latest completed reschedule of this appointment put it. */
@@ -222,6 +225,24 @@ export class RescheduleStore {
       .prepare(`SELECT * FROM reschedules WHERE state = 'pending' AND target = ? AND next_attempt_ms <= ? ORDER BY id LIMIT ?`)
       .all(this.target, this.clock.now(), limit) as Row[];
     return rows.map(fromRow);
+  }
+
+  /** The reschedule of this appointment still waiting to be sent, if any. */
+  waitingMove(appointmentKey: string): ReverseActionRow | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM reschedules WHERE appointment_key = ? AND target = ? AND kind = 'reschedule' AND state = 'pending' ORDER BY id DESC LIMIT 1`,
+      )
+      .get(appointmentKey, this.target) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  /** A waiting move the person took back (core withdrawsMove): superseded by what the event shows now, never sent. */
+  withdraw(id: number): boolean {
+    const r = this.db
+      .prepare(`UPDATE reschedules SET state = 'superseded', reason = 'taken-back', updated_at_ms = ? WHERE id = ? AND state = 'pending'`)
+      .run(this.clock.now(), id);
+    return r.changes === 1;
   }
 
   /** Settles a pending action. Only a still-pending row changes (a superseded one stays so). */

@@ -13,6 +13,7 @@ import {
   decideReverse,
   readAgain,
   weighedLink,
+  withdrawsMove,
   writtenSince,
   type ObservedEvent,
   type OnDelete,
@@ -78,6 +79,8 @@ interface Planned {
   adoptHash?: string | null;
   /** Deleted, and no event wanted there: the link takes the deletion (core adoptsDeletion); the revision it is for. */
   adoptGone?: number | null;
+  /** The waiting reschedule the person took back (core withdrawsMove): its row id and where it would have moved the appointment. */
+  withdraw?: { id: number; to: number } | null;
 }
 
 function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent): Planned | undefined {
@@ -114,6 +117,8 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     adoptHash = adoptOnAcceptance(event, isDesired(afterMove) ? afterMove : undefined);
   }
   const adoptGone = stored && adoptsDeletion(action, link) ? stored.revision : null;
+  const waiting = deps.actions.waitingMove(link.appointmentKey);
+  const withdraw = waiting && withdrawsMove(action, event, waiting) ? { id: waiting.id, to: waiting.newStart } : null;
   return {
     key: link.appointmentKey,
     event,
@@ -122,6 +127,7 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     adopt: adoptsAgreement(action, link, event, wanted),
     adoptHash,
     adoptGone,
+    withdraw,
   };
 }
 
@@ -177,6 +183,13 @@ function record<B>(deps: ReverseDeps<B>, calendarId: string, p: Planned, wakes: 
   }
 }
 
+/** The person took the move back before it was sent: withdrawn, told in activity and the log once. */
+function withdraw<B>(deps: ReverseDeps<B>, key: string, move: { id: number; to: number }): void {
+  if (!deps.actions.withdraw(move.id)) return;
+  deps.activity?.record({ kind: 'settled', key, action: 'reschedule', state: 'dropped', reason: 'taken-back', detail: null, to: move.to });
+  deps.log.info({ key, kind: 'reschedule', state: 'dropped', reason: 'taken-back' }, 'reverse sync action settled');
+}
+
 export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string): Promise<CalendarRound> {
   const tokenKey = deps.cursorKey(calendarId);
   const listedAt = deps.clock.now();
@@ -196,7 +209,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
     let p = plan(deps, calendarId, event);
     if (p && readAgain(p.action, deps.links.get(p.key), listedAt, event))
       p = plan(deps, calendarId, await reread(deps, calendarId, event.id));
-    if (p && (p.action.kind !== 'none' || p.adopt || p.adoptGone !== null)) planned.push(p);
+    if (p && (p.action.kind !== 'none' || p.adopt || p.adoptGone !== null || p.withdraw)) planned.push(p);
   }
   const cancels = planned.filter((p) => p.action.kind === 'cancel').length;
   const held = deletionsTripBreaker(cancels, mirroredHere.length, deps.breakerShare);
@@ -211,6 +224,7 @@ export async function calendarRound<B>(deps: ReverseDeps<B>, calendarId: string)
         overtaken = true;
         continue;
       }
+      if (p.withdraw) withdraw(deps, p.key, p.withdraw);
       if (p.adoptGone !== undefined && p.adoptGone !== null) {
         const link = deps.links.get(p.key);
         if (link)

@@ -190,3 +190,32 @@ it('a move the writer already put back (the booking service moved it meanwhile, 
     expect.stringMatching(/^moved in Google to .*12:00, but it already shows the booked time again → nothing sent$/),
   ]);
 });
+
+it('a move the person undoes before its reschedule is sent: nothing is sent, and the event stays where the person put it back', async () => {
+  let skew = 0;
+  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
+  const e = env;
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('google-reverse-sync');
+
+  e.moveInGoogle(key, slot(3));
+  // The booking service is busy when the reschedule is first tried: the move waits for a retry.
+  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
+  await e.run('google-reverse-sync');
+  await e.run('google-reschedules');
+  expect(e.reschedulePatches(key)).toBe(0);
+
+  e.moveInGoogle(key, slot(0)); // the person drags it back to where the booking service has it
+  await e.run('google-reverse-sync');
+  const logFrom = e.fake.log.length;
+  skew += 60_000; // the retry is due
+  await e.run('google-reschedules');
+  await e.settle(2);
+  expect(e.reschedulePatches(key), 'the undone move is not sent').toBe(0);
+  expect(e.sim.get(key)?.start).toBe(slot(0));
+  expect(googleStart(e.eventOf(key))).toBe(slot(0));
+  expect(writeStatuses(e, key, logFrom), 'nothing written: the event already shows the booking').toEqual([]);
+  const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction !== 'booking-to-targets');
+  expect(told.map((a) => a.summary)).toContainEqual(expect.stringContaining('then moved back before it was sent → nothing sent'));
+});

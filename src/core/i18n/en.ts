@@ -163,6 +163,7 @@ export const en = {
     movedDropped: (place: string, to: string, cancelled: boolean) =>
       `moved in ${place} to ${to}, but it is ${cancelled ? 'cancelled' : 'gone'} at the booking service → nothing sent`,
     movedPutBack: (place: string, to: string) => `moved in ${place} to ${to}, but it already shows the booked time again → nothing sent`,
+    movedTakenBack: (place: string, to: string) => `moved in ${place} to ${to}, then moved back before it was sent → nothing sent`,
     movedOnto: (taken: readonly string[], to: string) => `moved onto ${taken.join(' and ')}'s slot (${to}) → moved back`,
     movedTaken: (place: string, to: string) => `moved in ${place} to ${to}, a taken slot → moved back`,
     slotTaken: 'the slot is taken at the booking service; on_conflict: revert',

@@ -138,6 +138,7 @@ export const ptBR: Messages = {
     movedDropped: (place, to, cancelled) =>
       `movido ${place} para ${to}, mas está ${cancelled ? 'cancelado' : 'removido'} no sistema de agendamento → nada enviado`,
     movedPutBack: (place, to) => `movido ${place} para ${to}, mas já mostra de novo o horário agendado → nada enviado`,
+    movedTakenBack: (place, to) => `movido ${place} para ${to}, mas desfeito antes do envio → nada enviado`,
     movedOnto: (taken, to) => `movido para o horário de ${andList(taken)} (${to}) → desfeito`,
     movedTaken: (place, to) => `movido ${place} para ${to}, um horário ocupado → desfeito`,
     slotTaken: 'o horário está ocupado no sistema de agendamento; on_conflict: revert',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideReverse, readAgain, advancesCursor, type DecideInput, type ReverseAction } from './reverse-decide.ts';
+import { decideReverse, readAgain, advancesCursor, withdrawsMove, type DecideInput, type ReverseAction } from './reverse-decide.ts';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2026, 5, 20, 13, 0); // booking start we wrote
@@ -130,5 +130,34 @@ describe('readAgain and advancesCursor', () => {
     [{ held: false, overtaken: true }, false],
   ])('%o moves the cursor on: %s', (round, expected) => {
     expect(advancesCursor(round)).toBe(expected);
+  });
+});
+
+describe('withdrawsMove: a waiting reschedule the person took back', () => {
+  const agrees: ReverseAction = { kind: 'none', reason: 'agrees' };
+  const back = { ...base.event, etag: '"back"', start: T0, end: T0 + H };
+  const waiting = { eventId: base.event.id, observedEtag: '"person"' };
+  it.each([
+    ['moved back to the booked time, a later state than the move', agrees, back, waiting, true],
+    [
+      'moved back to the time we last wrote (the booking service moved it since)',
+      { kind: 'none', reason: 'other-edit' } as ReverseAction,
+      back,
+      waiting,
+      true,
+    ],
+    ['the very state the move was decided on', agrees, { ...back, etag: '"person"' }, waiting, false],
+    [
+      'moved again, elsewhere: a new move supersedes it instead',
+      { kind: 'reschedule', start: T1 + H, end: T1 + 2 * H, fromStart: T0 } as ReverseAction,
+      back,
+      waiting,
+      false,
+    ],
+    ['an echo of our own write', { kind: 'none', reason: 'echo' } as ReverseAction, back, waiting, false],
+    ['another event of the appointment (another calendar)', agrees, { ...back, id: 'other12345' }, waiting, false],
+    ['no move waiting', agrees, back, undefined, false],
+  ] as const)('%s', (_name, action, event, w, expected) => {
+    expect(withdrawsMove(action, event, w)).toBe(expected);
   });
 });

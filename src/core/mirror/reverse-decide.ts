@@ -124,6 +124,25 @@ export function decideReverse(input: DecideInput): ReverseAction {
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
 
+/** A reschedule recorded and not sent yet: the event and the state of it the move was decided on. */
+export interface WaitingMove {
+  eventId: string | null;
+  observedEtag: string | null;
+}
+
+/**
+ * The person took their move back before it was sent: the event, in a later state than the one the
+ * waiting reschedule was decided on, shows the booking service's time again (or the time we last
+ * wrote). That later state is what they want, so the waiting move is withdrawn, not sent: sent, it
+ * would move the appointment the person put back, and the writer would then take the event as it
+ * stood when the move was made.
+ */
+export function withdrawsMove(action: ReverseAction, event: TargetEvent, waiting: WaitingMove | undefined): boolean {
+  if (action.kind !== 'none' || (action.reason !== 'agrees' && action.reason !== 'other-edit')) return false;
+  if (!waiting || waiting.eventId !== event.id || event.etag === null) return false;
+  return waiting.observedEtag !== event.etag;
+}
+
 /**
  * The event agrees with the booking service, in a state the link does not hold: nothing to send,
  * and the link takes the event as it is. When it shows everything the writer wants (our own write
