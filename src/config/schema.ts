@@ -7,6 +7,13 @@ import { unknownPlaceholders } from '../core/template.ts';
 import { LOCALES } from '../core/i18n/index.ts';
 import { cronScheduleProblem } from '../jobs/cron-schedule.ts';
 import { connect, connectProblems, secretKey } from './connect-schema.ts';
+import {
+  caldavCalendarIdentity,
+  googleCalendarIdentity,
+  microsoftCalendarIdentity,
+  sharedCalendarProblems,
+  type CalendarClaim,
+} from './shared-calendars.ts';
 
 /** An empty string means unset, for every optional value (docs/reference/configuration.md, "General rules"): `${VAR:-}` leaves one. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -213,6 +220,11 @@ function checkAccounts(
   });
 }
 
+/** Two accounts of a section mapping one real calendar (config/shared-calendars.ts says what is compared). */
+function sharedCalendars(section: string, claims: readonly CalendarClaim[], ctx: z.RefinementCtx): void {
+  for (const p of sharedCalendarProblems(section, claims)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+}
+
 const credentials = z.strictObject({
   service_account_file: optionalText(),
   client_id: optionalText(),
@@ -283,6 +295,16 @@ const google = z
         const problem = credentialsProblem(a.credentials);
         if (problem) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'credentials'], message: problem });
       });
+      const claims = g.accounts.flatMap((a, i) =>
+        a.calendars.map(
+          (c, j): CalendarClaim => ({
+            account: i,
+            path: ['accounts', i, 'calendars', j, 'calendar_id'],
+            identity: googleCalendarIdentity(c.calendar_id),
+          }),
+        ),
+      );
+      sharedCalendars('google', claims, ctx);
       return;
     }
     const problem = credentialsProblem(g.credentials);
@@ -338,6 +360,16 @@ const caldav = z
     if (!c.enabled) return;
     if (c.accounts) {
       checkAccounts('caldav', c.accounts, { url: c.url, username: c.username, password: c.password, calendars: c.calendars }, ctx);
+      const claims = c.accounts.flatMap((a, i) =>
+        a.calendars.map(
+          (cal, j): CalendarClaim => ({
+            account: i,
+            path: ['accounts', i, 'calendars', j, 'calendar'],
+            identity: caldavCalendarIdentity(a.url, a.username, cal.calendar),
+          }),
+        ),
+      );
+      sharedCalendars('caldav', claims, ctx);
       return;
     }
     const required = {
@@ -481,6 +513,16 @@ const microsoft = z
       m.accounts.forEach((a, i) => {
         checkMicrosoftSignIn(a.tenant ?? m.tenant, a.credentials, a.calendars, ['accounts', i], issue);
       });
+      const claims = m.accounts.flatMap((a, i) =>
+        a.calendars.map(
+          (cal, j): CalendarClaim => ({
+            account: i,
+            path: ['accounts', i, 'calendars', j],
+            identity: microsoftCalendarIdentity(cal.user, cal.calendar),
+          }),
+        ),
+      );
+      sharedCalendars('microsoft', claims, ctx);
       return;
     }
     checkMicrosoftSignIn(m.tenant, m.credentials, m.calendars ?? MICROSOFT_CALENDARS_DEFAULT, [], issue);
