@@ -17,6 +17,7 @@ import type { ConnectProviders } from '../http/connect/providers.ts';
 import { CONNECT_KINDS, makeInvite, withSlash } from '../sync/connect/invite.ts';
 import { removeConnection } from '../sync/connect/remove.ts';
 import { connectedAccountsOf } from '../sync/connect/connected-accounts.ts';
+import { calendarTaken } from '../sync/connect/calendar-taken.ts';
 import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
@@ -97,6 +98,8 @@ export function createConnectPart(s: Services): Part {
         messages: m,
         log: s.log,
         allowHttpCalDav: publicUrl.protocol === 'http:' && isLoopbackUrl(publicUrl),
+        calendarTaken: (kind, calendar, login) =>
+          calendarTaken(config, s.connections, { kind, id: calendar.id, name: calendar.name, login }),
         connected: changed,
       }),
     );

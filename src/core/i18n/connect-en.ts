@@ -27,6 +27,9 @@ export const connectEn = {
     none: 'This account has no calendar that calbridge may change. Make one (or ask for the right to change one), then open your link again.',
     primary: '(main calendar)',
     confirm: 'Connect this calendar',
+    /** The picked calendar is written already by another account (sync/connect/calendar-taken.ts). */
+    taken: (calendar: string) =>
+      `“${calendar}” already gets appointments from calbridge through another account, and two accounts writing one calendar would overwrite each other's events. Choose another calendar, or ask whoever sent you the link to take that calendar out of calbridge first.`,
   },
   done: {
     title: 'Connected',

@@ -27,6 +27,8 @@ export const connectPtBR: Messages['connect'] = {
     none: 'Esta conta não tem nenhuma agenda que o calbridge possa alterar. Crie uma (ou peça permissão para alterar uma) e abra seu link de novo.',
     primary: '(agenda principal)',
     confirm: 'Conectar esta agenda',
+    taken: (calendar) =>
+      `“${calendar}” já recebe agendamentos do calbridge por outra conta, e duas contas escrevendo na mesma agenda sobrescreveriam os eventos uma da outra. Escolha outra agenda, ou peça a quem enviou o link que tire essa agenda do calbridge antes.`,
   },
   done: {
     title: 'Conectada',

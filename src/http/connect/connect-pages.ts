@@ -39,13 +39,14 @@ ${f.error ? html`<p class="error" role="alert">${f.error}</p>` : ''}
   );
 }
 
-export function pickPage(m: Messages, action: string, token: string, calendars: readonly PickableCalendar[]): string {
+/** `error`: why the last choice was refused (shown above the list, which is offered again). */
+export function pickPage(m: Messages, action: string, token: string, calendars: readonly PickableCalendar[], error?: string): string {
   if (calendars.length === 0) return page(m, m.connect.pick.title, html`<section><p class="error">${m.connect.pick.none}</p></section>`);
   const first = calendars.find((c) => c.primary) ?? calendars[0];
   return page(
     m,
     m.connect.pick.title,
-    html`<section><p>${m.connect.pick.text}</p><form method="post" action="${action}">${hidden('token', token)}
+    html`<section>${error ? html`<p class="error" role="alert">${error}</p>` : ''}<p>${m.connect.pick.text}</p><form method="post" action="${action}">${hidden('token', token)}
 <fieldset>${calendars.map(
       (
         c,

@@ -27,6 +27,11 @@ export interface ConnectRoutesDeps {
   log: Logger;
   /** http:// CalDAV addresses are taken only when public_url is itself http on this machine (tests, the demo). */
   allowHttpCalDav: boolean;
+  /**
+   * Who already writes the picked calendar (a YAML path or a connected account), if anyone
+   * (sync/connect/calendar-taken.ts): two accounts writing one calendar would fight over its events.
+   */
+  calendarTaken(kind: Invite['kind'], calendar: PickableCalendar, login: { url: string; username: string } | undefined): string | undefined;
   /** An account was connected: the runtime starts mirroring it. */
   connected(account: string): void;
 }
@@ -49,7 +54,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
   const app = new Hono();
   const m = d.messages;
   const log = d.log.child({ module: 'connect' });
-  const send = (c: Context, body: string, status: 200 | 400 | 404 = 200) => c.html(body, status, PAGE_HEADERS);
+  const send = (c: Context, body: string, status: 200 | 400 | 404 | 409 = 200) => c.html(body, status, PAGE_HEADERS);
   const gone = (c: Context) => send(c, notice(m, m.connect.gone.title, m.connect.gone.text), 404);
   const stale = (c: Context) => send(c, notice(m, m.connect.gone.title, m.connect.stale), 400);
   const formToken = (invite: Invite) => d.forms.token('connect', invite.id);
@@ -86,7 +91,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
   app.post('/connect/callback', FORM_LIMIT, async (c) => {
     const invite = d.store.inviteById(c.req.query('pick') ?? '');
     if (!invite) return gone(c);
-    return confirm(c, invite);
+    return confirm(c, invite, `/connect/callback?pick=${encodeURIComponent(invite.id)}`);
   });
 
   app.get('/connect/:invite', (c) => {
@@ -109,7 +114,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
     if (invite?.kind !== 'caldav') return gone(c);
     const form = await c.req.parseBody();
     if (!d.forms.check(form.token, 'connect', invite.id)) return stale(c);
-    if (typeof form.calendar === 'string') return confirm(c, invite, form);
+    if (typeof form.calendar === 'string') return confirm(c, invite, own(secret), form);
     const service = CALDAV_SERVICES.find((s) => s === form.service) ?? 'other';
     const address = typeof form.address === 'string' ? form.address.trim() : '';
     const username = typeof form.username === 'string' ? form.username.trim() : '';
@@ -135,7 +140,8 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
     d.store.holdPending(invite, JSON.stringify(pending));
   }
 
-  async function confirm(c: Context, invite: Invite, parsed?: Record<string, unknown>): Promise<Response> {
+  /** `action`: where the list is posted again when the choice is refused. */
+  async function confirm(c: Context, invite: Invite, action: string, parsed?: Record<string, unknown>): Promise<Response> {
     const form = parsed ?? (await c.req.parseBody());
     if (!d.forms.check(form.token, 'connect', invite.id)) return stale(c);
     const text = d.store.pending(invite);
@@ -143,6 +149,16 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
     const pending = JSON.parse(text) as Pending;
     const chosen = pending.calendars.find((x) => x.id === form.calendar);
     if (!chosen) return stale(c);
+    const login = 'url' in pending.secrets ? { url: pending.secrets.url, username: pending.secrets.username } : undefined;
+    const holder = d.calendarTaken(invite.kind, chosen, login);
+    if (holder) {
+      // The invite stays open, its sign-in held: the person may pick another of the same calendars.
+      log.warn(
+        { invite: invite.name, kind: invite.kind, taken_by: holder },
+        'a connect link picked a calendar another account already writes; refused',
+      );
+      return send(c, pickPage(m, action, formToken(invite), pending.calendars, m.connect.pick.taken(chosen.name)), 409);
+    }
     if (!d.store.confirm(invite, { calendar: chosen.id, calendarName: chosen.name }, JSON.stringify(pending.secrets))) return gone(c);
     const account = `${invite.kind}.${invite.name}`;
     log.info({ account, calendar_key: invite.calendarKey }, 'a calendar was connected through a link');
