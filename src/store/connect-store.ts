@@ -158,13 +158,19 @@ export class ConnectStore {
    * state was given for an invite used or expired since; undefined: no invite waits for this state.
    */
   takeSignIn(state: string): { invite: Invite; verifier: string } | 'spent' | undefined {
+    return this.securely(() => this.atomicTake(state));
+  }
+
+  private atomicTake(state: string): { invite: Invite; verifier: string } | 'spent' | undefined {
     return this.atomic(() => {
       const row = this.db.prepare(`SELECT * FROM connect_invites WHERE state_hash = ?`).get(sha256Hex(state)) as
         | (InviteRow & { verifier: Buffer | null })
         | undefined;
-      if (!row?.verifier) return undefined;
+      if (!row) return undefined;
       this.db.prepare(`UPDATE connect_invites SET state_hash = NULL, verifier = NULL WHERE id_hash = ?`).run(row.id_hash);
+      // An expired invite's verifier is purged (purgeExpired) but its state hash kept: still "expired", not "unknown".
       if (!this.live(row)) return 'spent';
+      if (!row.verifier) return undefined;
       return { invite: inviteOf(row), verifier: this.open(row.verifier, `invite ${row.id_hash}`) };
     });
   }
@@ -183,6 +189,10 @@ export class ConnectStore {
 
   /** The person confirmed: the account is stored and the invite spent, together. False if the invite was spent meanwhile. */
   confirm(invite: Invite, c: Omit<Connection, 'createdAt' | 'kind' | 'name' | 'calendarKey'>, secrets: string): boolean {
+    return this.securely(() => this.atomicConfirm(invite, c, secrets));
+  }
+
+  private atomicConfirm(invite: Invite, c: Omit<Connection, 'createdAt' | 'kind' | 'name' | 'calendarKey'>, secrets: string): boolean {
     return this.atomic(() => {
       const spent = this.db
         .prepare(
@@ -208,6 +218,60 @@ export class ConnectStore {
     });
   }
 
+  /**
+   * Forgets the sealed sign-in data (PKCE verifier, what a sign-in found waiting for a choice) of up
+   * to `limit` invites expired by `now`; returns how many. The state's hash stays, so a sign-in
+   * coming back late is told the link expired. Overwritten, not just unlinked (secure_delete), and the
+   * WAL emptied after, so the sealed bytes leave the file (docs/reference/behaviour.md, "Retention").
+   */
+  purgeExpired(now: number, limit: number): number {
+    const purged = this.securely(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE connect_invites SET verifier = NULL, pending = NULL WHERE rowid IN (
+               SELECT rowid FROM connect_invites WHERE expires_at_ms <= ? AND (verifier IS NOT NULL OR pending IS NOT NULL) LIMIT ?)`,
+          )
+          .run(now, limit).changes,
+    );
+    if (purged > 0) this.emptyWal();
+    return purged;
+  }
+
+  /** Deletes up to `limit` invites that expired before `before` (used or not); returns how many. */
+  pruneInvites(before: number, limit: number): number {
+    return this.securely(
+      () =>
+        this.db
+          .prepare(`DELETE FROM connect_invites WHERE rowid IN (SELECT rowid FROM connect_invites WHERE expires_at_ms < ? LIMIT ?)`)
+          .run(before, limit).changes,
+    );
+  }
+
+  /**
+   * Runs `fn` with freed content overwritten with zeros (SQLite leaves it in the page otherwise):
+   * every statement here that drops sealed bytes (a spent sign-in, a confirmed or expired invite, a
+   * removed connection) runs so.
+   */
+  private securely<T>(fn: () => T): T {
+    const was = this.db.pragma('secure_delete', { simple: true }) as number;
+    this.db.pragma('secure_delete = ON');
+    try {
+      return fn();
+    } finally {
+      this.db.pragma(`secure_delete = ${was}`);
+    }
+  }
+
+  /**
+   * The WAL still holds the pages as they were before: copied into the file and truncated. Best
+   * effort: with a reader still on an older snapshot it stays until SQLite reuses it.
+   */
+  private emptyWal(): void {
+    if (this.db.memory) return;
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
   list(): Connection[] {
     return (this.db.prepare(`SELECT * FROM connections ORDER BY kind, name`).all() as ConnectionRow[]).map(connectionOf);
   }
@@ -227,6 +291,6 @@ export class ConnectStore {
 
   /** Forgets the account and its credentials; its links (events written) stay. */
   remove(kind: ConnectKind, name: string): boolean {
-    return this.db.prepare(`DELETE FROM connections WHERE kind = ? AND name = ?`).run(kind, name).changes === 1;
+    return this.securely(() => this.db.prepare(`DELETE FROM connections WHERE kind = ? AND name = ?`).run(kind, name).changes === 1);
   }
 }

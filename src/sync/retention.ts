@@ -5,6 +5,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { Job, JobResult } from '../jobs/job.ts';
 import type { DeliveryStore } from '../store/delivery-store.ts';
+import type { ConnectStore } from '../store/connect-store.ts';
 import type { KvStore } from '../store/kv-store.ts';
 import type { RescheduleStore } from '../store/reschedule-store.ts';
 import type { RetentionSection } from '../status/status-document.ts';
@@ -15,6 +16,8 @@ export interface RetentionDeps {
   /** Reverse-sync actions of every account. */
   actions: RescheduleStore;
   cursors: KvStore;
+  /** Invites to connect a calendar by a link. */
+  invites: Pick<ConnectStore, 'purgeExpired' | 'pruneInvites'>;
 }
 
 const DAY = 24 * 60 * 60_000;
@@ -31,6 +34,9 @@ export const RETENTION_MS = {
   // Settled reverse-sync actions: a month of moves, reverts and refusals for status. Pending ones,
   // and each appointment's latest action and latest completed reschedule, stay (see RescheduleStore.prune).
   reverseActions: 30 * DAY,
+  // Invites past their expiry (used or not), with no secret left in them (see below): a month in
+  // which a late sign-in is still told "this link expired" rather than "unknown".
+  invites: 30 * DAY,
 } as const;
 
 const STATE_KEY = 'retention.last_run';
@@ -70,13 +76,17 @@ export function createRetention(s: RetentionDeps): { job: Job; status(): { reten
         deliveries: await inBatches((limit) => deliveries.prune(cutoff('deliveries'), limit)),
         announcements: await inBatches((limit) => deliveries.pruneAnnouncements(cutoff('announcements'), limit)),
         reverseActions: await inBatches((limit) => actions.prune(cutoff('reverseActions'), limit)),
+        invites: await inBatches((limit) => s.invites.pruneInvites(cutoff('invites'), limit)),
       };
+      // An invite abandoned half way keeps its sealed sign-in (PKCE verifier, a refresh token or app
+      // password waiting for a choice of calendar) until it expires, and not an hour longer.
+      const purged = await inBatches((limit) => s.invites.purgeExpired(now, limit));
       s.cursors.set(STATE_KEY, { at: now, deleted } satisfies LastRun);
-      const total = deleted.deliveries + deleted.announcements + deleted.reverseActions;
+      const total = deleted.deliveries + deleted.announcements + deleted.reverseActions + deleted.invites + purged;
       if (total === 0) return { status: 'success', summary: 'nothing past its retention' };
       return {
         status: 'success',
-        summary: `pruned ${deleted.deliveries} processed deliveries, ${deleted.announcements} webhook announcements, ${deleted.reverseActions} settled reverse-sync actions`,
+        summary: `pruned ${deleted.deliveries} processed deliveries, ${deleted.announcements} webhook announcements, ${deleted.reverseActions} settled reverse-sync actions, ${deleted.invites} expired invites; forgot the sign-in data of ${purged} expired invites`,
       };
     },
   };

@@ -4,7 +4,13 @@ import type { Part } from './part.ts';
 import type { Services } from './services.ts';
 
 export function createRetentionPart(s: Services): Part {
-  const retention = createRetention({ clock: s.clock, deliveries: s.deliveries, actions: s.anyActions, cursors: s.cursors });
+  const retention = createRetention({
+    clock: s.clock,
+    deliveries: s.deliveries,
+    actions: s.anyActions,
+    cursors: s.cursors,
+    invites: s.connections,
+  });
   return {
     name: 'retention',
     jobs: [retention.job],
