@@ -186,6 +186,37 @@ describe('alertProblems', () => {
     expect(said['google.ana.auth']).toContain('`calbridge google auth --account ana`');
   });
 
+  it.each<[number, boolean]>([
+    [3 * DAY, false],
+    [7 * DAY, true],
+    [20 * DAY, false],
+  ])(
+    'a connected Google calendar refused %s ms after it was connected: the "Testing" trap named: %s; always the fix to publish, then connect again',
+    (age, trap) => {
+      const bia = section('google', { account: 'google.bia', connected: true, auth: { mode: 'oauth', ok: false, error: 'invalid_grant' } });
+      const [p] = alertProblems(
+        facts({ targets: { 'google.bia': bia } }, { googleTokenIssuedAt: (a) => (a === 'google.bia' ? NOW - age : null) }),
+      );
+      expect(
+        p!.sentence.startsWith(`google.bia: Google refused the sign-in of this calendar, connected on the web, ${age / DAY} days after`),
+      ).toBe(trap);
+      expect(p!.sentence).toContain('publish it first (Google Cloud console, OAuth consent screen, "Publish app")');
+      expect(p!.sentence).toContain('Connect again: remove it and make a new invite');
+      expect(p!.sentence).not.toContain('google auth');
+    },
+  );
+
+  it('the same in Portuguese', () => {
+    const bia = section('google', { account: 'google.bia', connected: true, auth: { mode: 'oauth', ok: false, error: 'invalid_grant' } });
+    const pt = messagesFor('pt-BR');
+    const [p] = alertProblems(
+      facts({ targets: { 'google.bia': bia } }, { googleTokenIssuedAt: NOW - 7 * DAY, words: pt.alerts, signIn: pt.signIn }),
+    );
+    expect(p!.sentence).toContain('conectada pela web, 7 dias depois de concedido: o app OAuth de connect.google_client está em "Teste"');
+    expect(p!.sentence).toContain('publique-a antes');
+    expect(p!.sentence).toContain('Conecte de novo');
+  });
+
   it('never quotes the upstream error text', () => {
     const [p] = alertProblems(
       facts(google({ auth: { mode: 'oauth', ok: false, error: 'invalid_grant: account ana@clinic.example 12345678901' } })),

@@ -16,7 +16,7 @@ export interface ProblemFacts {
   status: StatusDocument;
   /** Why the database cannot be written, if it cannot (store/write-check.ts). */
   databaseProblem: string | undefined;
-  /** When a Google account's refresh token in use was issued, where known (stored by `google auth`); a number: every account's. */
+  /** When a Google account's refresh token in use was issued, where known (stored by `google auth`, or sealed with a connected account); a number: every account's. */
   googleTokenIssuedAt: number | null | ((account: string) => number | null);
   now: number;
   /** The sentences, in server.locale. */
@@ -57,8 +57,11 @@ export function alertProblems(f: ProblemFacts): Problem[] {
           : kind === 'caldav'
             ? w.caldavAuth
             : w.microsoftAuth;
-      // One connected on the web is in no config: its sentence says so, and its fix is a new invite.
-      const told = section.connected ? `${f.signIn.refusedConnected(kind)}. ${signInFix(section, '', f.signIn)}` : sentence;
+      // One connected on the web is in no config: its sentence says so, and its fix is a new invite
+      // (a Google one after publishing the app: the "Testing" trap catches connected sign-ins too).
+      const days = kind === 'google' && section.connected ? trapDays(section.auth.error ?? undefined, account, f) : null;
+      const why = days === null ? f.signIn.refusedConnected(kind) : f.signIn.googleTestingTrap(days);
+      const told = section.connected ? `${why}. ${signInFix(section, '', f.signIn)}` : sentence;
       problems.push({ key: `${account}.auth`, sentence: named(account, signInFix({ account }, told, f.signIn)) });
     }
     // Refused credentials fail every write: one message about the cause, not two.
@@ -87,7 +90,12 @@ function named(account: string, sentence: string): string {
 
 function googleAuthSentence(error: string | undefined, mode: string | undefined, account: string, f: ProblemFacts): string {
   if (mode === 'service_account') return f.words.googleServiceAccount;
-  const issuedAt = typeof f.googleTokenIssuedAt === 'function' ? f.googleTokenIssuedAt(account) : f.googleTokenIssuedAt;
-  const days = error?.includes('invalid_grant') ? testingTrapDays(issuedAt, f.now) : null;
+  const days = trapDays(error, account, f);
   return days === null ? f.words.googleAuth : f.words.googleTestingTrap(days);
+}
+
+/** Days since the account's refresh token was issued, when Google's refusal fits the "Testing" trap; else null. */
+function trapDays(error: string | undefined, account: string, f: ProblemFacts): number | null {
+  const issuedAt = typeof f.googleTokenIssuedAt === 'function' ? f.googleTokenIssuedAt(account) : f.googleTokenIssuedAt;
+  return error?.includes('invalid_grant') ? testingTrapDays(issuedAt, f.now) : null;
 }

@@ -6,6 +6,7 @@ import { alertSenders } from '../alerts/senders.ts';
 import { messagesFor } from '../core/i18n/index.ts';
 import { refreshTokenIssuedAt } from '../google/auth.ts';
 import { googleAccounts } from '../config/accounts.ts';
+import { connectedTokenIssuedAt } from '../sync/connect/connected-accounts.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
 import { alertProblems } from '../sync/alert-problems.ts';
 import { Alerting } from '../sync/alerting.ts';
@@ -27,7 +28,8 @@ export interface AlertsPartDeps {
 
 export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
   const cfg = s.config.alerts;
-  // Each configured Google account's stored token says when it was issued (the Testing trap); a connected one's does not.
+  // Each Google account's token says when it was issued (the Testing trap): a configured one's as
+  // `google auth` stored it, a connected one's sealed with its credentials.
   const google = new Map(googleAccounts(s.config.google).map((a) => [`google.${a.name}`, a]));
   const words = messagesFor(s.config.server.locale).alerts;
   const statusUrl = new URL('status', s.config.server.public_url.replace(/\/?$/, '/')).toString();
@@ -45,7 +47,8 @@ export function createAlertsPart(s: Services, d: AlertsPartDeps): Part {
         databaseProblem: d.databaseProblem(),
         googleTokenIssuedAt: (account) => {
           const a = google.get(account);
-          return a ? refreshTokenIssuedAt(s.kv, a.config, a.name) : null;
+          if (a) return refreshTokenIssuedAt(s.kv, a.config, a.name);
+          return account.startsWith('google.') ? connectedTokenIssuedAt(s.connections, 'google', account.slice('google.'.length)) : null;
         },
         now: s.clock.now(),
         words,

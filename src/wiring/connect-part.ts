@@ -100,6 +100,7 @@ export function createConnectPart(s: Services): Part {
         allowHttpCalDav: publicUrl.protocol === 'http:' && isLoopbackUrl(publicUrl),
         calendarTaken: (kind, calendar, login) =>
           calendarTaken(config, s.connections, { kind, id: calendar.id, name: calendar.name, login }),
+        now: () => s.clock.now(),
         connected: changed,
       }),
     );

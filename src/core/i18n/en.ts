@@ -18,6 +18,12 @@ export const en = {
       `${{ google: 'Google', microsoft: 'Microsoft', caldav: 'The CalDAV server' }[kind] ?? kind} refused the sign-in of this calendar, connected on the web (access revoked, the sign-in expired or the app password changed)`,
     connectAgain: (kind: string, name: string) =>
       `Connect again: remove it and make a new invite on the status page (Connected calendars), or with \`calbridge connections remove ${kind}.${name}\` and \`calbridge connect invite --target ${kind} --name ${name} --calendar-key KEY\`.`,
+    /** Before a connected Google calendar's "connect again": Google's 7-day limit for apps in "Testing". */
+    googlePublishFirst:
+      'If the OAuth consent screen of connect.google_client\'s Google Cloud project is still in "Testing", Google ends its sign-ins after 7 days: publish it first (Google Cloud console, OAuth consent screen, "Publish app"), or this happens again in a week.',
+    /** A connected Google calendar refused 6 to 8 days after it was connected (core/alerts/testing-trap.ts). */
+    googleTestingTrap: (days: number) =>
+      `Google refused the sign-in of this calendar, connected on the web, ${days} days after it was given: the OAuth app of connect.google_client is in "Testing", whose sign-ins expire after 7 days`,
   },
   /** Alert sentences (docs/reference/behaviour.md, "Alerts"): what broke and what to do; never an upstream's text. */
   alerts: {

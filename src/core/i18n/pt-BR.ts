@@ -13,6 +13,10 @@ export const ptBR: Messages = {
       `${{ google: 'O Google', microsoft: 'A Microsoft', caldav: 'O servidor CalDAV' }[kind] ?? kind} recusou o acesso a esta agenda, conectada pela web (acesso revogado, login expirado ou senha de app trocada)`,
     connectAgain: (kind: string, name: string) =>
       `Conecte de novo: remova a conexão e faça um novo convite na página de situação (Agendas conectadas), ou com \`calbridge connections remove ${kind}.${name}\` e \`calbridge connect invite --target ${kind} --name ${name} --calendar-key CHAVE\`.`,
+    googlePublishFirst:
+      'Se a tela de consentimento OAuth do projeto do Google Cloud de connect.google_client ainda estiver em "Teste", o Google encerra os acessos após 7 dias: publique-a antes (console do Google Cloud, tela de consentimento OAuth, "Publicar app"), ou isto acontece de novo em uma semana.',
+    googleTestingTrap: (days: number) =>
+      `O Google recusou o acesso a esta agenda, conectada pela web, ${days} dias depois de concedido: o app OAuth de connect.google_client está em "Teste", cujos acessos expiram após 7 dias`,
   },
   alerts: {
     dbWritable:

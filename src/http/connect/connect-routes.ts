@@ -32,6 +32,8 @@ export interface ConnectRoutesDeps {
    * (sync/connect/calendar-taken.ts): two accounts writing one calendar would fight over its events.
    */
   calendarTaken(kind: Invite['kind'], calendar: PickableCalendar, login: { url: string; username: string } | undefined): string | undefined;
+  /** The daemon's clock: when a refresh token was issued (the Google "Testing" trap counts from it). */
+  now(): number;
   /** An account was connected: the runtime starts mirroring it. */
   connected(account: string): void;
 }
@@ -83,7 +85,7 @@ export function connectRoutes(d: ConnectRoutesDeps): Hono {
       log.warn({ invite: invite.name, kind: invite.kind, reason: (e as Error).message }, 'a sign-in through a connect link failed');
       return send(c, notice(m, m.connect.failed.title, m.connect.failed.text(providerName(m, invite.kind))));
     }
-    hold(invite, { secrets: { refresh_token: found.refreshToken, issued_at: Date.now() }, calendars: found.calendars });
+    hold(invite, { secrets: { refresh_token: found.refreshToken, issued_at: d.now() }, calendars: found.calendars });
     // The link itself is not known here (only its hash is kept): the choice is posted to the callback.
     return send(c, pickPage(m, `/connect/callback?pick=${encodeURIComponent(invite.id)}`, formToken(invite), found.calendars));
   });

@@ -60,7 +60,9 @@ describe('pageProblems', () => {
     expect(bia?.text).toMatch(/^google\.bia: Google refused/);
     // bia is in no config: no `google auth --account bia` can sign her in.
     expect(bia?.todo).not.toContain('google auth');
-    expect(bia?.todo).toBe(m.signIn.connectAgain('google', 'bia'));
+    // Google ends an app in "Testing"'s sign-ins after 7 days, a connected one's too: publish it, then connect again.
+    expect(bia?.todo).toBe(`${m.signIn.googlePublishFirst} ${m.signIn.connectAgain('google', 'bia')}`);
+    expect(bia?.todo).toContain('is still in "Testing", Google ends its sign-ins after 7 days: publish it first');
     expect(bia?.todo).toContain('make a new invite on the status page (Connected calendars)');
     expect(bia?.todo).toContain('`calbridge connect invite --target google --name bia');
     expect(bia?.detail).toBeUndefined();

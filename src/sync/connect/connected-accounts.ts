@@ -22,6 +22,20 @@ function tokens(store: ConnectStore, kind: ConnectKind, name: string, clock: Clo
   };
 }
 
+/**
+ * When a connected account's refresh token was issued (sealed with it), for the Google "Testing"
+ * trap (core/alerts/testing-trap.ts); null when unknown or unreadable (a wrong key is said by the
+ * connect part, not here).
+ */
+export function connectedTokenIssuedAt(store: ConnectStore, kind: ConnectKind, name: string): number | null {
+  try {
+    const stored = JSON.parse(store.secrets(kind, name) ?? '{}') as { issued_at?: unknown };
+    return typeof stored.issued_at === 'number' ? stored.issued_at : null;
+  } catch {
+    return null;
+  }
+}
+
 const missingClient = (account: string, key: string) =>
   new UserError(
     `the connected account ${account} signed in with ${key}, which is no longer in the config: put it back, or remove ${account} (\`calbridge connections remove ${account}\`)`,
