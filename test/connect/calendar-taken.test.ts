@@ -3,6 +3,8 @@
 // in server.locale, on the same list of calendars, and may pick another; nothing is connected.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+import { calendarTaken } from '../../src/sync/connect/calendar-taken.ts';
+import { createTestContext, testConfig } from '../helpers/context.ts';
 import { follow, formOf, get, post, startConnectEnv, type ConnectEnv } from './connect-env.ts';
 
 const CLIENT = { client_id: 'connect-web-client.apps.googleusercontent.com', client_secret: 'connect-web-client-secret-0123' };
@@ -87,5 +89,54 @@ describe('a connect flow picking a calendar another account writes', () => {
     expect(page).toContain('“Consultório” já recebe agendamentos do calbridge por outra conta');
     expect(e.daemon.runtime.services.connectedAccounts().map((a) => a.name)).toEqual(['ana']);
     expect(e.logs()).toContain('"taken_by":"google.ana"');
+  });
+});
+
+describe('what a CalDAV or Microsoft pick is compared by', () => {
+  it('a CalDAV collection URL however spelt, the server, user and name the person gave, and a Microsoft calendar id', async () => {
+    const t = createTestContext({
+      config: testConfig({
+        server: { secret_key: 'calendar-taken-secret-key-0123456789' },
+        caldav: {
+          accounts: [
+            {
+              name: 'clinic',
+              url: 'https://dav.example.com/dav/',
+              username: 'clinic',
+              password: 'clinic-app-password',
+              calendars: [{ calendar_key: 'a', calendar: '/dav/calendars/clinic/shared/' }],
+            },
+            {
+              name: 'bruno',
+              url: 'https://dav.example.com/dav/',
+              username: 'bruno',
+              password: 'bruno-app-password',
+              calendars: [{ calendar_key: 'b', calendar: 'Work' }],
+            },
+          ],
+        },
+        microsoft: {
+          credentials: { client_id: '6731de76-14a6-49ae-97bc-6eba6914391e' },
+          calendars: [{ calendar_key: '*', user: 'me', calendar: 'AAMkAGI2-calendar-id' }],
+        },
+      }),
+    });
+    try {
+      const taken = (p: Parameters<typeof calendarTaken>[2]) => calendarTaken(t.ctx.config, t.ctx.connections, p);
+      const login = { url: 'https://dav.example.com/dav/', username: 'Bruno' };
+      expect(taken({ kind: 'caldav', id: 'https://DAV.example.com/dav/calendars/clinic/shared', name: 'Shared', login })).toBe(
+        'caldav.accounts[0].calendars[0].calendar',
+      );
+      expect(taken({ kind: 'caldav', id: 'https://dav.example.com/dav/calendars/bruno/w1/', name: 'work', login })).toBe(
+        'caldav.accounts[1].calendars[0].calendar',
+      );
+      // Another user's "Work" on the same server is another calendar.
+      const carla = { url: 'https://dav.example.com/dav/', username: 'carla' };
+      expect(taken({ kind: 'caldav', id: 'https://dav.example.com/dav/calendars/carla/w1/', name: 'Work', login: carla })).toBeUndefined();
+      expect(taken({ kind: 'microsoft', id: 'AAMkAGI2-calendar-id', name: 'Calendar' })).toBe('microsoft.calendars[0]');
+      expect(taken({ kind: 'microsoft', id: 'AAMkAGI2-other-id', name: 'Calendar' })).toBeUndefined();
+    } finally {
+      await t.close();
+    }
   });
 });
