@@ -2,65 +2,41 @@
 // Google simulator revokes the sign-in, the writer fails, and exactly one problem message reaches
 // ntfy and the webhook (a local receiver on 127.0.0.1); after a new sign-in and a restart, no
 // duplicate, and exactly one recovered message once Google answers again. No secret in any message.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.ts';
-import { ManualClock } from '../../src/core/clock.ts';
 import { storeRefreshToken } from '../../src/google/auth.ts';
 import { startGoogleSimulator, type GoogleSimulator } from '../../src/google/simulator/index.ts';
-import { silentLogger } from '../../src/log.ts';
-import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
 import { testAppointment } from '../helpers/appointment.ts';
-import { testConfig, unreachableBooking } from '../helpers/context.ts';
+import { testConfig } from '../helpers/context.ts';
 import { CLIENT, googleSection } from '../google/google-env.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startAlertingDaemon, type AlertingDaemon } from './alerting-daemon.ts';
+import type { Receiver } from './receiver.ts';
 
 const ADMIN = 'admin-token-for-alert-tests-0123';
 const DAY = 86_400_000;
 
 let fake: GoogleSimulator | undefined;
+let daemon: AlertingDaemon | undefined;
 let receiver: Receiver | undefined;
-let dir: string | undefined;
-const runtimes: Runtime[] = [];
 afterEach(async () => {
-  for (const r of runtimes.splice(0)) await r.close();
+  await daemon?.close();
   await fake?.close();
-  await receiver?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  fake = receiver = dir = undefined;
+  fake = daemon = receiver = undefined;
 });
 
+/** The Google simulator, and a daemon writing to it whose alerts go to ntfy and a webhook after `afterMinutes`. */
 async function setUp(afterMinutes: number) {
   fake = await startGoogleSimulator({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
-  receiver = await startReceiver();
-  dir = mkdtempSync(join(tmpdir(), 'calbridge-alerts-'));
-  const base = testConfig({
-    server: { admin_token: ADMIN },
-    google: googleSection(fake),
-    alerts: { after_minutes: afterMinutes, ntfy: `${receiver.url}/clinic-topic`, webhook: `${receiver.url}/hook` },
-  });
-  const config: Config = { ...base, database: { ...base.database, path: join(dir, 'calbridge.db') } };
-  const clock = new ManualClock();
-  const start = () => {
-    const r = buildRuntime(config, {
-      log: silentLogger(),
-      clock,
-      booking: unreachableBooking,
-      wake: () => {},
-      processMetrics: false,
-      tuning: {
-        googleRetry: { retries: 0, baseMs: 1, maxMs: 1 },
-        googleItemBackoff: { baseMs: 0, maxMs: 0 },
-        alertRetry: { retries: 0, baseMs: 1, maxMs: 1 },
-      },
-    });
-    runtimes.push(r);
-    const job = (name: string) => r.parts.flatMap((p) => p.jobs ?? []).find((j) => j.name === name)!;
-    return { r, writer: () => job('google-writer').run(), tick: () => job('alerts').run() };
-  };
-  return { config, clock, start };
+  const google = googleSection(fake);
+  daemon = await startAlertingDaemon('google', (url) =>
+    testConfig({
+      server: { admin_token: ADMIN },
+      google,
+      alerts: { after_minutes: afterMinutes, ntfy: `${url}/clinic-topic`, webhook: `${url}/hook` },
+    }),
+  );
+  receiver = daemon.receiver;
+  return daemon;
 }
 
 const secretsOf = (config: Config, fake: GoogleSimulator) => [
@@ -92,7 +68,7 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
   const hook = receiver!.received.filter((r) => r.path === '/hook');
   expect(ntfy).toHaveLength(1);
   expect(hook).toHaveLength(1);
-  expect(ntfy[0]!.headers['title']).toBe('calbridge: problem (google.default.auth)');
+  expect(ntfy[0]!.headers.title).toBe('calbridge: problem (google.default.auth)');
   expect(ntfy[0]!.headers['content-type']).toMatch(/^text\/plain/);
   expect(ntfy[0]!.body).toContain('run `calbridge google auth` again');
   expect(ntfy[0]!.body).toContain('Status: http://127.0.0.1:8080/status');
@@ -121,9 +97,7 @@ it('a revoked Google sign-in: one problem message, none again after a restart, o
     .map((r) => JSON.parse(r.body) as { event: string; key: string; sentence: string });
   expect(after.map((m) => `${m.event} ${m.key}`)).toEqual(['problem google.default.auth', 'recovered google.default.auth']);
   expect(after[1]!.sentence).toMatch(/^Resolved: Google refused calbridge's sign-in/);
-  expect(receiver!.received.filter((r) => r.path === '/clinic-topic')[1]!.headers['title']).toBe(
-    'calbridge: recovered (google.default.auth)',
-  );
+  expect(receiver!.received.filter((r) => r.path === '/clinic-topic')[1]!.headers.title).toBe('calbridge: recovered (google.default.auth)');
 
   // No secret in any message.
   const everything = receiver!.received.map((r) => JSON.stringify(r.headers) + r.body).join('\n');
@@ -174,7 +148,7 @@ it('names the Google "Testing" trap, with its fix, in status and in the message'
   one.r.services.appointments.upsert(testAppointment({ key: 'apt-2' }));
   expect((await one.writer()).status).toBe('failed');
 
-  const section = one.r.status()['alerts'] as { problems: { key: string; sentence: string }[] };
+  const section = one.r.status().alerts as { problems: { key: string; sentence: string }[] };
   expect(section.problems).toHaveLength(1);
   expect(section.problems[0]!.sentence).toContain('7 days after it was given: the OAuth app is in "Testing"');
   expect(section.problems[0]!.sentence).toContain('Publish the OAuth consent screen');
@@ -193,7 +167,7 @@ it('a receiver that fails is not a storm: the message is tried again at the next
   receiver!.answerNext({ status: 503 }, { status: 503 });
   await one.tick(); // both channels answer 503: nothing reached anyone
   expect(receiver!.received).toHaveLength(2);
-  expect((one.r.status()['alerts'] as { last_sent: unknown[] }).last_sent).toEqual([]);
+  expect((one.r.status().alerts as { last_sent: unknown[] }).last_sent).toEqual([]);
   await one.tick();
   await one.tick();
   expect(receiver!.received.map((r) => r.path).sort()).toEqual(['/clinic-topic', '/clinic-topic', '/hook', '/hook']);

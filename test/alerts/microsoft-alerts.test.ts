@@ -3,68 +3,37 @@
 // delegated refresh token revoked), writes fail, and exactly one problem message keyed
 // `microsoft.default.auth` says to run `calbridge microsoft auth` again; after that sign-in, one
 // recovered message. No token or secret in any message.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { Config } from '../../src/config/schema.ts';
-import { ManualClock } from '../../src/core/clock.ts';
 import { microsoftRefreshTokenKey, refreshTokensIn } from '../../src/microsoft/auth.ts';
 import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/simulator/index.ts';
-import { silentLogger } from '../../src/log.ts';
-import { buildRuntime, type Runtime } from '../../src/wiring/runtime.ts';
 import { testAppointment } from '../helpers/appointment.ts';
-import { testConfig, unreachableBooking } from '../helpers/context.ts';
+import { testConfig } from '../helpers/context.ts';
 import { CLIENT_ID, MAILBOX } from '../microsoft/env.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startAlertingDaemon, type AlertingDaemon } from './alerting-daemon.ts';
 
 let graph: GraphSimulator | undefined;
-let receiver: Receiver | undefined;
-let dir: string | undefined;
-const runtimes: Runtime[] = [];
+let daemon: AlertingDaemon | undefined;
 afterEach(async () => {
-  for (const r of runtimes.splice(0)) await r.close();
+  await daemon?.close();
   await graph?.close();
-  await receiver?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  graph = receiver = dir = undefined;
+  graph = daemon = undefined;
 });
 
 it('a revoked Microsoft sign-in: one problem message naming `calbridge microsoft auth`, one recovered after a new sign-in', async () => {
   graph = await startGraphSimulator({ clientId: CLIENT_ID, mailboxes: [MAILBOX] });
-  receiver = await startReceiver();
-  dir = mkdtempSync(join(tmpdir(), 'calbridge-ms-alerts-'));
   const firstToken = graph.tokens.issueRefreshToken();
-  const base = testConfig({
-    microsoft: {
-      tenant: 'common',
-      credentials: { client_id: CLIENT_ID, refresh_token: firstToken },
-      authority_url: graph.authorityUrl,
-      graph_root: graph.graphRoot,
-      calendars: [{ calendar_key: '*', user: 'me', calendar: 'Calendar' }],
-      reverse_sync: { enabled: false },
-    },
-    alerts: { after_minutes: 0, webhook: `${receiver.url}/hook` },
-  });
-  const config: Config = { ...base, database: { ...base.database, path: join(dir, 'calbridge.db') } };
-  const clock = new ManualClock();
-  const r = buildRuntime(config, {
-    log: silentLogger(),
-    clock,
-    booking: unreachableBooking,
-    wake: () => {},
-    processMetrics: false,
-    tuning: {
-      microsoftRetry: { retries: 0, baseMs: 1, maxMs: 1 },
-      microsoftItemBackoff: { baseMs: 0, maxMs: 0 },
-      alertRetry: { retries: 0, baseMs: 1, maxMs: 1 },
-    },
-  });
-  runtimes.push(r);
-  const job = (name: string) => r.parts.flatMap((p) => p.jobs ?? []).find((j) => j.name === name)!;
-  const writer = () => job('microsoft-writer').run();
-  const tick = () => job('alerts').run();
-  const messages = () => receiver!.received.map((m) => JSON.parse(m.body) as { event: string; key: string; sentence: string });
+  const microsoft = {
+    tenant: 'common',
+    credentials: { client_id: CLIENT_ID, refresh_token: firstToken },
+    authority_url: graph.authorityUrl,
+    graph_root: graph.graphRoot,
+    calendars: [{ calendar_key: '*', user: 'me', calendar: 'Calendar' }],
+    reverse_sync: { enabled: false },
+  };
+  daemon = await startAlertingDaemon('microsoft', (url) => testConfig({ microsoft, alerts: { after_minutes: 0, webhook: `${url}/hook` } }));
+  const { receiver, clock } = daemon;
+  const { r, writer, tick } = daemon.start();
+  const messages = () => receiver.received.map((m) => JSON.parse(m.body) as { event: string; key: string; sentence: string });
 
   r.services.appointments.upsert(testAppointment({ key: 'apt-1' }));
   expect((await writer()).status).toBe('success');

@@ -33,8 +33,8 @@ it('ntfy: the sentence as text, a title, a click to the status page', async () =
   const r = receiver.received[0]!;
   expect([r.method, r.path, r.body]).toEqual(['POST', '/clinic-calbridge-7f3a', MESSAGE.sentence]);
   expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
-  expect(r.headers['title']).toBe('calbridge: problem (caldav.default.auth)');
-  expect(r.headers['click']).toBe(MESSAGE.status_url);
+  expect(r.headers.title).toBe('calbridge: problem (caldav.default.auth)');
+  expect(r.headers.click).toBe(MESSAGE.status_url);
 });
 
 it('webhook: JSON {event, key, sentence, since, status_url}; a 503 is retried', async () => {
