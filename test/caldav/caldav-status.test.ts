@@ -2,12 +2,11 @@
 // `calbridge status`), the status page's sentences, /metrics, and /readyz, which stays 200 with
 // warnings in our own words when the CalDAV server refuses us or is down.
 import { afterEach, describe, expect, it } from 'vitest';
-import { statusDocument } from '../../src/status/status-document.ts';
+import { startServing } from '../helpers/operator-view.ts';
 import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
 
 const ADMIN = 'admin-token-caldav-0123456789';
 const server = { host: '127.0.0.1', port: 0, public_url: 'http://127.0.0.1:8080', admin_token: ADMIN };
-const auth = { headers: { authorization: `Bearer ${ADMIN}` } };
 
 let env: MirrorEnv | undefined;
 afterEach(async () => {
@@ -15,19 +14,14 @@ afterEach(async () => {
   env = undefined;
 });
 
-const get = async (e: MirrorEnv, path: string) => {
-  const res = await e.t.runtime.app.request(path, auth);
-  return { status: res.status, text: await res.text() };
-};
-
 describe('the CalDAV target in status, the status page and metrics', () => {
   it('shows what is mirrored, the reverse sync and the writes', async () => {
     env = await startMirrorEnv({ server });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     for (const h of [0, 2, 4]) env.sim.create({ start: slot(h) });
     await env.settle(1);
 
-    const status = statusDocument.parse(JSON.parse((await get(env, '/api/status')).text));
+    const status = await view.apiStatus();
     const caldav = status.targets['caldav.default']!;
     expect(caldav).toMatchObject({
       enabled: true,
@@ -42,7 +36,7 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(caldav.last_success_at).toEqual(expect.any(String));
     expect(JSON.stringify(status)).not.toContain('alice-app-password');
 
-    const page = await get(env, '/status');
+    const page = await view.get('/status');
     expect(page.text).toContain('3 events in CalDAV');
     expect(page.text).toContain('moves in the CalDAV calendar come back on the schedule');
     // Where bookings went, and tomorrow's appointments as the CalDAV calendar shows them.
@@ -51,7 +45,7 @@ describe('the CalDAV target in status, the status page and metrics', () => {
     expect(page.text).toMatch(/and as CalDAV shows it now\./);
     expect(page.text).toContain('<td data-label="CalDAV" class="shown ok">✓ 09:00</td>');
 
-    const metrics = (await get(env, '/metrics')).text;
+    const metrics = (await view.get('/metrics')).text;
     // Each series names its account.
     expect(metrics).toMatch(/calbridge_caldav_writes_total\{kind="insert",outcome="ok",account="caldav.default"\} 3/);
     expect(metrics).toMatch(/calbridge_caldav_calls_total\{op="PUT",outcome="ok",account="caldav.default"\} 3/);
@@ -66,18 +60,18 @@ describe('the CalDAV target in status, the status page and metrics', () => {
 
   it('refused credentials: a warning naming the fix, never a 503, and nothing written', async () => {
     env = await startMirrorEnv({ server, caldav: { password: 'not-the-app-password' } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     env.sim.create({ start: slot(1) });
     await env.settle(1);
 
-    const ready = await env.t.runtime.app.request('/readyz');
+    const ready = await view.readyz();
     expect(ready.status).toBe(200);
-    const body = (await ready.json()) as { ready: boolean; warnings: string[] };
+    const body = JSON.parse(ready.text) as { ready: boolean; warnings: string[] };
     expect(body.ready).toBe(true);
     expect(body.warnings.join('\n')).toMatch(/CalDAV: the server refused the username and password; .*app-specific password/);
     expect(env.status()).toMatchObject({ auth: { ok: false }, mirrored: 0, pending: 1 });
     expect(env.files()).toEqual([]);
-    const page = await get(env, '/status');
+    const page = await view.get('/status');
     expect(page.text).toContain('The CalDAV server refused the username or password, so no appointment reaches the CalDAV calendar.');
     expect(page.text).toContain('iCloud and Fastmail need an app-specific password');
     // Told once: not also as writes that keep failing or a reverse-sync round that failed.
@@ -88,12 +82,11 @@ describe('the CalDAV target in status, the status page and metrics', () => {
 
   it('a calendar the account does not have: a warning in our words on /readyz, the calendars found in status', async () => {
     env = await startMirrorEnv({ server, caldav: { calendars: [{ calendar_key: '*', calendar: 'Clinc' }] } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     env.sim.create({ start: slot(1) });
     await env.settle(1);
-    const ready = await env.t.runtime.app.request('/readyz');
-    expect(ready.status).toBe(200);
-    const text = await ready.text();
+    const { status, text } = await view.readyz();
+    expect(status).toBe(200);
     expect(text).toContain('CalDAV: the calendar \\"Clinc\\" of caldav.calendars is not one of the account\'s calendars');
     expect(text).not.toContain(env.radicale.url);
     expect(env.status().setup_problem).toEqual({
@@ -106,13 +99,12 @@ describe('the CalDAV target in status, the status page and metrics', () => {
 
   it('a server that is down: still ready, the reverse round’s failure a warning, the details in status only', async () => {
     env = await startMirrorEnv({ server });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     await env.radicale.stop();
     env.sim.create({ start: slot(1) });
     await env.settle(1);
-    const ready = await env.t.runtime.app.request('/readyz');
-    expect(ready.status).toBe(200);
-    const text = await ready.text();
+    const { status, text } = await view.readyz();
+    expect(status).toBe(200);
     expect(text).toMatch(/CalDAV reverse sync: the last round failed/);
     expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
     expect(env.status()).toMatchObject({

@@ -2,12 +2,11 @@
 // page's sentences (in English and Portuguese), /metrics under calbridge_microsoft_*, and /readyz,
 // which stays 200 with a warning in our own words when Microsoft refuses the sign-in.
 import { afterEach, describe, expect, it } from 'vitest';
-import { statusDocument } from '../../src/status/status-document.ts';
+import { startServing } from '../helpers/operator-view.ts';
 import { MAILBOX, TENANT } from './env.ts';
 import { slot, startMirror, type Env } from './mirror-env.ts';
 
 const ADMIN = 'admin-token-microsoft-0123456789';
-const auth = { headers: { authorization: `Bearer ${ADMIN}` } };
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -15,19 +14,14 @@ afterEach(async () => {
   env = undefined;
 });
 
-const get = async (e: Env, path: string) => {
-  const res = await e.t.runtime.app.request(path, auth);
-  return { status: res.status, text: await res.text() };
-};
-
 describe('the Microsoft target in status, the status page and metrics', () => {
   it('shows what is mirrored in Outlook, how moves come back, and the writes', async () => {
     env = await startMirror({ server: { admin_token: ADMIN } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     for (const h of [0, 2, 4]) env.sim.create({ start: slot(h) });
     await env.settle(1);
 
-    const status = statusDocument.parse(JSON.parse((await get(env, '/api/status')).text));
+    const status = await view.apiStatus();
     const microsoft = status.targets['microsoft.default']!;
     expect(microsoft).toMatchObject({
       enabled: true,
@@ -40,7 +34,7 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     });
     expect(microsoft).toMatchObject({ tenant: TENANT, sign_in: 'app-only', mailboxes: [{ user: MAILBOX, paused_until: null }] });
 
-    const page = await get(env, '/status');
+    const page = await view.get('/status');
     expect(page.text).toContain('All is well');
     expect(page.text).toContain('3 events in Outlook');
     expect(page.text).toContain('moves in Outlook come back on the schedule');
@@ -50,7 +44,7 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     expect(page.text).toMatch(/and as Outlook shows it now\./);
     expect(page.text).toContain('<td data-label="Outlook" class="shown ok">✓ 09:00</td>');
 
-    const metrics = (await get(env, '/metrics')).text;
+    const metrics = (await view.get('/metrics')).text;
     // Each series names its account.
     expect(metrics).toMatch(/calbridge_microsoft_writes_total\{kind="insert",outcome="ok",account="microsoft.default"\} 3/);
     // Each request by what it was for, as Google's are: three creates, each after a look-up of its key.
@@ -67,20 +61,20 @@ describe('the Microsoft target in status, the status page and metrics', () => {
 
   it('a refused sign-in: one problem naming the fix (and what Microsoft said), a readiness warning, never a 503', async () => {
     env = await startMirror({ server: { admin_token: ADMIN } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     env.graph.tokens.revoke(); // the client secret expired
     env.sim.create({ start: slot(1) });
     await env.settle(1);
 
-    const ready = await env.t.runtime.app.request('/readyz');
+    const ready = await view.readyz();
     expect(ready.status).toBe(200);
-    const body = (await ready.json()) as { ready: boolean; warnings: string[] };
+    const body = JSON.parse(ready.text) as { ready: boolean; warnings: string[] };
     expect(body.ready).toBe(true);
     expect(body.warnings.join('\n')).toMatch(/^Microsoft: the sign-in was refused; run `calbridge microsoft auth` again/m);
     expect(env.status()).toMatchObject({ auth: { ok: false }, mirrored: 0, pending: 1 });
     expect(env.events()).toEqual([]);
 
-    const page = await get(env, '/status');
+    const page = await view.get('/status');
     expect(page.text).toContain('1 problem needs attention');
     expect(page.text).toContain('Microsoft refused calbridge’s sign-in, so no change reaches Outlook.');
     expect(page.text).toContain('run <code>calbridge microsoft auth</code> on the server');
@@ -93,7 +87,7 @@ describe('the Microsoft target in status, the status page and metrics', () => {
   it('change notifications Graph cannot deliver: a readiness warning, and moves said to come back on the schedule', async () => {
     // Graph's validation request for our notification address goes nowhere: no subscription is made.
     env = await startMirror({ push: true, server: { admin_token: ADMIN }, graph: { pushAddress: () => 'http://127.0.0.1:9/' } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     env.sim.create({ start: slot(1) });
     await env.settle(1);
     await env.run('microsoft-subscriptions');
@@ -102,21 +96,21 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     expect(env.t.runtime.readiness().warnings.join('\n')).toContain(
       'Microsoft: a Graph subscription could not be made or renewed; changes are picked up on the schedule only',
     );
-    const page = (await get(env, '/status')).text;
+    const page = (await view.get('/status')).text;
     expect(page).toContain('a Graph subscription could not be made or renewed');
     expect(page).toContain('moves in Outlook come back on the schedule');
   });
 
   it('in Portuguese: the facts and the refusal in the locale', async () => {
     env = await startMirror({ server: { admin_token: ADMIN, locale: 'pt-BR' } });
-    env.t.runtime.lifecycle.set('serving');
+    const view = startServing(env.t.runtime, ADMIN);
     env.sim.create({ start: slot(1) });
     await env.settle(1);
-    expect((await get(env, '/status')).text).toContain('1 evento no Outlook');
+    expect((await view.get('/status')).text).toContain('1 evento no Outlook');
     env.graph.tokens.revoke();
     env.sim.create({ start: slot(3) });
     await env.settle(1);
-    const page = (await get(env, '/status')).text;
+    const page = (await view.get('/status')).text;
     expect(page).toContain('A Microsoft recusou o acesso do calbridge, então nenhuma mudança chega ao Outlook.');
     expect(page).not.toContain('the sign-in was refused');
   });
