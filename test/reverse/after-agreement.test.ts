@@ -20,31 +20,57 @@ const writeStatuses = (e: ReverseEnv, key: string, from: number) =>
     .filter((r) => ['update', 'patch', 'insert'].includes(r.kind) && r.calendarId === CAL && r.eventId === eventIdFor(key))
     .map((r) => r.status);
 
-it("a rename while a person's move waits to be sent: the event is not set back, and the move lands with one write", async () => {
+/** The daemon on a clock the test moves on with `later(ms)`: past a retry's wait, or the writer's grace. */
+async function startWithClock() {
   let skew = 0;
   env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
-  const e = env;
+  return { e: env, later: (ms: number) => void (skew += ms) };
+}
+
+/** An appointment at slot(0), written to Google and seen by a first reverse round: everyone agrees. */
+async function agreedAppointment(e: ReverseEnv): Promise<string> {
   const key = e.sim.create({ start: slot(0) }).appointment_key;
   await e.settle(1);
   await e.run('google-reverse-sync');
+  return key;
+}
 
-  e.moveInGoogle(key, slot(3));
-  // The booking service is busy when the reschedule is first tried: the move waits for a retry.
+/** The person moves the event in Google; the booking service is busy (one 503), so the reschedule waits for a retry. */
+async function moveThatWaits(e: ReverseEnv, key: string, to: number) {
+  e.moveInGoogle(key, to);
   e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
   await e.run('google-reverse-sync');
   await e.run('google-reschedules');
+}
+
+/** The booking service's change (already made on the simulator) delivered to us and written to Google. */
+async function deliverAndWrite(e: ReverseEnv) {
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+}
+
+/** What the activity log told of this appointment coming back from the calendar. */
+const reverseActivity = (e: ReverseEnv, key: string) =>
+  e.t.ctx.activity
+    .recent(50)
+    .filter((a) => a.appointmentKey === key && a.direction !== 'booking-to-targets')
+    .map((a) => a.summary);
+
+it("a rename while a person's move waits to be sent: the event is not set back, and the move lands with one write", async () => {
+  const { e, later } = await startWithClock();
+  const key = await agreedAppointment(e);
+  await moveThatWaits(e, key, slot(3));
   expect(e.reschedulePatches(key)).toBe(0);
 
   const logFrom = e.fake.log.length;
   e.sim.update(key, { person: { full_name: 'Renamed Person' } }); // reception fixes the name meanwhile
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
+  await deliverAndWrite(e);
   expect(googleStart(e.eventOf(key)), "the person's move is not set back while its reschedule is pending").toBe(slot(3));
 
-  skew += 10_000; // the retry is due
+  later(10_000); // the retry is due
   await e.run('google-reschedules');
-  skew += 10_000; // the writer's next look
+  later(10_000); // the writer's next look
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
@@ -59,9 +85,7 @@ it("a rename while a person's move waits to be sent: the event is not set back, 
 it('a second move before the writer caught up with the first: it lands without a 412 and without a write of the times the event shows', async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
 
   e.moveInGoogle(key, slot(3));
   await e.run('google-reverse-sync'); // the reschedule goes out at once (woken)
@@ -83,12 +107,8 @@ it('a second move before the writer caught up with the first: it lands without a
 });
 
 it('a write whose answer was lost: its retry reads the event first, finds our own write and adopts it, nothing written at all', async () => {
-  let skew = 0;
-  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
-  const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const { e, later } = await startWithClock();
+  const key = await agreedAppointment(e);
 
   e.sim.reschedule(key, slot(2));
   await e.sim.idle();
@@ -100,7 +120,7 @@ it('a write whose answer was lost: its retry reads the event first, finds our ow
 
   const logFrom = e.fake.log.length;
   for (let i = 0; i < 15; i++) {
-    skew += 5_000; // over a minute of writer passes and reverse rounds
+    later(5_000); // over a minute of writer passes and reverse rounds
     await e.run('google-writer');
     await e.run('google-reverse-sync');
     await e.run('google-reschedules');
@@ -114,31 +134,21 @@ it('a write whose answer was lost: its retry reads the event first, finds our ow
 });
 
 it("a person's move whose reschedule waits past the writer's grace (the booking service busy): never put back while on its way, then lands with one write", async () => {
-  let skew = 0;
-  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
-  const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
-
-  e.moveInGoogle(key, slot(3));
-  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` }); // the reschedule waits for a retry
-  await e.run('google-reverse-sync');
-  await e.run('google-reschedules');
+  const { e, later } = await startWithClock();
+  const key = await agreedAppointment(e);
+  await moveThatWaits(e, key, slot(3));
   expect(e.reschedulePatches(key)).toBe(0);
 
   const logFrom = e.fake.log.length;
   e.sim.update(key, { person: { full_name: 'Renamed Person' } }); // the writer has something to write
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
-  skew += 2 * 60_000; // longer than the writer leaves a person's change to the reverse sync
+  await deliverAndWrite(e);
+  later(2 * 60_000); // longer than the writer leaves a person's change to the reverse sync
   await e.run('google-writer');
   await e.run('google-writer');
   expect(googleStart(e.eventOf(key)), 'not put back while its reschedule waits to be sent').toBe(slot(3));
 
   await e.run('google-reschedules');
-  skew += 10_000; // the writer's next look
+  later(10_000); // the writer's next look
   await e.settle(2);
   expect(e.reschedulePatches(key)).toBe(1);
   expect(e.sim.get(key)?.start).toBe(slot(3));
@@ -151,31 +161,19 @@ it("a person's move whose reschedule waits past the writer's grace (the booking 
 });
 
 it('a move the writer already put back (the booking service moved it meanwhile, then back) is not sent afterwards', async () => {
-  let skew = 0;
-  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
-  const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
-
-  e.moveInGoogle(key, slot(3));
-  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` }); // the reschedule waits for a retry
-  await e.run('google-reverse-sync');
-  await e.run('google-reschedules');
+  const { e, later } = await startWithClock();
+  const key = await agreedAppointment(e);
+  await moveThatWaits(e, key, slot(3));
 
   // Meanwhile the booking service moves it (it wins: put back over the person's move once the grace is over) ...
   e.sim.reschedule(key, slot(5));
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
-  skew += 2 * 60_000;
+  await deliverAndWrite(e);
+  later(2 * 60_000);
   await e.run('google-writer');
   expect(googleStart(e.eventOf(key))).toBe(slot(5));
   // ... and back to where the person's move started from.
   e.sim.reschedule(key, slot(0));
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
+  await deliverAndWrite(e);
   expect(googleStart(e.eventOf(key))).toBe(slot(0));
 
   const logFrom = e.fake.log.length;
@@ -185,37 +183,26 @@ it('a move the writer already put back (the booking service moved it meanwhile, 
   expect(e.sim.get(key)?.start).toBe(slot(0));
   expect(googleStart(e.eventOf(key))).toBe(slot(0));
   expect(writeStatuses(e, key, logFrom)).toEqual([]);
-  const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction !== 'booking-to-targets');
-  expect(told.map((a) => a.summary)).toEqual([
+  expect(reverseActivity(e, key)).toEqual([
     expect.stringMatching(/^moved in Google to .*12:00, but it already shows the booked time again → nothing sent$/),
   ]);
 });
 
 it('a move the person undoes before its reschedule is sent: nothing is sent, and the event stays where the person put it back', async () => {
-  let skew = 0;
-  env = await startReverseEnv({ clock: { now: () => Date.now() + skew } });
-  const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
-
-  e.moveInGoogle(key, slot(3));
-  // The booking service is busy when the reschedule is first tried: the move waits for a retry.
-  e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
-  await e.run('google-reverse-sync');
-  await e.run('google-reschedules');
+  const { e, later } = await startWithClock();
+  const key = await agreedAppointment(e);
+  await moveThatWaits(e, key, slot(3));
   expect(e.reschedulePatches(key)).toBe(0);
 
   e.moveInGoogle(key, slot(0)); // the person drags it back to where the booking service has it
   await e.run('google-reverse-sync');
   const logFrom = e.fake.log.length;
-  skew += 60_000; // the retry is due
+  later(60_000); // the retry is due
   await e.run('google-reschedules');
   await e.settle(2);
   expect(e.reschedulePatches(key), 'the undone move is not sent').toBe(0);
   expect(e.sim.get(key)?.start).toBe(slot(0));
   expect(googleStart(e.eventOf(key))).toBe(slot(0));
   expect(writeStatuses(e, key, logFrom), 'nothing written: the event already shows the booking').toEqual([]);
-  const told = e.t.ctx.activity.recent(50).filter((a) => a.appointmentKey === key && a.direction !== 'booking-to-targets');
-  expect(told.map((a) => a.summary)).toContainEqual(expect.stringContaining('then moved back before it was sent → nothing sent'));
+  expect(reverseActivity(e, key)).toContainEqual(expect.stringContaining('then moved back before it was sent → nothing sent'));
 });
