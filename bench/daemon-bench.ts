@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { loadConfigFile } from '../src/config/load.ts';
 import { silentLogger } from '../src/log.ts';
 import { buildRuntime } from '../src/wiring/runtime.ts';
+import type { StatusDocument } from '../src/status/status-document.ts';
 import { runtimeSettings } from '../scripts/modern-node.js';
 import { CLIENT as LOAD_CLIENT, load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
 import { cpuMs, freePort, mainThreadCpuMs, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
@@ -60,10 +61,10 @@ export function writeConfig(dir: string, port: number, f: Fakes['ready'], google
   return file;
 }
 
-export async function status(port: number): Promise<Record<string, any>> {
+export async function status(port: number): Promise<StatusDocument> {
   const t0 = performance.now();
   const res = await fetch(`http://127.0.0.1:${port}/api/status`, { headers: { authorization: `Bearer ${ADMIN}` } });
-  const body = (await res.json()) as Record<string, any>;
+  const body = (await res.json()) as StatusDocument;
   if (process.env.BENCH_IMPORT_DEBUG) process.stderr.write(`status answered after ${(performance.now() - t0).toFixed(0)} ms\n`);
   return body;
 }

@@ -153,7 +153,10 @@ export function createTokenSource(o: TokenSourceOptions): AccessTokens & { lastE
     async token() {
       if (current && current.expiresAt > o.clock.now()) return current.token;
       pending ??= fetchToken()
-        .then((t) => ((lastError = null), t))
+        .then((t) => {
+          lastError = null;
+          return t;
+        })
         .catch((e: unknown) => {
           lastError = e instanceof GraphError ? e : errorFromFailure('token', e);
           throw lastError;

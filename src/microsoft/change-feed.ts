@@ -65,7 +65,7 @@ export async function readDelta(
   window: () => DeltaWindow,
   origin: string,
 ): Promise<DeltaListing> {
-  if (cursor !== null && cursor.startsWith(`${origin}/`)) {
+  if (cursor?.startsWith(`${origin}/`)) {
     try {
       return { ...(await follow(http, mailbox, cursor)), fresh: false };
     } catch (e) {

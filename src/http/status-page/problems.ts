@@ -197,7 +197,11 @@ function commonWarning(note: Warning, w: ProblemWords, kindOf: (account: string)
 /** The same problem told twice (two parts saying one thing) is shown once. */
 function once(problems: PageProblem[]): PageProblem[] {
   const seen = new Set<string>();
-  return problems.filter((p) => !seen.has(p.text) && (seen.add(p.text), true));
+  return problems.filter((p) => {
+    if (seen.has(p.text)) return false;
+    seen.add(p.text);
+    return true;
+  });
 }
 
 /** Every problem, once, the most serious first: not ready, then a credentials refusal, then warnings. */

@@ -36,7 +36,7 @@ export class FaultPlan {
   next(): FaultKind | undefined {
     if (this.queued.length) return this.queued.shift();
     const r = this.rate;
-    if (r && r.kinds.length && this.random() < r.rate) return r.kinds[Math.floor(this.random() * r.kinds.length)];
+    if (r?.kinds.length && this.random() < r.rate) return r.kinds[Math.floor(this.random() * r.kinds.length)];
     return undefined;
   }
 

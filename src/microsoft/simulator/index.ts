@@ -35,7 +35,7 @@ import { DeltaTokens } from './delta.ts';
 import { FAULT_ANSWERS, FaultPlan, type FaultKind, type FaultRate } from './faults.ts';
 import { answerMailboxCall, classifyMailboxCall, WRITES, type CallKind } from './graph-calls.ts';
 import { GraphApiError, Mailbox } from './mailboxes.ts';
-import { Subscriptions, type LifecycleEvent, type Subscription } from './subscriptions.ts';
+import { Subscriptions, type LifecycleEvent } from './subscriptions.ts';
 import { TokenEndpoint, type Identity, type TokenOptions } from './token-endpoint.ts';
 
 export { Mailbox, type SimulatedEvent } from './mailboxes.ts';
@@ -235,8 +235,15 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
           entry.kind = 'subscribe';
           return finish(201, subscriptions.json(await subscriptions.create(body, resourceOf(who), now)));
         }
-        if (id && method === 'PATCH') return ((entry.kind = 'renew'), finish(200, subscriptions.json(subscriptions.renew(id, body, now))));
-        if (id && method === 'DELETE') return ((entry.kind = 'unsubscribe'), subscriptions.remove(id, now), finish(204, undefined));
+        if (id && method === 'PATCH') {
+          entry.kind = 'renew';
+          return finish(200, subscriptions.json(subscriptions.renew(id, body, now)));
+        }
+        if (id && method === 'DELETE') {
+          entry.kind = 'unsubscribe';
+          subscriptions.remove(id, now);
+          return finish(204, undefined);
+        }
         if (id && method === 'GET') return finish(200, subscriptions.json(subscriptions.get(id, now)));
         return finish(405, graphError('BadRequest', 'Unsupported method.'));
       }
@@ -368,7 +375,11 @@ export async function startGraphSimulator(options: GraphSimulatorOptions = {}): 
       const promise = new Promise<LoggedRequest>((r) => (arrived = r));
       const h: (typeof holds)[number] = { match, arrived, released: false };
       holds.push(h);
-      return { arrived: promise, release: () => ((h.released = true), h.held?.()) };
+      const release = () => {
+        h.released = true;
+        h.held?.();
+      };
+      return { arrived: promise, release };
     },
     invalidateDeltaTokens: () => delta.invalidate(),
     subscriptions,

@@ -59,14 +59,14 @@ export class Subscriptions {
 
   /** The handshake Graph does before it creates a subscription. */
   private async validate(subscriptionId: string, url: string): Promise<void> {
-    const challenge = randomBytes(16).toString('base64url') + ' validation';
+    const challenge = `${randomBytes(16).toString('base64url')} validation`;
     const u = new URL(url);
     u.searchParams.set('validationToken', challenge);
     const res = await this.post(u.toString(), undefined, 'text/plain; charset=utf-8');
     const text = res ? await res.text() : '';
     this.deliveries.push({ subscriptionId, url, kind: 'validation', status: res?.status ?? 0 });
     const type = res?.headers.get('content-type') ?? '';
-    if (!res || res.status !== 200 || !type.startsWith('text/plain') || text !== challenge) {
+    if (res?.status !== 200 || !type.startsWith('text/plain') || text !== challenge) {
       throw new GraphApiError(
         400,
         'ValidationError',
