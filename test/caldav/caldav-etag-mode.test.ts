@@ -4,6 +4,7 @@
 // sync-collection. Two such servers: one that hides sync-collection in discovery, and one that
 // advertises it yet refuses the REPORT, which calbridge asks once and then stops asking.
 import { afterEach, describe, expect, it } from 'vitest';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 import type { NoSyncServer } from './failing-proxy.ts';
 import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
 
@@ -29,7 +30,7 @@ describe.each(servers)('a CalDAV server that %s', (_, noSync) => {
     const deleted = env.sim.create({ start: slot(2) }).appointment_key;
     await env.settle(1);
     expect(env.files()).toEqual([`${deleted}.ics`, `${moved}.ics`].sort());
-    expect(env.status().reverse_sync.last_error).toBeNull();
+    expect(reverseSyncOn(env.status()).last_error).toBeNull();
 
     expect(await env.moveInApp(moved, slot(4))).toBeOneOf([200, 201, 204]);
     await env.settle(1);

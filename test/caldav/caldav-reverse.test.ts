@@ -3,6 +3,7 @@
 // check, a taken slot or a refusal moves it back, a deletion follows on_delete, and calbridge's own
 // writes are never taken for a person's change.
 import { afterEach, describe, expect, it } from 'vitest';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 import { slot, startMirrorEnv, type MirrorEnv } from './mirror-env.ts';
 
 const H = 3_600_000;
@@ -47,7 +48,7 @@ describe('a person moves an event in a calendar app', () => {
     // At most one write: the booking service's record of the new time (a new SEQUENCE), nothing more.
     expect((await env.calls('PUT')) - putsBefore).toBeLessThanOrEqual(1);
     expect(env.files()).toEqual([`${key}.ics`]);
-    expect(env.status().reverse_sync).toMatchObject({ moves_detected: 1, reschedules: { done: 1, reverted: 0, pending: 0 } });
+    expect(reverseSyncOn(env.status())).toMatchObject({ moves_detected: 1, reschedules: { done: 1, reverted: 0, pending: 0 } });
     // Told once, as made in the CalDAV calendar; the booking service's echo of it is not news.
     const moves = told(env, key).filter((x) => !x.startsWith('booking-to-targets: booked'));
     expect(moves).toEqual([
@@ -64,7 +65,7 @@ describe('a person moves an event in a calendar app', () => {
     expect(env.reschedulePatches()).toBe(0);
     expect(startIn(env, key)).toBe(slot(0));
     expect(env.sim.get(key)?.start).toBe(slot(0));
-    const reverse = env.status().reverse_sync;
+    const reverse = reverseSyncOn(env.status());
     expect(reverse).toMatchObject({ reschedules: { conflicts: 1, reverted: 1 } });
     // The bridge doing its job: told in the activity, naming the appointment in the way, not a problem.
     expect(reverse.problems).toEqual([]);
@@ -72,7 +73,7 @@ describe('a person moves an event in a calendar app', () => {
     // The move back is our own write: later rounds see nothing new.
     await env.settle(3);
     expect(env.reschedulePatches()).toBe(0);
-    expect(env.status().reverse_sync.moves_detected).toBe(1);
+    expect(reverseSyncOn(env.status()).moves_detected).toBe(1);
   });
 
   it('moves it back when the booking service refuses the reschedule, with its reason in status', async () => {
@@ -84,8 +85,8 @@ describe('a person moves an event in a calendar app', () => {
     expect(env.reschedulePatches(key)).toBe(1);
     expect(env.sim.get(key)?.start).toBe(slot(0));
     expect(startIn(env, key)).toBe(slot(0));
-    expect(env.status().reverse_sync.problems[0]).toMatchObject({ reason: 'refused' });
-    expect(JSON.stringify(env.status().reverse_sync.problems[0].detail)).toContain('outside opening hours');
+    expect(reverseSyncOn(env.status()).problems[0]).toMatchObject({ reason: 'refused' });
+    expect(JSON.stringify(reverseSyncOn(env.status()).problems[0]!.detail)).toContain('outside opening hours');
   });
 });
 
@@ -99,7 +100,7 @@ describe('a person deletes an event in a calendar app', () => {
     expect(env.files()).toEqual([`${key}.ics`]);
     expect(startIn(env, key)).toBe(slot(1));
     expect(env.sim.get(key)?.status).toBe('CONFIRMED');
-    expect(env.status().reverse_sync).toMatchObject({ deletions: { recreated: 1, cancelled: 0 } });
+    expect(reverseSyncOn(env.status())).toMatchObject({ deletions: { recreated: 1, cancelled: 0 } });
     expect(told(env, key)).toContain('reverted: deleted in the CalDAV calendar → recreated');
   });
 
@@ -110,7 +111,7 @@ describe('a person deletes an event in a calendar app', () => {
     await env.settle(2);
     expect(env.sim.get(key)?.status).toMatch(/^CANCEL/);
     expect(env.files()).toEqual([]);
-    expect(env.status().reverse_sync).toMatchObject({ deletions: { cancelled: 1 } });
+    expect(reverseSyncOn(env.status())).toMatchObject({ deletions: { cancelled: 1 } });
   });
 });
 
@@ -124,7 +125,7 @@ describe('our own writes', () => {
       expect(startIn(env, key)).toBe(slot(h));
     }
     expect(env.reschedulePatches()).toBe(0);
-    expect(env.status().reverse_sync).toMatchObject({ moves_detected: 0, deletions: { recreated: 0 } });
+    expect(reverseSyncOn(env.status())).toMatchObject({ moves_detected: 0, deletions: { recreated: 0 } });
   });
 });
 

@@ -9,6 +9,7 @@ import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { readEvent, type ReadEvent } from '../../src/caldav/event-reader.ts';
 import { systemClock, type Clock } from '../../src/core/clock.ts';
 import type { JobName, JobResult } from '../../src/jobs/job.ts';
+import type { TargetSection } from '../../src/status/status-document.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { CalendarApp } from './calendar-app.ts';
@@ -63,7 +64,7 @@ export interface MirrorEnv {
   reschedulePatches(key?: string): number;
   /** Successful CalDAV requests calbridge made, by method (PUT, DELETE, GET, REPORT, PROPFIND). */
   calls(method?: string): Promise<number>;
-  status(): Record<string, any>;
+  status(): TargetSection;
   close(): Promise<void>;
 }
 

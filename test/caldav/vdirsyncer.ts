@@ -72,7 +72,8 @@ export async function syncedByVdirsyncer(o: {
         `username = "${o.username}"`,
         `password = "${o.password}"`,
         'read_only = true',
-      ].join('\n') + '\n',
+        '', // the file ends with a newline
+      ].join('\n'),
     );
     for (const step of ['discover', 'sync']) {
       const r = await vdirsyncer(binary, dir, config, [step]);

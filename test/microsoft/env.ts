@@ -43,7 +43,7 @@ export function connect(
 /** Our event for appointment `key` at that hour (UTC) on 2026-06-15, in São Paulo's zone. */
 export function body(key: string, hourUtc: number, hash = 'h1'): EventBody {
   const start = Date.UTC(2026, 5, 15, hourUtc);
-  const local = (ms: number) => new Date(ms - 3 * H).toISOString().slice(0, 19) + '-03:00';
+  const local = (ms: number) => `${new Date(ms - 3 * H).toISOString().slice(0, 19)}-03:00`;
   return {
     summary: `Ana · ${key}`,
     description: 'Clinic',

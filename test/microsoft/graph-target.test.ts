@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
 import { calendarRef } from '../../src/microsoft/graph-target.ts';
 import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/simulator/index.ts';
-import { at, body, CLIENT_ID, CLIENT_SECRET, connect, H, MAILBOX, type Env } from './env.ts';
+import { at, body, CLIENT_ID, CLIENT_SECRET, connect, MAILBOX, type Env } from './env.ts';
 
 const CAL = calendarRef(MAILBOX, 'Calendar');
 let sim: GraphSimulator;

@@ -3,7 +3,7 @@
 // as the mirror rules say, on the schedule and on Graph's notifications.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
-import { MAILBOX } from './env.ts';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 import { PUBLIC_URL, slot, startMirror, type Env } from './mirror-env.ts';
 
 const start = (reverse: Record<string, unknown> = {}, o: { push?: boolean } = {}) => startMirror({ reverse, ...o });
@@ -183,7 +183,7 @@ describe('the Outlook mirror with Graph change notifications', () => {
     // No move is written back: at most the one update per move that records the booking service's
     // new revision (our hash property), as for Google; every event stays where the person put it.
     expect(writesAfter).toBeLessThanOrEqual(40);
-    expect(env.status().reverse_sync.push).toMatchObject({
+    expect(reverseSyncOn(env.status()).push).toMatchObject({
       enabled: true,
       address: expect.stringMatching(/\/microsoft\/notifications$/),
       channels_active: 1,

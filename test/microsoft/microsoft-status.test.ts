@@ -3,6 +3,7 @@
 // which stays 200 with a warning in our own words when Microsoft refuses the sign-in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServing } from '../helpers/operator-view.ts';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 import { MAILBOX, TENANT } from './env.ts';
 import { slot, startMirror, type Env } from './mirror-env.ts';
 
@@ -92,7 +93,7 @@ describe('the Microsoft target in status, the status page and metrics', () => {
     await env.settle(1);
     await env.run('microsoft-subscriptions');
     expect(env.graph.subscriptions.all.size).toBe(0);
-    expect(env.status().reverse_sync.push).toMatchObject({ enabled: true, channels_active: 0 });
+    expect(reverseSyncOn(env.status()).push).toMatchObject({ enabled: true, channels_active: 0 });
     expect(env.t.runtime.readiness().warnings.join('\n')).toContain(
       'Microsoft: a Graph subscription could not be made or renewed; changes are picked up on the schedule only',
     );

@@ -13,6 +13,7 @@ import {
   type SimulatedEvent,
 } from '../../src/microsoft/simulator/index.ts';
 import { listen, portOf } from '../../src/net/hono-server.ts';
+import type { TargetSection } from '../../src/status/status-document.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { CLIENT_ID, CLIENT_SECRET, H, MAILBOX, TENANT } from './env.ts';
@@ -37,7 +38,7 @@ export interface Env {
   events(): SimulatedEvent[];
   eventOf(key: string): SimulatedEvent | undefined;
   patches(key?: string): number;
-  status(): Record<string, any>;
+  status(): TargetSection;
   close(): Promise<void>;
 }
 
@@ -109,7 +110,7 @@ export async function startMirror(o: MirrorOptions = {}): Promise<Env> {
     eventOf: (key) => events().find((e) => keyOf(e) === key),
     patches: (key) =>
       sim.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && (!key || r.path.includes(key))).length,
-    status: () => t.runtime.status().targets['microsoft.default'] as Record<string, any>,
+    status: () => t.runtime.status().targets['microsoft.default']!,
     async close() {
       await t.runtime.scheduler.stop();
       await t.close();

@@ -1,6 +1,7 @@
 // Events deleted by a person in Google, each on_delete policy, and a lost sync token (410).
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 import { targetKeys } from '../../src/sync/target/adapter.ts';
 
 const syncTokenKey = targetKeys({ kind: 'google', name: 'default' }).cursor;
@@ -17,7 +18,7 @@ async function booked(e: ReverseEnv, hours: number): Promise<string> {
 }
 
 const cancelRequests = (e: ReverseEnv) => e.sim.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/api/v3/appointments/'));
-const section = (e: ReverseEnv) => e.status().targets['google.default']!.reverse_sync as Record<string, any>;
+const section = (e: ReverseEnv) => reverseSyncOn(e.status().targets['google.default']);
 
 describe('a person deletes an event in Google', () => {
   it('recreates it by default (same event id, revived), without touching the booking', async () => {

@@ -2,6 +2,7 @@
 // client against the simulator, over HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { reverseSyncOn } from '../helpers/reverse-sync-section.ts';
 
 const H = 3_600_000;
 let env: ReverseEnv;
@@ -17,7 +18,7 @@ async function booked(e: ReverseEnv, hours = 0, calendarKey?: string): Promise<s
   return a.appointment_key;
 }
 
-const section = (e: ReverseEnv) => e.status().targets['google.default']!.reverse_sync as Record<string, any>;
+const section = (e: ReverseEnv) => reverseSyncOn(e.status().targets['google.default']);
 
 describe('a person moves an event in Google', () => {
   it('reschedules the booking exactly once, then stays quiet', async () => {
