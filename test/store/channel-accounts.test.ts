@@ -1,29 +1,17 @@
 // Migration 022: each Google push channel belongs to an account. Channels stored before it are the
 // account `default`'s; afterwards each account's store sees only its own channels, while a lookup
 // by id (the one notification route) finds any, with its account. SQL here seeds the old schema only.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { ChannelStore } from '../../src/store/channel-store.ts';
-import { loadMigrations, migrate } from '../../src/store/db.ts';
+import { migrate } from '../../src/store/db.ts';
+import { oldDatabases } from './old-databases.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const databases = oldDatabases('calbridge-channels-');
 
 it("keeps the channels opened before accounts as the default account's, and keeps accounts' channels apart", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-channels-'));
-  dirs.push(dir);
-  const db = new Database(join(dir, 'cb.db'));
+  const { db } = databases.atSchema(21);
   const clock = new ManualClock(10_000);
-  migrate(
-    db,
-    loadMigrations().filter((m) => m.version < 22),
-  );
   db.prepare(
     `INSERT INTO google_channels (id, calendar_id, resource_id, token, address, expiration_ms, state, created_at_ms, updated_at_ms)
      VALUES ('old', 'primary', 'r1', 'tok', 'https://x/google/notifications', 99999999, 'active', 1, 1)`,

@@ -2,22 +2,18 @@
 // they must agree with the table through every change a delivery goes through, in every process,
 // and start right on a database that already holds deliveries. Bodies are kept only until processed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { loadMigrations, migrate, openDatabase, type Db } from '../../src/store/db.ts';
+import { openDatabase, type Db } from '../../src/store/db.ts';
 import { DeliveryStore, type DeliveryCounts } from '../../src/store/delivery-store.ts';
 import { testDelivery as delivery } from '../helpers/delivery.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { oldDatabases } from './old-databases.ts';
 
 let t: TestContext | undefined;
-const dirs: string[] = [];
 afterEach(async () => {
   await t?.close();
   t = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+const databases = oldDatabases('calbridge-counts-');
 
 /** The counts as a pass over the table gives them (what the counters replace). */
 function counted(db: Db): Omit<DeliveryCounts, 'oldestPendingAt'> & { oldestPendingAt: number | null } {
@@ -71,14 +67,7 @@ describe('delivery counters', () => {
   });
 
   it('start from the rows already stored when the database is upgraded', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'calbridge-counts-'));
-    dirs.push(dir);
-    const path = join(dir, 'cb.db');
-    const before = new Database(path);
-    migrate(
-      before,
-      loadMigrations().filter((m) => m.version <= 4),
-    );
+    const { db: before, path } = databases.atSchema(4);
     const insert = before.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, body, received_at_ms, state, attempts, processed_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );

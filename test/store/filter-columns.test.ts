@@ -1,24 +1,13 @@
 // Feed filters read stored columns, not the record's JSON by the code's field names: the columns
 // follow every upsert, and a database from before they existed gets them filled on upgrade.
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { loadMigrations, migrate, openDatabase } from '../../src/store/db.ts';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/db.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { testAppointment } from '../helpers/appointment.ts';
+import { oldDatabases } from './old-databases.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempFile = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-columns-'));
-  dirs.push(dir);
-  return join(dir, 'cb.db');
-};
+const databases = oldDatabases('calbridge-columns-');
 
 const booked = testAppointment({
   clientKey: 'client-1',
@@ -36,7 +25,7 @@ const factsOf = (store: AppointmentStore) => rowsOf(store).map((r) => r.facts);
 
 describe('filter columns', () => {
   it('follow every upsert: created, changed, and revived after being gone', () => {
-    const db = openDatabase(tempFile());
+    const db = openDatabase(databases.file());
     const store = new AppointmentStore(db, new ManualClock());
     store.upsert(booked);
     expect(factsOf(store)).toEqual([
@@ -64,12 +53,7 @@ describe('filter columns', () => {
   });
 
   it('are filled from the stored records when a database of schema 7 is upgraded', () => {
-    const file = tempFile();
-    const old = new Database(file);
-    migrate(
-      old,
-      loadMigrations().filter((m) => m.version <= 7),
-    );
+    const { db: old, path: file } = databases.atSchema(7);
     const insert = old.prepare(
       `INSERT INTO appointments (appointment_key, status, start_ms, end_ms, calendar_key, data, material_hash, revision, changed_at_ms, seen_at_ms)
        VALUES (?, ?, ?, ?, ?, ?, 'h', 1, 0, 0)`,

@@ -1,11 +1,7 @@
 // Migration 021: the links of every calendar target in one table, keyed by account. A database
 // from before it keeps every link, every reverse-sync action and every saved cursor, now under the
 // account they belong to (google.default, caldav.default, microsoft.default). SQL here seeds the old schema only.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { AppointmentStore } from '../../src/store/appointment-store.ts';
 import { loadMigrations, migrate, schemaVersion } from '../../src/store/db.ts';
@@ -13,26 +9,17 @@ import { KvStore } from '../../src/store/kv-store.ts';
 import { LinkStore } from '../../src/store/link-store.ts';
 import { RescheduleStore } from '../../src/store/reschedule-store.ts';
 import { testAppointment } from '../helpers/appointment.ts';
+import { oldDatabases } from './old-databases.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const databases = oldDatabases('calbridge-links-');
 
 const LINK = `INSERT INTO %s (appointment_key, calendar_id, event_id, generation, present, written_hash, etag, written_start_ms, written_end_ms,
   written_revision, attempts, next_attempt_ms, last_error, updated_at_ms, deferred_etag, deferred_since_ms, write_started_ms, failed_hash)
   VALUES (?, ?, ?, 2, 1, 'h1', '"e1"', 1000, 2000, 3, 1, 5000, 'HTTP 503', 900, '"d"', 800, 700, 'f1')`;
 
 it('moves every Google, CalDAV and Microsoft link, action and cursor to its account, losing nothing', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'calbridge-links-'));
-  dirs.push(dir);
-  const db = new Database(join(dir, 'cb.db'));
-  db.pragma('foreign_keys = ON');
+  const { db } = databases.atSchema(19, { foreignKeys: true });
   const clock = new ManualClock(10_000);
-  migrate(
-    db,
-    loadMigrations().filter((m) => m.version < 20),
-  );
   const [a, b] = [testAppointment({ key: 'apt-a' }), testAppointment({ key: 'apt-b' })];
   const appointments = new AppointmentStore(db, clock);
   appointments.upsert(a);

@@ -1,33 +1,20 @@
 // Migration 015: deliveries deduplicated among pending rows only, keyed by 16 bytes of the body's
 // SHA-256. A database written by the release before (hex keys, one unique index over every row)
 // is upgraded with nothing lost: a repeat of a delivery still pending is still a duplicate.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { loadMigrations, migrate, openDatabase } from '../../src/store/db.ts';
+import { openDatabase } from '../../src/store/db.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { dedupeKeyOf } from '../../src/http/webhook-routes.ts';
+import { oldDatabases } from './old-databases.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const databases = oldDatabases('calbridge-015-');
 
 const bodyOf = (n: number) => Buffer.from(JSON.stringify({ event: 'appointment.updated', appointment_key: `a${n}`, n }));
 
 describe('migration 015: deliveries deduplicated while pending', () => {
   it('upgrades a database of hex keys: rows, states and counts kept; a repeat of a pending one is still a duplicate', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'calbridge-015-'));
-    dirs.push(dir);
-    const path = join(dir, 'cb.db');
-    const old = new Database(path);
-    migrate(
-      old,
-      loadMigrations().filter((m) => m.version < 15),
-    );
+    const { db: old, path } = databases.atSchema(14);
     const insert = old.prepare(
       `INSERT INTO deliveries (dedupe_key, appointment_key, event, body, received_at_ms, state, attempts, processed_at_ms, last_error)
        VALUES (?, ?, 'appointment.updated', ?, ?, ?, ?, ?, ?)`,
