@@ -4,7 +4,7 @@
 // written again; a second move met with a stale record of the first (a 412, then the same times
 // written again).
 import { afterEach, expect, it } from 'vitest';
-import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { agreedAppointment, CAL, deliverAndWrite, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 
 let env: ReverseEnv | undefined;
@@ -27,27 +27,12 @@ async function startWithClock() {
   return { e: env, later: (ms: number) => void (skew += ms) };
 }
 
-/** An appointment at slot(0), written to Google and seen by a first reverse round: everyone agrees. */
-async function agreedAppointment(e: ReverseEnv): Promise<string> {
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
-  return key;
-}
-
 /** The person moves the event in Google; the booking service is busy (one 503), so the reschedule waits for a retry. */
 async function moveThatWaits(e: ReverseEnv, key: string, to: number) {
   e.moveInGoogle(key, to);
   e.sim.failNext({ status: 503, pathIncludes: `/appointments/${key}/` });
   await e.run('google-reverse-sync');
   await e.run('google-reschedules');
-}
-
-/** The booking service's change (already made on the simulator) delivered to us and written to Google. */
-async function deliverAndWrite(e: ReverseEnv) {
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
 }
 
 /** What the activity log told of this appointment coming back from the calendar. */

@@ -152,3 +152,18 @@ export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<
 
 /** Google's start of an event as epoch ms. */
 export const googleStart = (ev: SimulatedEvent | undefined): number | null => (ev?.start?.dateTime ? Date.parse(ev.start.dateTime) : null);
+
+/** An appointment at slot(0), written to Google and seen by a first reverse round: everyone agrees. */
+export async function agreedAppointment(e: ReverseEnv): Promise<string> {
+  const key = e.sim.create({ start: slot(0) }).appointment_key;
+  await e.settle(1);
+  await e.run('google-reverse-sync');
+  return key;
+}
+
+/** A change just made at the booking service, delivered to us by its webhook and written to Google. */
+export async function deliverAndWrite(e: ReverseEnv): Promise<void> {
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-writer');
+}

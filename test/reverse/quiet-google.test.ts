@@ -3,7 +3,7 @@
 // length) is put back once, then nothing more. The same rules as test/caldav/quiet-caldav.test.ts.
 import { DateTime } from 'luxon';
 import { afterEach, expect, it } from 'vitest';
-import { CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { agreedAppointment, CAL, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { TEST_ZONE } from '../helpers/simulator.ts';
 
@@ -35,9 +35,7 @@ async function quietRounds(e: ReverseEnv, n: number): Promise<void> {
 it("after a person's move the booking service accepted, the event is taken as it is: no write of the times it already shows", async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
 
   const logFrom = e.fake.log.length;
   e.moveInGoogle(key, slot(3));
@@ -62,9 +60,7 @@ it("after a person's move the booking service accepted, the event is taken as it
 it('a person who changes only the end: put back to the booked length, once, told in activity; then quiet', async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
   const bookedEnd = googleEnd(e, key);
 
   e.fake.state.userEdit(CAL, eventIdFor(key), { end: at(bookedEnd + H) }); // dragged the bottom edge an hour down
@@ -88,9 +84,7 @@ it('a person who changes only the end: put back to the booked length, once, told
 it('a person who renames the event: the title is put back once; then quiet', async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
   const title = e.eventOf(key)?.summary;
 
   e.fake.state.userEdit(CAL, eventIdFor(key), { summary: 'Call back first!' });

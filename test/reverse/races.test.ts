@@ -1,7 +1,7 @@
 // Races between the writer, the reverse sync and `calbridge sync` that once lost a move or sent it twice.
 import { afterEach, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
-import { googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
+import { agreedAppointment, deliverAndWrite, googleStart, slot, startReverseEnv, type ReverseEnv } from './harness.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
 import { TEST_ZONE } from '../helpers/simulator.ts';
 
@@ -64,14 +64,10 @@ it('`sync` (wakes, then runNow) sends one PATCH per move, with moves in two cale
 it('our own earlier write, read by a round that overlaps our next write, is an echo: no PATCH', async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
   const bookingMove = async (to: number) => {
     e.sim.reschedule(key, to);
-    await e.sim.idle();
-    await e.run('deliveries');
-    await e.run('google-writer');
+    await deliverAndWrite(e);
   };
   await bookingMove(slot(2));
   const hold = e.fake.holdNext({ kind: 'list' });
@@ -89,17 +85,13 @@ it('our own earlier write, read by a round that overlaps our next write, is an e
 it("a person's move seen by a round that overlaps a move at the booking service: the booking service wins", async () => {
   env = await startReverseEnv();
   const e = env;
-  const key = e.sim.create({ start: slot(0) }).appointment_key;
-  await e.settle(1);
-  await e.run('google-reverse-sync');
+  const key = await agreedAppointment(e);
   e.moveInGoogle(key, slot(2));
   const hold = e.fake.holdNext({ kind: 'list' });
   const round = e.run('google-reverse-sync');
   await hold.arrived;
   e.sim.reschedule(key, slot(5));
-  await e.sim.idle();
-  await e.run('deliveries');
-  await e.run('google-writer');
+  await deliverAndWrite(e);
   hold.release();
   await round;
   await e.run('google-reschedules');
