@@ -2,7 +2,6 @@
 // `serve` builds, with Graph change notifications on: each mailbox holds exactly its account's
 // appointments, each account subscribes its own calendar through the handshake, and a move in one
 // mailbox reaches the booking service through the shared notification route, woken on that account.
-import { DateTime } from 'luxon';
 import { afterEach, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.ts';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
@@ -10,6 +9,7 @@ import { startGraphSimulator, type SimulatedEvent } from '../../src/microsoft/si
 import { listen, portOf } from '../../src/net/hono-server.ts';
 import { createTestContext, testConfig } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { slot } from '../helpers/slot.ts';
 import { CLIENT_ID, CLIENT_SECRET, TENANT } from '../microsoft/env.ts';
 
 const PUBLIC_URL = 'https://calbridge.test';
@@ -17,15 +17,12 @@ const ANA = 'ana@clinic.example';
 const CARLA = 'carla@clinic.example';
 const K_ANA = 'a0000000-0000-4000-a000-000000000001';
 const K_CARLA = 'b0000000-0000-4000-a000-000000000002';
-const H = 3_600_000;
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-const slot = (hours: number) =>
-  DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis() + hours * H;
 const keyOf = (e: SimulatedEvent) => e.extended.find((p) => p.id === KEY_PROPERTY)?.value;
 
 it('two Microsoft accounts: each mailbox holds its own, each subscribes its calendar, a move comes back through the shared route', async () => {

@@ -18,13 +18,8 @@ import { startRadicale, type Radicale } from './radicale.ts';
 import { PASSWORD, USER } from './setup.ts';
 
 const CALENDAR = 'Clinic';
-const H = 3_600_000;
 
-/** Tomorrow 09:00 in the booking zone, plus `hours`. */
-export function slot(hours: number): number {
-  const day = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 });
-  return day.toMillis() + hours * H;
-}
+export { slot } from '../helpers/slot.ts';
 
 export interface MirrorEnvOptions {
   /** A failing proxy between calbridge and Radicale (the CalendarApp talks to Radicale directly). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cliFolder } from '../helpers/cli-env.ts';
 import { cli } from '../helpers/run-cli.ts';
 import { startServer, type Misbehaving } from '../helpers/misbehaving.ts';
-import { slot } from '../reverse/harness.ts';
+import { slot } from '../helpers/slot.ts';
 import { redactStatus } from '../../src/http/status-page/redact.ts';
 
 const cleanups: (() => unknown)[] = [];

@@ -8,7 +8,7 @@ import { cli } from '../helpers/run-cli.ts';
 import { startRadicale } from '../caldav/radicale.ts';
 import { CalendarApp } from '../caldav/calendar-app.ts';
 import { PASSWORD, USER } from '../caldav/setup.ts';
-import { slot } from '../caldav/mirror-env.ts';
+import { slot } from '../helpers/slot.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

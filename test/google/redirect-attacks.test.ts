@@ -7,7 +7,7 @@ import { cliFolder } from '../helpers/cli-env.ts';
 import { cli } from '../helpers/run-cli.ts';
 import { startRedirector, startServer, type Misbehaving } from '../helpers/misbehaving.ts';
 import { CLIENT } from './google-env.ts';
-import { slot } from '../reverse/harness.ts';
+import { slot } from '../helpers/slot.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

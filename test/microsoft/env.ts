@@ -11,7 +11,7 @@ export const MAILBOX = 'ana@clinic.example';
 export const TENANT = 'b2c1a5e4-0d1f-4c6a-9f1e-3c2d4b5a6e7f';
 export const CLIENT_ID = '6731de76-14a6-49ae-97bc-6eba6914391e';
 export const CLIENT_SECRET = 'q8Q~simulated-client-secret';
-export const H = 3_600_000;
+const H = 3_600_000;
 const FAST: RetryPolicy = { retries: 6, baseMs: 2, maxMs: 50 };
 
 export interface Env {

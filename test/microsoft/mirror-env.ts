@@ -1,7 +1,6 @@
 // The Outlook mirror in one process: the booking simulator and the Graph simulator over HTTP, a real
 // database, and the runtime `serve` builds, its Microsoft jobs run explicitly (or, with push, woken
 // by Graph's notifications through the daemon's own routes). Used by the tests and the bench.
-import { DateTime } from 'luxon';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import type { JobName } from '../../src/jobs/job.ts';
@@ -16,7 +15,7 @@ import { listen, portOf } from '../../src/net/hono-server.ts';
 import type { TargetSection } from '../../src/status/status-document.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
-import { CLIENT_ID, CLIENT_SECRET, H, MAILBOX, TENANT } from './env.ts';
+import { CLIENT_ID, CLIENT_SECRET, MAILBOX, TENANT } from './env.ts';
 
 export interface MirrorOptions {
   reverse?: Record<string, unknown>;
@@ -42,9 +41,7 @@ export interface Env {
   close(): Promise<void>;
 }
 
-/** Tomorrow 09:00 in the booking zone, plus `hours`. */
-export const slot = (hours: number) =>
-  DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis() + hours * H;
+export { slot } from '../helpers/slot.ts';
 
 export const PUBLIC_URL = 'https://calbridge.test';
 

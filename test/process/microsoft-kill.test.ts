@@ -15,7 +15,7 @@ import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/si
 import { openDatabase } from '../../src/store/db.ts';
 import { LinkStore } from '../../src/store/link-store.ts';
 import { CLIENT_ID, CLIENT_SECRET, MAILBOX, TENANT } from '../microsoft/env.ts';
-import { slot } from '../microsoft/mirror-env.ts';
+import { slot } from '../helpers/slot.ts';
 import { calbridgeProcesses, type CalbridgeProcess } from '../helpers/calbridge-process.ts';
 import { startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
 import { waitFor } from '../helpers/wait-for.ts';

@@ -20,13 +20,13 @@ import {
 } from '../../src/google/simulator/index.ts';
 import { createTestContext, testConfig, TEST_WEBHOOK_SECRET, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { slot } from '../helpers/slot.ts';
 import type { StatusDocument } from '../../src/status/status-document.ts';
 import { CLIENT, googleSection } from '../google/google-env.ts';
 
 export const CAL = 'primary';
 const PUBLIC_URL = 'https://calbridge.test';
 const FEED_TOKEN = 'reverse-sync-feed-token-0123456789';
-const H = 3_600_000;
 
 export interface ReverseEnv {
   sim: Simulator;
@@ -60,15 +60,7 @@ export interface ReverseEnvOptions {
   itemBackoff?: { baseMs: number; maxMs: number };
 }
 
-/**
- * Tomorrow 09:00 in the booking zone, plus `hours`; "tomorrow" as of the first call in this test
- * file, so a test that runs across midnight in that zone compares the same slots it made.
- */
-let tomorrowAt9: number | undefined;
-export function slot(hours: number): number {
-  tomorrowAt9 ??= DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 }).toMillis();
-  return tomorrowAt9 + hours * H;
-}
+export { slot };
 
 export async function startReverseEnv(options: ReverseEnvOptions = {}): Promise<ReverseEnv> {
   let appFetch: (r: Request) => Response | Promise<Response> = () => new Response('starting', { status: 503 });
