@@ -62,7 +62,7 @@ connect:
   await runtime.scheduler.runNow('google.ana-writer'); // the poll woke it already: either pass meets the refusal
   expect(runtime.status().targets['google.ana']?.auth).toMatchObject({ ok: false, error: expect.stringContaining('invalid_grant') });
 
-  const alerts = runtime.status()['alerts'] as { problems: { key: string; sentence: string }[] };
+  const alerts = runtime.status().alerts as { problems: { key: string; sentence: string }[] };
   const told = alerts.problems.find((p) => p.key === 'google.ana.auth')?.sentence;
   expect(told).toMatch(/^google\.ana: Google refused the sign-in of this calendar, connected on the web, 7 days after it was given: /);
   expect(told).toContain('the OAuth app of connect.google_client is in "Testing"');
