@@ -13,7 +13,7 @@ import { runtimeSettings } from '../scripts/modern-node.js';
 import { CLIENT as LOAD_CLIENT, load, percentile, turns, type LoadResult, type LoadSpec, type Target } from './daemon/load.ts';
 import { cpuMs, freePort, mainThreadCpuMs, startBare, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 
-const SECRET = 'bench-webhook-secret-0123456789';
+export const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
 // The feed rows in turns: each server this long at a time (see feedRows).
 const TURN_SLICE_MS = 200;
@@ -28,10 +28,32 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export type GoogleSetup = false | { rpm: number; calendarKeys?: string[]; reverseSchedule?: string };
 
-export function writeConfig(dir: string, port: number, f: Fakes['ready'], google: GoogleSetup, maxPages = 500): string {
+/**
+ * Microsoft in serve's config (the single form, app-only, one mailbox's calendar taking every
+ * appointment) against the fakes' Graph simulator; with `publicUrl` (https) serve's public_url is
+ * that address, so Graph change notifications are on (the fakes deliver them to serve's port).
+ */
+export interface MicrosoftSetup {
+  rpm: number;
+  tenant: string;
+  clientId: string;
+  clientSecret: string;
+  mailbox: string;
+  publicUrl?: string;
+}
+
+export function writeConfig(
+  dir: string,
+  port: number,
+  f: Fakes['ready'],
+  google: GoogleSetup,
+  maxPages = 500,
+  microsoft?: MicrosoftSetup,
+): string {
   const file = join(dir, 'config.yaml');
+  const publicUrl = microsoft?.publicUrl ?? `http://127.0.0.1:${port}`;
   const lines = [
-    `server: {host: 127.0.0.1, port: ${port}, public_url: "http://127.0.0.1:${port}", admin_token: ${ADMIN}}`,
+    `server: {host: 127.0.0.1, port: ${port}, public_url: "${publicUrl}", admin_token: ${ADMIN}}`,
     `database: {path: ${join(dir, 'calbridge.db')}}`,
     `booking: {base_url: "${f.bookingUrl}", token: ${f.bookingToken}, timezone: America/Sao_Paulo, page_size: 100, max_pages: ${maxPages}}`,
     `webhook: {secret: ${SECRET}, register: false}`,
@@ -56,6 +78,19 @@ export function writeConfig(dir: string, port: number, f: Fakes['ready'], google
         );
       });
     }
+  }
+  if (microsoft) {
+    if (!f.graphRoot) throw new Error('the fakes were started without the Graph simulator');
+    lines.push(
+      'microsoft:',
+      `  tenant: ${microsoft.tenant}`,
+      `  credentials: {client_id: ${microsoft.clientId}, client_secret: "${microsoft.clientSecret}"}`,
+      `  authority_url: "${f.graphRoot}"`,
+      `  graph_root: "${f.graphRoot}"`,
+      `  calendars: [{calendar_key: "*", user: "${microsoft.mailbox}", calendar: Calendar}]`,
+      `  requests_per_minute: ${microsoft.rpm}`,
+      `  reverse_sync: {enabled: true, push_notifications: ${microsoft.publicUrl !== undefined}}`,
+    );
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;

@@ -1,11 +1,15 @@
 // The other side of the whole-daemon benchmark, in its own process so calbridge is measured alone:
 // the booking simulator and the Google simulator (enforcing a rolling per-minute quota), or one
 // Google simulator per simulated user (`googleUsers`: Google's quota is per user, so each named
-// account of the config gets its own). Driven by the benchmark over IPC: { id, cmd, ...args } in,
-// { id, result } out; a Google command's `user` picks the simulator (0 when not given).
+// account of the config gets its own); with `graph`, the Graph simulator too (one mailbox, Graph's
+// own limits, its change notifications delivered to serve's port). Driven by the benchmark over IPC:
+// { id, cmd, ...args } in, { id, result } out; a Google command's `user` picks the simulator (0 when not given).
 import { startSimulator } from '../../src/booking/simulator/index.ts';
 import { startGoogleSimulator, type LoggedRequest } from '../../src/google/simulator/index.ts';
+import { startGraphSimulator, type GraphSimulator, type LoggedRequest as GraphRequest } from '../../src/microsoft/simulator/index.ts';
+import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
+import type { GraphArgs } from './processes.ts';
 
 interface Args {
   seed: number;
@@ -13,6 +17,7 @@ interface Args {
   clientId: string;
   clientSecret: string;
   googleUsers?: number;
+  graph?: GraphArgs;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as Args;
@@ -23,20 +28,48 @@ const users = await Promise.all(
   ),
 );
 const google = users[0]!;
+const g = args.graph;
+const graph: GraphSimulator | undefined = g
+  ? await startGraphSimulator({
+      clientId: g.clientId,
+      clientSecret: g.clientSecret,
+      mailboxes: [g.mailbox],
+      latencyMs: g.latencyMs,
+      retryAfterSeconds: 1,
+      ...(g.perMinute ? { perMailboxPerMinute: g.perMinute } : {}),
+      pushAddress: (u) => u.replace(g.publicUrl, `http://127.0.0.1:${g.servePort}`),
+    })
+  : undefined;
+const graphOf = () => {
+  if (!graph) throw new Error('the fakes were started without the Graph simulator');
+  return graph;
+};
 
-// When each Google call arrived (the simulator logs it on arrival and applies it right after).
-const arrived = new WeakMap<LoggedRequest, number>();
-for (const user of users) {
-  const push = user.log.push.bind(user.log);
-  user.log.push = (...items: LoggedRequest[]) => {
+// When each call arrived (the simulators log a call on arrival and apply it right after).
+const arrived = new WeakMap<object, number>();
+function stampArrivals<T extends object>(log: T[]): void {
+  const push = log.push.bind(log);
+  log.push = (...items: T[]) => {
     const now = performance.now();
     for (const i of items) arrived.set(i, now);
     return push(...items);
   };
 }
+for (const user of users) stampArrivals(user.log);
+if (graph) stampArrivals(graph.log);
+stampArrivals(booking.requests);
+const arrival = (l: object) => arrived.get(l) ?? 0;
 
 const calendarCalls = (user = google) => user.log.filter((l) => l.kind !== 'token' && l.kind !== 'other');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A booking webhook to serve, as the booking service posts it; `tag` makes each post a delivery of its own. */
+async function postWebhook(o: { url: string; secret: string }, event: string, key: string, tag?: string): Promise<void> {
+  const data = { appointment_key: key, ...(tag ? { n: tag } : {}) };
+  const body = JSON.stringify({ event, timestamp: new Date().toISOString(), data });
+  const res = await fetch(`${o.url}/webhooks/${o.secret}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+}
 
 async function propagate(o: { url: string; secret: string; count: number; perSecond: number }): Promise<number[]> {
   const now = Date.now();
@@ -52,9 +85,7 @@ async function propagate(o: { url: string; secret: string; count: number; perSec
       const a = booking.get(key)!;
       booking.reschedule(key, a.start + 3_600_000);
       sent.set(eventIdFor(key), performance.now());
-      const body = JSON.stringify({ event: 'appointment.updated', timestamp: new Date().toISOString(), data: { appointment_key: key } });
-      const res = await fetch(`${o.url}/webhooks/${o.secret}/`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-      if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+      await postWebhook(o, 'appointment.updated', key);
     }),
   );
   const deadline = performance.now() + 20_000;
@@ -62,8 +93,7 @@ async function propagate(o: { url: string; secret: string; count: number; perSec
     const written = new Map<string, number>();
     for (const l of google.log) {
       const t0 = l.eventId === undefined ? undefined : sent.get(l.eventId);
-      if (t0 !== undefined && l.kind === 'update' && l.status === 200 && !written.has(l.eventId!))
-        written.set(l.eventId!, arrived.get(l) ?? 0);
+      if (t0 !== undefined && l.kind === 'update' && l.status === 200 && !written.has(l.eventId!)) written.set(l.eventId!, arrival(l));
     }
     if (written.size === sent.size || performance.now() > deadline) return [...written].map(([id, t]) => t - sent.get(id)!);
     await sleep(20);
@@ -82,21 +112,55 @@ function longestPause(times: number[]): { ms: number; fromMs: number } | null {
 }
 
 /**
- * The backfill as Google saw it: from the first event inserted to the last, every calendar call in
- * between (a reverse-sync round that listed the calendar before the first insert is not the backfill's).
+ * The backfill as a calendar service saw it: from the first event created to the last, every
+ * calendar call answered in between (a reverse-sync round that listed the calendar before the first
+ * create is not the backfill's; a call refused by the service's limits was not answered).
  */
-function backfillWindow(
-  calls: LoggedRequest[],
+function backfillWindow<T extends object>(
+  calls: T[],
+  isCreate: (l: T) => boolean,
+  answered: (l: T) => boolean,
 ): { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null } | null {
-  const inserts = calls.filter((l) => l.kind === 'insert').map((l) => arrived.get(l) ?? 0);
-  if (inserts.length === 0) return null;
-  const firstMs = Math.min(...inserts);
-  const lastMs = Math.max(...inserts);
+  const creates = calls.filter(isCreate).map(arrival);
+  if (creates.length === 0) return null;
+  const firstMs = Math.min(...creates);
+  const lastMs = Math.max(...creates);
   const within = calls
-    .filter((l) => !l.limited)
-    .map((l) => arrived.get(l) ?? 0)
+    .filter(answered)
+    .map(arrival)
     .filter((t) => t >= firstMs && t <= lastMs);
   return { calls: within.length, firstMs, lastMs, longestPause: longestPause(within) };
+}
+
+// The Graph side: calls of the mailbox (tokens apart), and our appointment's event by its key property.
+const graphCalls = () => graphOf().log.filter((l) => l.kind !== 'token');
+const keyOf = (e: { extended: { id: string; value: string }[] }) => e.extended.find((p) => p.id === KEY_PROPERTY)?.value;
+const graphEventOf = (key: string) => [...graphOf().mailbox().events.values()].find((e) => keyOf(e) === key);
+const reschedulesOf = (key: string) => booking.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && r.path.includes(key));
+
+/**
+ * A person moves each event in Outlook by `shiftMs`, one after another; each time from the move
+ * (Graph's change notification leaves at once) to the reschedule PATCH arriving at the booking service.
+ */
+async function personMoves(o: { keys: string[]; shiftMs: number }): Promise<number[]> {
+  const latencies: number[] = [];
+  for (const [i, key] of o.keys.entries()) {
+    const e = graphEventOf(key);
+    if (!e) throw new Error(`no Outlook event for ${key}`);
+    const before = reschedulesOf(key).length;
+    const t0 = performance.now();
+    graphOf().mailbox().userEdit(e.id, { start: e.start + o.shiftMs, end: e.end + o.shiftMs });
+    for (;;) {
+      const patch = reschedulesOf(key)[before];
+      if (patch) {
+        latencies.push(arrival(patch) - t0);
+        break;
+      }
+      if (performance.now() - t0 > 30_000) throw new Error(`move ${i + 1} did not reach the booking service within 30 s`);
+      await sleep(5);
+    }
+  }
+  return latencies;
 }
 
 const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
@@ -105,7 +169,7 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   googleStats: (m) => {
     const user = users[Number(m.user ?? 0)]!;
     const calls = calendarCalls(user);
-    const times = calls.map((l) => arrived.get(l) ?? 0);
+    const times = calls.map(arrival);
     return {
       calls: calls.filter((l) => !l.limited).length,
       limited: calls.filter((l) => l.limited).length,
@@ -113,7 +177,7 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
       events: user.events('primary').length,
       firstMs: times.length ? Math.min(...times) : null,
       lastMs: times.length ? Math.max(...times) : null,
-      backfill: backfillWindow(calls),
+      backfill: backfillWindow(calls, (l) => l.kind === 'insert', (l) => !l.limited),
       now: performance.now(),
     };
   },
@@ -129,6 +193,43 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
     return keys;
   },
   propagate: (m) => propagate(m as unknown as { url: string; secret: string; count: number; perSecond: number }),
+  graphStats: () => {
+    const calls = graphCalls();
+    const answered = (l: GraphRequest) => !l.throttled;
+    return {
+      calls: calls.filter(answered).length,
+      throttled: calls.filter((l) => l.status === 429).length,
+      creates: calls.filter((l) => l.kind === 'create' && l.status === 201).length,
+      writes: graphOf().writes(),
+      events: graphOf().mailbox().events.size,
+      maxInFlight: graphOf().maxInFlight(),
+      backfill: backfillWindow(calls, (l) => l.kind === 'create', answered),
+    };
+  },
+  /** Forgets the Graph calls so far (and the most in flight), to count from here. */
+  graphResetLog: () => graphOf().resetLog(),
+  /** New appointments in booking calendar `calendarKey`, `stepMs` apart from `startMs`; their keys. */
+  newAppointments: (m) =>
+    Array.from(
+      { length: Number(m.count) },
+      (_, i) =>
+        booking.create({
+          start: Number(m.startMs) + i * Number(m.stepMs),
+          calendar: { calendar_key: String(m.calendarKey), name: 'Bench' },
+        }).appointment_key,
+    ),
+  /** Each appointment moved by `shiftMs` at the booking service. */
+  reschedule: (m) => {
+    for (const key of m.keys as string[]) booking.reschedule(key, booking.get(key)!.start + Number(m.shiftMs));
+    return null;
+  },
+  webhooks: async (m) => {
+    for (const key of m.keys as string[]) await postWebhook(m as { url: string; secret: string }, String(m.event), key, `${m.tag}-${key}`);
+    return null;
+  },
+  /** How many of the appointments have an Outlook event at their booking time. */
+  graphAgrees: (m) => (m.keys as string[]).filter((key) => graphEventOf(key)?.start === booking.get(key)!.start).length,
+  personMoves: (m) => personMoves(m as unknown as { keys: string[]; shiftMs: number }),
 };
 
 process.on('message', (m: { id: number; cmd: string }) => {
@@ -148,5 +249,6 @@ process.send!({
     googleRoot: google.rootUrl,
     tokenUrl: google.tokenUrl,
     googleUsers: users.map((u) => ({ root: u.rootUrl, tokenUrl: u.tokenUrl })),
+    ...(graph ? { graphRoot: graph.graphRoot } : {}),
   },
 });

@@ -34,6 +34,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The Graph simulator in the fakes' process: one mailbox, Graph's limits, notifications to serve. */
+export interface GraphArgs {
+  clientId: string;
+  clientSecret: string;
+  mailbox: string;
+  /** Per-mailbox requests in any rolling minute (429 past it); 0: none. */
+  perMinute: number;
+  /** Milliseconds each Graph call takes. */
+  latencyMs: number;
+  /** serve's https public_url, and the local port Graph's deliveries to it really go to. */
+  publicUrl: string;
+  servePort: number;
+}
+
 export interface Fakes {
   child: ChildProcess;
   ready: {
@@ -43,6 +57,8 @@ export interface Fakes {
     tokenUrl: string;
     /** Every simulated Google user's endpoints (the first is googleRoot and tokenUrl). */
     googleUsers: { root: string; tokenUrl: string }[];
+    /** microsoft.authority_url and microsoft.graph_root, when started with `graph`. */
+    graphRoot?: string;
   };
   call<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
@@ -66,6 +82,7 @@ export async function startFakes(args: {
   clientId: string;
   clientSecret: string;
   googleUsers?: number;
+  graph?: GraphArgs;
 }): Promise<Fakes> {
   const child = fork(RUN_TS, [join(ROOT, 'bench', 'daemon', 'fakes.ts'), JSON.stringify(args)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
