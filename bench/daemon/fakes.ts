@@ -5,7 +5,7 @@
 // own limits, its change notifications delivered to serve's port). Driven by the benchmark over IPC:
 // { id, cmd, ...args } in, { id, result } out; a Google command's `user` picks the simulator (0 when not given).
 import { startSimulator } from '../../src/booking/simulator/index.ts';
-import { startGoogleSimulator, type LoggedRequest } from '../../src/google/simulator/index.ts';
+import { startGoogleSimulator } from '../../src/google/simulator/index.ts';
 import { startGraphSimulator, type GraphSimulator, type LoggedRequest as GraphRequest } from '../../src/microsoft/simulator/index.ts';
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
 import { eventIdFor } from '../../src/core/event-id.ts';
@@ -136,7 +136,8 @@ function backfillWindow<T extends object>(
 const graphCalls = () => graphOf().log.filter((l) => l.kind !== 'token');
 const keyOf = (e: { extended: { id: string; value: string }[] }) => e.extended.find((p) => p.id === KEY_PROPERTY)?.value;
 const graphEventOf = (key: string) => [...graphOf().mailbox().events.values()].find((e) => keyOf(e) === key);
-const reschedulesOf = (key: string) => booking.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && r.path.includes(key));
+const reschedulesOf = (key: string) =>
+  booking.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith('/reschedule/') && r.path.includes(key));
 
 /**
  * A person moves each event in Outlook by `shiftMs`, one after another; each time from the move
@@ -149,7 +150,9 @@ async function personMoves(o: { keys: string[]; shiftMs: number }): Promise<numb
     if (!e) throw new Error(`no Outlook event for ${key}`);
     const before = reschedulesOf(key).length;
     const t0 = performance.now();
-    graphOf().mailbox().userEdit(e.id, { start: e.start + o.shiftMs, end: e.end + o.shiftMs });
+    graphOf()
+      .mailbox()
+      .userEdit(e.id, { start: e.start + o.shiftMs, end: e.end + o.shiftMs });
     for (;;) {
       const patch = reschedulesOf(key)[before];
       if (patch) {
@@ -177,7 +180,11 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
       events: user.events('primary').length,
       firstMs: times.length ? Math.min(...times) : null,
       lastMs: times.length ? Math.max(...times) : null,
-      backfill: backfillWindow(calls, (l) => l.kind === 'insert', (l) => !l.limited),
+      backfill: backfillWindow(
+        calls,
+        (l) => l.kind === 'insert',
+        (l) => !l.limited,
+      ),
       now: performance.now(),
     };
   },
