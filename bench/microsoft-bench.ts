@@ -14,6 +14,13 @@ import { freePort, startFakes, startServe, type Fakes } from './daemon/processes
 import { percentile } from './daemon/load.ts';
 import { buildDist } from './footprint-bench.ts';
 
+/** serve's webhook deliveries, from /api/status (asked with the admin token, so the ingest section is there). */
+async function deliveries(port: number): Promise<{ applied: number; pending: number }> {
+  const ingest = (await status(port)).ingest;
+  if (!ingest) throw new Error('/api/status has no ingest section: is the admin token right?');
+  return ingest.deliveries;
+}
+
 const COUNT = Number(process.env.BENCH_MICROSOFT_BACKFILL ?? 2000);
 const RPM = Number(process.env.BENCH_MICROSOFT_RPM ?? 1000);
 // Each Graph call takes this long in the backfill, so that four in flight can be seen.
@@ -41,14 +48,18 @@ interface GraphStats {
 }
 
 const MS = { tenant: TENANT, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailbox: MAILBOX };
-/** What the bench reads of `targets["microsoft.default"]` in /api/status (docs/status.schema.json). */
-interface MicrosoftTarget {
-  pending: number;
-  mirrored: number;
-  reverse_sync?: { push?: { channels_active?: number }; reschedules?: { done: number } };
-  mailboxes?: { user: string; peak_in_flight: number }[];
-}
-const target = async (port: number): Promise<MicrosoftTarget | undefined> => (await status(port)).targets?.['microsoft.default'];
+/** `targets["microsoft.default"]` in /api/status (docs/status.schema.json). */
+const target = async (port: number) => (await status(port)).targets?.['microsoft.default'];
+/** Graph subscriptions serve holds (0 while push is off or not set up yet). */
+const subscriptions = async (port: number) => {
+  const push = (await target(port))?.reverse_sync;
+  return push?.enabled && push.push?.enabled ? push.push.channels_active : 0;
+};
+/** Reschedules serve has carried to the booking service from Outlook moves. */
+const reschedulesDone = async (port: number) => {
+  const reverse = (await target(port))?.reverse_sync;
+  return reverse?.enabled ? reverse.reschedules.done : 0;
+};
 const graphStats = (fakes: Fakes) => fakes.call<GraphStats>('graphStats');
 
 /** Fakes with the Graph simulator and `seed` appointments, serve's config and port; serve not started. */
@@ -154,7 +165,7 @@ async function economyAndPush(): Promise<{ rows: [string, Counted][]; latencies:
   try {
     const serve = await startServe(s.config, s.port);
     try {
-      await waitFor('the Graph subscription', async () => (await target(s.port))?.reverse_sync?.push?.channels_active === 1, 60_000, 250);
+      await waitFor('the Graph subscription', async () => (await subscriptions(s.port)) === 1, 60_000, 250);
       const hook = { url: `http://127.0.0.1:${s.port}`, secret: SECRET };
       // Days ahead, inside the poll's window and the delta's; two hours apart, an hour long.
       const base = Math.ceil((Date.now() + 2 * 86_400_000) / H) * H;
@@ -192,13 +203,13 @@ async function economyAndPush(): Promise<{ rows: [string, Counted][]; latencies:
         await agreed(keys);
       });
       const repeated = await counted(async () => {
-        const applied = Number((await status(s.port)).ingest.deliveries.applied);
+        const applied = (await deliveries(s.port)).applied;
         await s.fakes.call('webhooks', { ...hook, event: 'appointment.updated', keys, tag: 'again' });
         await waitFor(
           'the repeated deliveries',
           async () => {
-            const st = await status(s.port);
-            return st.ingest.deliveries.applied >= applied + ECONOMY && st.ingest.deliveries.pending === 0;
+            const d = await deliveries(s.port);
+            return d.applied >= applied + ECONOMY && d.pending === 0;
           },
           120_000,
           100,
@@ -211,11 +222,11 @@ async function economyAndPush(): Promise<{ rows: [string, Counted][]; latencies:
       const people = await create('c0000000-0000-4000-a000-0000000000e2', MOVES, base + 2 * ECONOMY * H + H);
       await agreed(people);
       const before = await graphStats(s.fakes);
-      const done0 = Number((await target(s.port))?.reverse_sync?.reschedules?.done ?? 0);
+      const done0 = await reschedulesDone(s.port);
       const latencies = await s.fakes.call<number[]>('personMoves', { keys: people, shiftMs: H });
       // Until serve has stored the booking service's answers and Outlook agrees with it.
       await agreed(people);
-      const rescheduled = Number((await target(s.port))?.reverse_sync?.reschedules?.done ?? 0) - done0;
+      const rescheduled = (await reschedulesDone(s.port)) - done0;
       const writesAfter = (await graphStats(s.fakes)).writes - before.writes;
       return {
         rows: [
