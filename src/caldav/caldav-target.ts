@@ -30,6 +30,7 @@ const KINDS: Record<CalDavErrorKind, TargetErrorKind> = {
   uid_conflict: 'conflict',
   rate_limited: 'rate_limited',
   transient: 'transient',
+  inside_network: 'invalid',
   invalid: 'invalid',
 };
 

@@ -1,6 +1,8 @@
 // The CalDAV adapter: the port (port.ts) over one DavHttp. Built by the composition root; nothing
 // here reads the config or the environment.
 import { DEFAULT_RETRY, type RetryPolicy } from '../net/retry-policy.ts';
+import { publicOnlyRequest } from '../net/http-request.ts';
+import type { ResolveHost } from '../net/address-guard.ts';
 import { realSleep, type Pacer, type Sleep } from '../net/pacer.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { matchCalendar, notFound, parseSpec } from './calendar-match.ts';
@@ -22,6 +24,13 @@ export interface CalDavClientOptions {
   policy?: RetryPolicy;
   timeoutMs?: number;
   request?: DavHttpOptions['request'];
+  /**
+   * 'public': every connection is refused unless its address is public (net/address-rule.ts), for an
+   * account connected by a link; 'any' (the default): an account the admin configured, a LAN server included.
+   */
+  addresses?: 'public' | 'any';
+  /** With 'public': how names are resolved (tests); the system's resolver by default. */
+  resolve?: ResolveHost;
   random?: () => number;
   onCall?: DavHttpOptions['onCall'];
 }
@@ -37,7 +46,7 @@ export function createCalDavClient(o: CalDavClientOptions): CalDavApi {
     sleep: o.sleep ?? realSleep,
     policy: o.policy ?? DEFAULT_RETRY,
     timeoutMs: o.timeoutMs ?? 30_000,
-    request: o.request,
+    request: o.request ?? (o.addresses === 'public' ? publicOnlyRequest(o.resolve) : undefined),
     random: o.random,
     onCall: o.onCall,
   });

@@ -14,6 +14,7 @@ export type CalDavErrorKind =
   | 'uid_conflict' // another resource of the collection holds this UID (RFC 4791 no-uid-conflict; Nextcloud's trash bin)
   | 'rate_limited' // 429, or 503 with Retry-After: back off and retry
   | 'transient' // other 5xx, 408, network errors, timeouts
+  | 'inside_network' // an account connected by a link named an address inside this network: nothing was sent (net/address-guard.ts)
   | 'invalid'; // 400 and other 4xx: the server refused our request; retrying will not help
 
 export class CalDavError extends Error {

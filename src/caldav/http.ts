@@ -9,6 +9,7 @@ import type { Clock } from '../core/clock.ts';
 import type { httpRequest } from '../net/http-request.ts';
 import { Outbound, TooManyRedirectsError } from '../net/outbound.ts';
 import { OffOriginError } from '../net/origin.ts';
+import { insideNetworkCause } from '../net/address-guard.ts';
 import { withRetries, type Verdict } from '../net/retry.ts';
 import { CalDavError, errorFromAnswer, errorFromFailure, isRetryable, type CalDavErrorKind } from './errors.ts';
 
@@ -89,8 +90,10 @@ export class DavHttp {
       throw errorFromAnswer(what, answer, this.o.clock.now());
     };
     const judge = (e: unknown): Verdict => {
-      const err =
-        e instanceof OffOriginError || e instanceof TooManyRedirectsError
+      const inside = insideNetworkCause(e);
+      const err = inside
+        ? new CalDavError('inside_network', `${what}: ${inside.message}`)
+        : e instanceof OffOriginError || e instanceof TooManyRedirectsError
           ? new CalDavError('invalid', e.message)
           : errorFromFailure(what, e);
       this.o.onCall?.(req.method, err.kind);

@@ -30,6 +30,12 @@ export const connect = z.strictObject({
   microsoft_client: microsoftClient.optional(),
   /** Google's consent page; advanced: tests point it at the simulator. */
   google_auth_url: httpUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  /**
+   * Lets a CalDAV server given through a link be on a private address (this host, the LAN, link-local):
+   * for a clinic whose own Nextcloud is on its network. Off: a person holding an invite cannot make
+   * calbridge call what only its host can reach (docs/reference/http.md, "Connect").
+   */
+  caldav_private_addresses: bool().default(false),
 });
 
 export type ConnectConfig = z.output<typeof connect>;

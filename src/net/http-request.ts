@@ -12,6 +12,7 @@
 import http from 'node:http';
 import type Https from 'node:https';
 import { createRequire } from 'node:module';
+import { publicLookup, requirePublicLiteral, systemResolve, type ResolveHost } from './address-guard.ts';
 
 export interface HttpAnswer {
   status: number;
@@ -36,19 +37,26 @@ interface Transport {
   request: typeof http.request;
   agent: http.Agent;
 }
-const plain: Transport = { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4000 }) };
+const KEEP_ALIVE = { keepAlive: true, timeout: 4000 } as const;
 
 // node:https, and with it TLS, is loaded by the first https:// request, not at start: a daemon whose
 // upstreams are all http:// (a booking service behind a local proxy, the demo) never pays for it.
 const require = createRequire(import.meta.url);
-let tls: Transport | undefined;
-function tlsTransport(): Transport {
-  if (!tls) {
-    const https = require('node:https') as typeof Https;
-    tls = { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) };
-  }
-  return tls;
+
+/** One pool of connections: plain and TLS agents, the TLS one made at its first request. */
+function pool(lookup?: ReturnType<typeof publicLookup>): (protocol: string) => Transport {
+  const plain: Transport = { request: http.request, agent: new http.Agent({ ...KEEP_ALIVE, ...(lookup ? { lookup } : {}) }) };
+  let tls: Transport | undefined;
+  return (protocol) => {
+    if (protocol !== 'https:') return plain;
+    if (!tls) {
+      const https = require('node:https') as typeof Https;
+      tls = { request: https.request, agent: new https.Agent({ ...KEEP_ALIVE, ...(lookup ? { lookup } : {}) }) };
+    }
+    return tls;
+  };
 }
+const anyAddress = pool();
 
 class RequestTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -60,8 +68,33 @@ class RequestTimeoutError extends Error {
  * `code`, e.g. ECONNREFUSED), as fetch() does.
  */
 export function httpRequest(url: URL, o: RequestOptions): Promise<HttpAnswer> {
+  return send(url, o, anyAddress);
+}
+
+let publicPool: ((protocol: string) => Transport) | undefined;
+
+/**
+ * httpRequest that reaches public addresses only (address-rule.ts): for a CalDAV account connected by
+ * a link. Its name is resolved by the socket's own lookup, which refuses an address inside this
+ * network, at every new connection; an address written in the URL is checked before anything is
+ * opened. Its own pool: a socket another account opened to a private address is never reused here.
+ * `resolve`: tests answer names through it; one pool over the system's resolver otherwise.
+ */
+export function publicOnlyRequest(resolve?: ResolveHost): typeof httpRequest {
+  const transports = resolve ? pool(publicLookup(resolve)) : (publicPool ??= pool(publicLookup(systemResolve)));
+  return (url, o) => {
+    try {
+      requirePublicLiteral(url);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+    return send(url, o, transports);
+  };
+}
+
+function send(url: URL, o: RequestOptions, transports: (protocol: string) => Transport): Promise<HttpAnswer> {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
-  const { request, agent } = url.protocol === 'https:' ? tlsTransport() : plain;
+  const { request, agent } = transports(url.protocol);
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (result: HttpAnswer | Error) => {

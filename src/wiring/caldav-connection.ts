@@ -6,6 +6,7 @@ import type { CalendarTarget } from '../core/mirror/target.ts';
 import type { Metrics } from '../metrics.ts';
 import { Pacer } from '../net/pacer.ts';
 import type { RetryPolicy } from '../net/retry-policy.ts';
+import type { ResolveHost } from '../net/address-guard.ts';
 import { createCalDavClient } from '../caldav/client.ts';
 import { createCalDavTarget, type CalendarObject } from '../caldav/caldav-target.ts';
 import { CalDavError } from '../caldav/errors.ts';
@@ -30,6 +31,9 @@ export interface CalDavConnectionDeps {
   metrics: Metrics;
   /** Faster retries (tests). */
   retry?: RetryPolicy;
+  /** 'public' for an account connected by a link (caldav/client.ts); 'any' for one of the config. */
+  addresses: 'public' | 'any';
+  resolve?: ResolveHost;
 }
 
 export function connectCalDav(deps: CalDavConnectionDeps): CalDavConnection {
@@ -42,6 +46,8 @@ export function connectCalDav(deps: CalDavConnectionDeps): CalDavConnection {
     password: config.password,
     pacer: new Pacer(config.requests_per_minute, systemClock),
     ...(deps.retry ? { policy: deps.retry } : {}),
+    addresses: deps.addresses,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
     onCall: (op, outcome) => {
       calls.inc({ op, outcome });
       if (outcome === 'ok') lastSuccessAt = clock.now();

@@ -30,6 +30,10 @@ export function caldavTarget(
     clock: s.clock,
     metrics: withLabels(s.metrics, { account: accountId({ kind: 'caldav', name: spec.name }) }),
     ...(options.retry ? { retry: options.retry } : {}),
+    // An account connected by a link reaches public addresses only, at every connection of every pass
+    // (net/address-guard.ts), unless connect.caldav_private_addresses; one the admin configured, any.
+    addresses: spec.connected && !s.config.connect?.caldav_private_addresses ? 'public' : 'any',
+    ...(s.resolveHost ? { resolve: s.resolveHost } : {}),
   });
   const messages = messagesOf(s.config);
   const mapping = mirrorMapping(cfg, messages);

@@ -56,7 +56,13 @@ function providersOf(s: Services): ConnectProviders {
           }),
         }
       : {}),
-    caldav: checkCalDavAccount,
+    // A server given through a link is on a public address unless the admin allowed private ones
+    // (net/address-rule.ts): the person holds an invite, not the keys to what only this host reaches.
+    caldav: (url, username, password) =>
+      checkCalDavAccount(url, username, password, {
+        addresses: c?.caldav_private_addresses ? 'any' : 'public',
+        ...(s.resolveHost ? { resolve: s.resolveHost } : {}),
+      }),
   };
 }
 

@@ -30,6 +30,7 @@ import type { Part } from './part.ts';
 import { configuredAccounts, createParts, type Tuning } from './parts.ts';
 import { accountId } from '../sync/target/adapter.ts';
 import type { ConnectedAccounts } from '../sync/target/connected-account.ts';
+import type { ResolveHost } from '../net/address-guard.ts';
 import { createServices, type Services } from './services.ts';
 import { captureBooking } from '../sync/dry-run/capture-booking.ts';
 import type { HeldWrites } from '../sync/dry-run/planned.ts';
@@ -53,6 +54,8 @@ export interface RuntimeOptions {
   held?: HeldWrites;
   /** The calendar accounts connected on the web (default: none); read at start and when `accounts` is woken. */
   connectedAccounts?: ConnectedAccounts;
+  /** How the address check of CalDAV accounts connected by a link resolves names (tests); the system's resolver by default. */
+  resolveHost?: ResolveHost;
   /** Pages only the demo serves (its simulated Google calendar), and the status page's links to them. */
   demoPages?: { routes: Hono; links: PageLink[]; notice?: () => PageNotice | undefined };
 }
@@ -92,6 +95,7 @@ export function buildRuntime(config: Config, options: RuntimeOptions): Runtime {
     booking: options.held ? captureBooking(booking, readerOptions(config.booking), options.held) : booking,
     ...(options.held ? { held: options.held } : {}),
     ...(options.connectedAccounts ? { connectedAccounts: options.connectedAccounts } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     wake: options.wake ?? ((job) => scheduler.wake(job)),
   });
   const lifecycle = createLifecycle();

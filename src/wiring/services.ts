@@ -27,6 +27,7 @@ import { connectedAccountsOf } from '../sync/connect/connected-accounts.ts';
 import { voiceOf } from '../config/voice.ts';
 import { configuredSecrets } from '../http/status-page/redact.ts';
 import type { ConnectedAccounts } from '../sync/target/connected-account.ts';
+import type { ResolveHost } from '../net/address-guard.ts';
 
 export interface TargetStores {
   links: LinkStore;
@@ -52,6 +53,11 @@ export interface ServiceDeps {
   leases: Leases;
   /** The calendar accounts connected on the web (sync/target/connected-account.ts); default: none. */
   connectedAccounts?: ConnectedAccounts;
+  /**
+   * How the address check of CalDAV accounts connected by a link resolves names (net/address-guard.ts);
+   * the system's resolver by default. Tests answer through it (a name that answers differently later).
+   */
+  resolveHost?: ResolveHost;
 }
 
 export interface Services extends ServiceDeps {

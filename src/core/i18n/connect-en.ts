@@ -60,6 +60,8 @@ export const connectEn = {
       auth: 'The server refused this user name and password. Use an app password, not the password of your account.',
       not_caldav: 'No calendar server answered at that address. Check it, or choose your service by name.',
       unreachable: 'The server did not answer. Check the address and try again.',
+      inside:
+        'That address is inside the network calbridge runs in, and a calendar connected by a link may not use one. Ask whoever runs calbridge to connect this server for you, or to allow private addresses.',
       none: 'This account has no calendar for events.',
       address: 'Give the server address, starting with https://.',
       missing: 'Fill in the user name and the app password.',

@@ -59,6 +59,8 @@ export const connectPtBR: Messages['connect'] = {
       auth: 'O servidor recusou este usuário e senha. Use uma senha de app, não a senha da sua conta.',
       not_caldav: 'Nenhum servidor de agenda respondeu neste endereço. Confira-o ou escolha seu serviço pelo nome.',
       unreachable: 'O servidor não respondeu. Confira o endereço e tente de novo.',
+      inside:
+        'Esse endereço fica dentro da rede onde o calbridge roda, e uma agenda conectada por link não pode usá-lo. Peça a quem administra o calbridge para conectar esse servidor para você, ou para permitir endereços privados.',
       none: 'Esta conta não tem nenhuma agenda de eventos.',
       address: 'Informe o endereço do servidor, começando com https://.',
       missing: 'Preencha o nome de usuário e a senha de app.',

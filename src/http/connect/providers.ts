@@ -16,7 +16,8 @@ export interface OAuthProvider {
 
 export type CalDavCheck =
   | { ok: true; calendars: PickableCalendar[] }
-  | { ok: false; reason: 'auth' | 'not_caldav' | 'unreachable' | 'none'; detail: string };
+  /** inside: the address is inside this network (connect.caldav_private_addresses is off); nothing was sent there. */
+  | { ok: false; reason: 'auth' | 'not_caldav' | 'unreachable' | 'none' | 'inside'; detail: string };
 
 export interface ConnectProviders {
   google?: OAuthProvider;
