@@ -230,7 +230,9 @@ export async function runDemo({ values, io, verbose, loadConfig }: CommandArgs):
       locale,
       lan,
       outlook?.section,
-      google ? { enabled: true, ...google.connect } : undefined,
+      // caldav_private_addresses: the demo runs on the trier's own machine, and the CalDAV server
+      // they may try the status page's "connect" with is theirs, on this machine or their LAN.
+      google ? { enabled: true, caldav_private_addresses: true, ...google.connect } : undefined,
     );
     const voice = voiceOf(config);
     let notice: () => PageNotice | undefined = () => undefined;

@@ -13,6 +13,7 @@ import { cli } from '../helpers/run-cli.ts';
 import { TEST_WEBHOOK_SECRET, unreachableBooking } from '../helpers/context.ts';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { simulatorClient, TEST_ZONE } from '../helpers/simulator.ts';
+import type { ResolveHost } from '../../src/net/address-guard.ts';
 
 export const ADMIN_TOKEN = 'connect-admin-token-0123456789';
 const SECRET_KEY = 'connect-secret-key-0123456789-abcdefghij';
@@ -36,7 +37,7 @@ export interface ConnectEnv {
 /** `sections`: YAML after server, database, booking and webhook (a google section, connect, ...). */
 export async function startConnectEnv(
   sections: (base: string) => string,
-  options: { clock?: Clock; locale?: 'en' | 'pt-BR'; booking?: Simulator } = {},
+  options: { clock?: Clock; locale?: 'en' | 'pt-BR'; booking?: Simulator; resolveHost?: ResolveHost } = {},
 ): Promise<ConnectEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'calbridge-connect-'));
   const port = await freePort();
@@ -59,6 +60,7 @@ ${extra}`;
     booking: options.booking ? simulatorClient(options.booking) : unreachableBooking,
     processMetrics: false,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
   });
   let stopped = false;
   return {

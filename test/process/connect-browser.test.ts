@@ -28,6 +28,8 @@ beforeAll(async () => {
     () => `google: { enabled: false, token_url: "${fake.tokenUrl}", api_root: "${fake.rootUrl}" }
 connect:
   enabled: true
+  # Radicale runs on 127.0.0.1: a private address, which a link may name only with the opt-in.
+  caldav_private_addresses: true
   google_client: { client_id: ${CLIENT.client_id}, client_secret: ${CLIENT.client_secret} }
   google_auth_url: "${fake.authUrl}"
 `,
