@@ -4,11 +4,13 @@
 // so a refusal here is the rule's and not a server that was not there.
 import { afterEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { httpRequest, publicOnlyRequest } from '../../src/net/http-request.ts';
-import { insideNetworkCause, type ResolveHost } from '../../src/net/address-guard.ts';
+import { insideNetworkCause, publicLookup, type ResolveHost } from '../../src/net/address-guard.ts';
 
-const servers: http.Server[] = [];
+const servers: (http.Server | https.Server)[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
 });
@@ -52,6 +54,23 @@ describe('publicOnlyRequest', () => {
     expect(server.hits()).toBe(1);
   });
 
+  it('looks names up through the rule over https too', async () => {
+    const tlsDir = new URL('../fixtures/tls/', import.meta.url);
+    let hits = 0;
+    const s = https.createServer(
+      { key: readFileSync(new URL('localhost-key.pem', tlsDir)), cert: readFileSync(new URL('localhost-cert.pem', tlsDir)) },
+      (_req, res) => void (hits++, res.end('here')),
+    );
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const names = table({ 'dav.clinic.test': ['127.0.0.1'] });
+    const url = new URL(`https://dav.clinic.test:${(s.address() as AddressInfo).port}/`);
+    const refused = await publicOnlyRequest(names.resolve)(url, get).catch((e: unknown) => e);
+    expect(insideNetworkCause(refused)?.address).toBe('127.0.0.1');
+    expect(names.asked).toEqual(['dav.clinic.test']);
+    expect(hits).toBe(0);
+  });
+
   it('refuses a name when any of its addresses is inside, whichever one a socket would pick', async () => {
     const server = await counting();
     const names = table({ 'dav.clinic.test': ['93.184.216.34', '::ffff:127.0.0.1'] });
@@ -91,5 +110,27 @@ describe('publicOnlyRequest', () => {
     expect(insideNetworkCause(second)?.address).toBe('127.0.0.1');
     expect(asked).toEqual(['10.1.2.3', '127.0.0.1']);
     expect(server.hits()).toBe(0);
+  });
+
+  // A public address cannot be reached from a test, so the lookup's answer for one is read as node:net
+  // reads it: all addresses for a socket that tries each family (autoSelectFamily), one otherwise.
+  it('answers public addresses as node:net asks for them: all of them, or the first of the family asked', async () => {
+    const names = table({ 'dav.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
+    const lookup = publicLookup(names.resolve);
+    const ask = (options: Parameters<typeof lookup>[1]) =>
+      new Promise<unknown[]>((resolve) => lookup('dav.example.com', options, (...args) => resolve(args)));
+    expect(await ask({ all: true })).toEqual([
+      null,
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 },
+      ],
+    ]);
+    expect(await ask({})).toEqual([null, '93.184.216.34', 4]);
+    expect(await ask({ family: 6 })).toEqual([null, '2606:2800:220:1:248:1893:25c8:1946', 6]);
+    const [refused] = await new Promise<unknown[]>((resolve) =>
+      publicLookup(table({ 'dav.example.com': ['fd00::5'] }).resolve)('dav.example.com', { all: true }, (...args) => resolve(args)),
+    );
+    expect(insideNetworkCause(refused)?.range).toContain('unique-local');
   });
 });
