@@ -59,7 +59,10 @@ describe('publicOnlyRequest', () => {
     let hits = 0;
     const s = https.createServer(
       { key: readFileSync(new URL('localhost-key.pem', tlsDir)), cert: readFileSync(new URL('localhost-cert.pem', tlsDir)) },
-      (_req, res) => void (hits++, res.end('here')),
+      (_req, res) => {
+        hits++;
+        res.end('here');
+      },
     );
     servers.push(s);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
