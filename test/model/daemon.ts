@@ -10,6 +10,7 @@ import type { Config } from '../../src/config/schema.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import type { BookingApi } from '../../src/booking/port.ts';
 import { openDatabase } from '../../src/store/db.ts';
+import { leaseOwner } from '../../src/store/leases.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { JobResult } from '../../src/jobs/job.ts';
 import { buildRuntime } from '../../src/wiring/runtime.ts';
@@ -60,9 +61,8 @@ export interface LifeOptions {
 export function startLife(o: LifeOptions): DaemonLife {
   // The life before was killed: the OS would report its pid gone, so its leases are taken over at once.
   const before = openDatabase(o.config.database.path, { synchronous: o.config.database.synchronous });
-  before
-    .prepare('UPDATE leases SET owner = ? WHERE owner LIKE ?')
-    .run(`${hostname()}:${DEAD_PID}:killed`, `${hostname()}:${process.pid}:%`);
+  // Owned as serve owns them (host, pid, pid namespace, boot), by a pid that no longer exists.
+  before.prepare('UPDATE leases SET owner = ? WHERE owner LIKE ?').run(leaseOwner('killed', DEAD_PID), `${hostname()}:${process.pid}:%`);
   before.close();
   const woken = new Set<string>();
   const runtime = buildRuntime(o.config, {
