@@ -157,10 +157,10 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
       path: `${cal.path}/events/${encodeURIComponent(graphId)}?$expand=${encodeURIComponent(HASH_EXPAND)}`,
       accept: [404],
     });
-    if (r.status === 404) {
-      ids.forget(calendarId, key);
-      return { kind: 'missing' };
-    }
+    // Gone, and remembered all the same: the delta names a deletion only by Graph's id, and a round
+    // that read it here and then failed lists it again from the same cursor. A new event of the
+    // appointment replaces the id (put); only our own delete forgets it.
+    if (r.status === 404) return { kind: 'missing' };
     const e = readGraphEvent(r.json);
     return { kind: 'found', event: targetEventOf(key, e, e.hash) };
   }

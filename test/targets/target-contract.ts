@@ -141,6 +141,25 @@ const CASES: ContractCase[] = [
       expect(byId.get(t.id(2))).toMatchObject({ deleted: true });
     },
   },
+  {
+    // A round that read the deleted event and then failed on another is listed again from the same
+    // cursor: that read must not make the deletion unrecognisable (Graph's delta names the event only
+    // by its own id, which the adapter maps back to ours).
+    name: 'changes: a deletion read first (a failed round, or the writer) is still listed as ours from the same cursor',
+    async run(t) {
+      const cal = await t.calendar();
+      written(await t.target.put(cal, t.id(1), t.body('k1', T0, T0 + H, 'h1'), { kind: 'absent' }));
+      const full = await t.target.changes(cal, null);
+      await t.personDeletes(cal, t.id(1));
+      const read = await t.target.get(cal, t.id(1));
+      expect(read.kind === 'missing' || found(read).deleted).toBe(true);
+      const next = await t.target.changes(cal, full.cursor);
+      expect(
+        next.events.find((e) => e.id === t.id(1)),
+        'the deletion, listed as our event',
+      ).toMatchObject({ deleted: true });
+    },
+  },
   // The writer over the port (core/mirror/write-decide.ts, readsFirst): a write whose answer was lost
   // after the target applied it is read before anything is written again, and what the target shows
   // is taken as it is: no call that changes nothing (a create answered exists, an update on a stale
