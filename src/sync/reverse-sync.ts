@@ -90,6 +90,11 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
   const desired = stored && deps.desire(stored.appointment, stored.revision, stored.goneAt !== null);
   const wanted = desired !== undefined && isDesired(desired) ? desired : undefined;
   const latest = deps.actions.latest(link.appointmentKey);
+  // What we would write for the appointment at the times the event shows: its hash there means our own write.
+  const atShown =
+    stored && event.start !== null && event.end !== null
+      ? deps.desire({ ...stored.appointment, start: event.start, end: event.end }, stored.revision, false)
+      : undefined;
   const action = decideReverse({
     event,
     link: { ...weighedLink(link, event, wanted), writtenHash: link.writtenHash },
@@ -108,6 +113,7 @@ function plan<B>(deps: ReverseDeps<B>, calendarId: string, event: ObservedEvent)
     lastReschedule: deps.actions.lastReschedule(link.appointmentKey),
     ...(stored ? { bookingChangedAt: stored.changedAt } : {}),
     writeUnsure: outcomeUnknown(link),
+    ...(atShown !== undefined && isDesired(atShown) ? { hashAtShownTimes: atShown.hash } : {}),
     onDelete: deps.onDelete,
   });
   let adoptHash: string | null = null;

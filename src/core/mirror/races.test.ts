@@ -452,6 +452,21 @@ describe('the reverse sync decides on a change it listed', () => {
       { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true },
       { kind: 'restore', reason: 'booking-changed' },
     ],
+    [
+      "our write of the booking's earlier time, its answer lost, seen after the booking service went back (it carries the hash of the appointment at the times it shows): not a move; the booking wins",
+      { ev: { etag: '"ours-lost"', ourHash: 'hash-at-T1' }, hashAtShownTimes: 'hash-at-T1', writeUnsure: true },
+      { kind: 'restore', reason: 'booking-changed' },
+    ],
+    [
+      "...a person's drag keeps the hash of the times the event had: a move, lost answer or not",
+      { ev: { ourHash: 'hash-at-T0' }, hashAtShownTimes: 'hash-at-T1', writeUnsure: true },
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
+    [
+      '...and with every write of ours answered, a version we did not record is not ours',
+      { ev: { ourHash: 'hash-at-T1' }, hashAtShownTimes: 'hash-at-T1', writeUnsure: false },
+      { kind: 'reschedule', start: T1, end: T1 + H, fromStart: T0 },
+    ],
   ])('%s', (_race, over, expected) => {
     expect(decideReverse(input(over))).toEqual(expected);
   });
@@ -663,14 +678,16 @@ describe('a round that overlaps a write', () => {
     expect(readAgain(reschedule, { updatedAt: NOW - 1 }, NOW)).toBe(false);
   });
 
-  it("a put-back for a booking-side change, while our last write's outcome is unknown and the listing carried no hash, is read again first", () => {
+  it("a put-back for a booking-side change or a move, while our last write's outcome is unknown and the listing carried no hash, is read again first", () => {
     const restore = { kind: 'restore', reason: 'booking-changed' } as const;
     const unsure = { updatedAt: NOW - 1, attempts: 1, writeInFlight: false };
     // Graph's delta: a person's move of our write that landed unseen shows no hash until read.
     expect(readAgain(restore, unsure, NOW, { ourHash: null, deleted: false })).toBe(true);
     expect(readAgain(restore, unsure, NOW, { ourHash: 'h', deleted: false }), 'the hash is there: decided on it').toBe(false);
     expect(readAgain(restore, { ...unsure, attempts: 0 }, NOW, { ourHash: null, deleted: false }), 'our write is known').toBe(false);
-    expect(readAgain(reschedule, unsure, NOW, { ourHash: null, deleted: false }), 'only a put-back').toBe(false);
+    expect(readAgain(reschedule, unsure, NOW, { ourHash: null, deleted: false }), 'a move too: it may be that write').toBe(true);
+    expect(readAgain(reschedule, unsure, NOW, { ourHash: 'h', deleted: false }), 'a move with the hash: decided on it').toBe(false);
+    expect(readAgain({ kind: 'none', reason: 'agrees' }, unsure, NOW, { ourHash: null, deleted: false }), 'nothing to do').toBe(false);
   });
 
   it('the writer wrote the event while the round decided: the decision is skipped and the cursor kept', () => {

@@ -41,6 +41,8 @@ export interface DecideInput {
   bookingChangedAt?: number;
   /** A write of ours since the last recorded one failed or was cut off: the target may show it unseen. */
   writeUnsure?: boolean;
+  /** The hash we would write for the appointment at the times the event shows (unsureWriteShown). */
+  hashAtShownTimes?: string;
   onDelete: OnDelete;
 }
 
@@ -94,6 +96,18 @@ function ourMove(input: DecideInput, start: number): 'same' | 'overtaken' | null
   return input.writeUnsure === true ? 'overtaken' : null;
 }
 
+/**
+ * The event is a write of ours exactly as we made it, whose answer never came: it carries the hash of
+ * the appointment at the very times it shows (a person's drag keeps the hash of the times it had).
+ * So it is the booking service's earlier time, written unseen, not a person's move: the booking
+ * service has moved on since, and wins (model seed 5078: an Outlook write of 14:00 lost its answer,
+ * the booking went back to 10:00, and 14:00 was sent as a move).
+ */
+function unsureWriteShown(input: DecideInput): boolean {
+  const { event, hashAtShownTimes } = input;
+  return input.writeUnsure === true && hashAtShownTimes !== undefined && event.ourHash !== null && event.ourHash === hashAtShownTimes;
+}
+
 export function decideReverse(input: DecideInput): ReverseAction {
   const { event, link, appointment: a } = input;
   if (!link?.present) return none('not-mirrored');
@@ -119,7 +133,8 @@ export function decideReverse(input: DecideInput): ReverseAction {
   }
   const ours = ourMove(input, event.start);
   if (ours === 'same') return none('moved-already');
-  if (ours === 'overtaken' || bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
+  if (ours === 'overtaken' || bookingMoved(link, a, input) || unsureWriteShown(input))
+    return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
@@ -196,9 +211,10 @@ export function writtenSince(link: Pick<LinkState, 'updatedAt'> | undefined, sin
 
 /**
  * Read the event again before deciding: only missing from a full listing, listed before our latest
- * write, or about to be put back as a booking-side change while our last write's outcome is unknown
- * and the listing carried no hash (Graph's delta carries no extended properties): a read shows
- * whether that write landed unseen (weighedLink), and a person's move of it is then a move.
+ * write, or about to be put back as a booking-side change or sent as a move while our last write's
+ * outcome is unknown and the listing carried no hash (Graph's delta carries no extended properties):
+ * a read shows whether that write landed unseen (weighedLink, unsureWriteShown), and a person's move
+ * of it is then a move.
  */
 export function readAgain(
   action: ReverseAction,
@@ -207,8 +223,7 @@ export function readAgain(
   event?: Pick<TargetEvent, 'ourHash' | 'deleted'>,
 ): boolean {
   const unsureUnhashed =
-    action.kind === 'restore' &&
-    action.reason === 'booking-changed' &&
+    ((action.kind === 'restore' && action.reason === 'booking-changed') || action.kind === 'reschedule') &&
     link !== undefined &&
     outcomeUnknown({ attempts: link.attempts ?? 0, writeInFlight: link.writeInFlight ?? false }) &&
     event !== undefined &&
