@@ -120,6 +120,9 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
         ids.set(calendarId, key, { graphId: existing[0].id, etag: existing[0].etag, hash: existing[0].hash });
         return { kind: 'exists' };
       }
+      // A Graph id still remembered is of an event that is gone (kept for the change listing): were
+      // this create's answer lost, the next write must look the new event up, not find the old id.
+      ids.forget(calendarId, key);
       const { json } = await http.request(cal.mailbox, {
         op: 'create',
         method: 'POST',
@@ -147,7 +150,13 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     return remember(calendarId, key, r.json);
   }
 
-  async function get(calendarId: string, key: string): Promise<GetResult> {
+  /**
+   * `keepGone`: a read for the change listing remembers the Graph id of an event that is gone. The
+   * delta names a deletion only by that id, and a round that read it and then failed on another
+   * event lists it again from the same cursor. The writer's reads forget it, so its next write looks
+   * the appointment up by its property (an event of ours made meanwhile, its answer lost, is found).
+   */
+  async function read(calendarId: string, key: string, keepGone: boolean): Promise<GetResult> {
     const cal = await calendar(calendarId);
     const graphId = await graphIdOf(calendarId, cal, key);
     if (graphId === null) return { kind: 'missing' };
@@ -157,10 +166,10 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
       path: `${cal.path}/events/${encodeURIComponent(graphId)}?$expand=${encodeURIComponent(HASH_EXPAND)}`,
       accept: [404],
     });
-    // Gone, and remembered all the same: the delta names a deletion only by Graph's id, and a round
-    // that read it here and then failed lists it again from the same cursor. A new event of the
-    // appointment replaces the id (put); only our own delete forgets it.
-    if (r.status === 404) return { kind: 'missing' };
+    if (r.status === 404) {
+      if (!keepGone) ids.forget(calendarId, key);
+      return { kind: 'missing' };
+    }
     const e = readGraphEvent(r.json);
     return { kind: 'found', event: targetEventOf(key, e, e.hash) };
   }
@@ -194,8 +203,8 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
       if (key === undefined) continue;
       if (item.removed) {
         // Graph reports an event that left the window as removed too: only a read tells a move from a deletion.
-        const read = await get(calendarId, key);
-        events.push(read.kind === 'found' ? read.event : deletionOf(key));
+        const now = await read(calendarId, key, true);
+        events.push(now.kind === 'found' ? now.event : deletionOf(key));
         continue;
       }
       const e = readGraphEvent(item.json);
@@ -206,6 +215,8 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     // Never 'full': a fresh delta covers only the window, so what it lacks is not a deletion.
     return { mode: 'incremental', events, cursor: listing.deltaLink };
   }
+
+  const get = (calendarId: string, key: string) => read(calendarId, key, false);
 
   return { put, get, remove, changes, calendar };
 }

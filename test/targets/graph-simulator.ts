@@ -5,16 +5,16 @@ import { PROP_HASH, PROP_KEY, type EventBody } from '../../src/core/mirror/desir
 import { connectGraph } from '../../src/microsoft/connect.ts';
 import { memoryGraphIds } from '../../src/microsoft/graph-ids.ts';
 import { calendarRef } from '../../src/microsoft/graph-target.ts';
-import { startGraphSimulator } from '../../src/microsoft/simulator/index.ts';
-import { T0, type TargetFixture } from './target-contract.ts';
+import { startGraphSimulator, type GraphSimulator } from '../../src/microsoft/simulator/index.ts';
+import { T0, type TargetFixture, type TargetUnderTest } from './target-contract.ts';
 
 const MAILBOX = 'ana@clinic.example';
 const DAY = 86_400_000;
 const iso = (ms: number) => ({ dateTime: new Date(ms).toISOString().slice(0, 19), timeZone: 'UTC' });
 
-export const graphSimulatorTarget: TargetFixture<EventBody> = {
-  name: 'Microsoft Graph (simulator)',
-  async start() {
+/** The contract's Graph, with the simulator itself for the tests of what the adapter remembers. */
+export async function startGraphContract(): Promise<TargetUnderTest<EventBody> & { sim: GraphSimulator; stop(): Promise<void> }> {
+  {
     const sim = await startGraphSimulator({ clientId: 'client-1', clientSecret: 'secret-1', mailboxes: [MAILBOX], retryAfterSeconds: 0 });
     const ids = memoryGraphIds();
     const connection = connectGraph({
@@ -60,7 +60,13 @@ export const graphSimulatorTarget: TargetFixture<EventBody> = {
       firstListing: 'incremental',
       changesCarryHash: false,
       missingCalendar: calendarRef(MAILBOX, 'no-such-calendar'),
+      sim,
       stop: () => sim.close(),
     };
-  },
+  }
+}
+
+export const graphSimulatorTarget: TargetFixture<EventBody> = {
+  name: 'Microsoft Graph (simulator)',
+  start: startGraphContract,
 };
