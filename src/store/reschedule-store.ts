@@ -43,6 +43,9 @@ export interface NewAction {
   state: 'pending' | 'done';
   reason?: string | null;
   adoptHash?: string | null;
+  /** The times the event showed in the state observed (null: deleted, or not a timed event). */
+  shownStart?: number | null;
+  shownEnd?: number | null;
 }
 
 interface Row {
@@ -54,6 +57,8 @@ interface Row {
   from_start_ms: number | null;
   observed_etag: string | null;
   adopt_hash: string | null;
+  shown_start_ms: number | null;
+  shown_end_ms: number | null;
   calendar_id: string | null;
   event_id: string | null;
   state: ActionState;
@@ -121,8 +126,8 @@ export class RescheduleStore {
       const { lastInsertRowid } = this.db
         .prepare(
           `INSERT INTO reschedules (appointment_key, kind, new_start_ms, new_end_ms, from_start_ms, observed_etag, calendar_id, event_id,
-             state, reason, created_at_ms, updated_at_ms, target, adopt_hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             state, reason, created_at_ms, updated_at_ms, target, adopt_hash, shown_start_ms, shown_end_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           a.appointmentKey,
@@ -139,6 +144,8 @@ export class RescheduleStore {
           now,
           this.target,
           a.adoptHash ?? null,
+          a.shownStart ?? null,
+          a.shownEnd ?? null,
         );
       return this.get(Number(lastInsertRowid))!;
     });
@@ -169,13 +176,17 @@ export class RescheduleStore {
   latestDecision(appointmentKey: string): ReverseDecision | undefined {
     const row = this.db
       .prepare(
-        'SELECT observed_etag, state, adopt_hash, created_at_ms FROM reschedules WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1',
+        `SELECT observed_etag, state, adopt_hash, created_at_ms, shown_start_ms, shown_end_ms FROM reschedules
+         WHERE appointment_key = ? AND target = ? ORDER BY id DESC LIMIT 1`,
       )
-      .get(appointmentKey, this.target) as Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms'> | undefined;
+      .get(appointmentKey, this.target) as
+      | Pick<Row, 'observed_etag' | 'state' | 'adopt_hash' | 'created_at_ms' | 'shown_start_ms' | 'shown_end_ms'>
+      | undefined;
     if (!row) return undefined;
     // A superseded move is not what the event shows: nothing of it is taken as the person's edit.
     const adoptHash = row.state === 'superseded' ? null : row.adopt_hash;
-    return { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash, decidedAt: row.created_at_ms };
+    const shown = row.shown_start_ms !== null && row.shown_end_ms !== null ? { start: row.shown_start_ms, end: row.shown_end_ms } : null;
+    return { etag: row.observed_etag, settled: row.state !== 'pending', adoptHash, decidedAt: row.created_at_ms, shown };
   }
 
   /** Where the latest completed reschedule of this appointment put it. */

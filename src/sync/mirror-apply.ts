@@ -18,6 +18,7 @@ import {
   MAX_GENERATION_STEPS,
   onChanged,
   onExisting,
+  putBackOvertaken,
   readsFirst,
   updateAfterRead,
   type DeferralFacts,
@@ -62,11 +63,10 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   // then the event is read before anything is written (core/mirror/write-decide.ts, readsFirst).
   const before = links.get(key);
   const unsureBefore = before !== undefined && outcomeUnknown(before);
-  const unknownEdit =
-    before !== undefined &&
-    action.kind === 'update' &&
-    input.desired !== null &&
-    holdsUnknownEdit(before, deps.decision(key), input.desired);
+  const decision = deps.decision(key);
+  const updated = action.kind === 'update' ? input.desired : null;
+  const overtaken = before !== undefined && updated !== null && putBackOvertaken(before, decision, updated);
+  const unknownEdit = overtaken || (before !== undefined && updated !== null && holdsUnknownEdit(before, decision, updated));
   const reads = readsFirst(before, unknownEdit);
   const readFirst = (calendarId: string, eventId: string): Promise<GetResult> | null => (reads ? target.get(calendarId, eventId) : null);
   links.recordIntent(
@@ -151,7 +151,7 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   async function update(calendarId: string, eventId: string, etag: string | null, d: DesiredEvent<B>): Promise<WriteOutcome> {
     const generation = links.get(key)?.generation ?? 0;
     const first = await readFirst(calendarId, eventId);
-    const step = first === null ? 'update' : updateAfterRead(first, etag, d);
+    const step = first === null ? 'update' : updateAfterRead(first, etag, d, overtaken);
     if (step === 'adopt' && first?.kind === 'found') return record(calendarId, eventId, generation, first.event.etag, d);
     if (step === 'create') return create(calendarId, generation, d, first);
     if (step === 'changed' && first !== null) return changed(calendarId, eventId, generation, first, d);

@@ -146,7 +146,16 @@ async function reread<B>(deps: ReverseDeps<B>, calendarId: string, eventId: stri
 
 function record<B>(deps: ReverseDeps<B>, calendarId: string, p: Planned, wakes: Set<'writer' | 'reschedules'>): void {
   const a = deps.appointments.get(p.key)!.appointment;
-  const base = { appointmentKey: p.key, observedEtag: p.event.etag, calendarId, eventId: p.event.id, newStart: a.start, newEnd: a.end };
+  const base = {
+    appointmentKey: p.key,
+    observedEtag: p.event.etag,
+    calendarId,
+    eventId: p.event.id,
+    newStart: a.start,
+    newEnd: a.end,
+    shownStart: p.event.deleted ? null : p.event.start,
+    shownEnd: p.event.deleted ? null : p.event.end,
+  };
   const { action } = p;
   deps.activity?.record({ kind: 'reverse', key: p.key, action, movedTo: p.event.start });
   switch (action.kind) {

@@ -191,3 +191,28 @@ it('a move the person undoes before its reschedule is sent: nothing is sent, and
   expect(writeStatuses(e, key, logFrom), 'nothing written: the event already shows the booking').toEqual([]);
   expect(reverseActivity(e, key)).toContainEqual(expect.stringContaining('then moved back before it was sent → nothing sent'));
 });
+
+it('the booking service moves the appointment to where a person had put it, before their move was set back: the event is taken as it is, nothing written', async () => {
+  env = await startReverseEnv();
+  const e = env;
+  const key = await agreedAppointment(e);
+  e.scheduler.holdWakes(); // each job runs when this story says, not when it is woken
+
+  e.moveInGoogle(key, slot(3)); // a person drags the event
+  e.sim.reschedule(key, slot(5)); // and reception moves the appointment elsewhere meanwhile
+  await e.sim.idle();
+  await e.run('deliveries');
+  await e.run('google-reverse-sync'); // the booking service moved it: the person's move is to be set back
+  e.sim.reschedule(key, slot(3)); // before it is, reception moves it to where the person had put it
+  await e.sim.idle();
+  await e.run('deliveries');
+
+  const logFrom = e.fake.log.length;
+  await e.run('google-writer');
+  expect(googleStart(e.eventOf(key))).toBe(slot(3));
+  expect(writeStatuses(e, key, logFrom), 'no write of the times the event already shows').toEqual([]);
+  await e.settle(2);
+  expect(e.reschedulePatches(key), 'nothing sent: the booking service already has it there').toBe(0);
+  expect(e.sim.get(key)?.start).toBe(slot(3));
+  expect(writeStatuses(e, key, logFrom), 'and quiet after').toEqual([]);
+});

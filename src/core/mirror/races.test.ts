@@ -21,6 +21,7 @@ import {
   createAfterRead,
   GRACE_MS,
   holdsUnknownEdit,
+  putBackOvertaken,
   LOOK_AGAIN_MS,
   onChanged,
   onExisting,
@@ -613,6 +614,63 @@ describe('a write whose earlier attempt may have landed unseen is read first: th
     });
   });
 
+  describe('a put-back asked for and not yet written, and the booking service then moved the appointment to the times the event shows', () => {
+    // A person dragged the event to 09:00; the booking service moved it elsewhere meanwhile, so the
+    // reverse sync asked for a put-back (the link took the person's etag, no hash). Before it was
+    // written, reception moved the appointment to 09:00: the event may already show all we want.
+    const putBack: Parameters<typeof putBackOvertaken>[0] = {
+      present: true,
+      etag: '"person-1"',
+      writtenHash: null,
+      writtenStart: T0,
+      writtenEnd: T0 + H,
+    };
+    const decision: ReverseDecision = { etag: '"person-1"', settled: true, shown: { start: T1, end: T1 + H } };
+    it.each<[string, Partial<typeof putBack>, Partial<ReverseDecision> | null, { start: number; end: number }, boolean]>([
+      [
+        'the booking service wants the times the event showed: read first, never a PUT of what it shows',
+        {},
+        {},
+        { start: T1, end: T1 + H },
+        true,
+      ],
+      ['the booking service wants other times: the put-back is written', {}, {}, { start: T0, end: T0 + H }, false],
+      ['the same start, another length: the put-back is written', {}, {}, { start: T1, end: T1 + 2 * H }, false],
+      [
+        'the writer wrote since (our hash and etag): the write is made',
+        { etag: '"ours-2"', writtenHash: 'h' },
+        {},
+        { start: T1, end: T1 + H },
+        false,
+      ],
+      [
+        'a later state of the event than the one decided on: the write is made (a 412 tells)',
+        {},
+        { etag: '"person-2"' },
+        { start: T1, end: T1 + H },
+        false,
+      ],
+      [
+        'a decision recorded before its times were noted: the write is made, as before',
+        {},
+        { shown: null },
+        { start: T1, end: T1 + H },
+        false,
+      ],
+      [
+        'a rename put back at the times we wrote: written with no read (the put-back is needed)',
+        {},
+        { shown: { start: T0, end: T0 + H } },
+        { start: T0, end: T0 + H },
+        false,
+      ],
+      ['no decision of the reverse sync: the write is made', {}, null, { start: T1, end: T1 + H }, false],
+    ])('%s', (_race, link, d, want, expected) => {
+      const facts = d === null ? undefined : { ...decision, ...d };
+      expect(putBackOvertaken({ ...putBack, ...link }, facts, want)).toBe(expected);
+    });
+  });
+
   it.each<[string, GetResult, string]>([
     [
       'a create whose event is there is decided as a 409 would be, without an insert answered 409',
@@ -656,6 +714,21 @@ describe('a write whose earlier attempt may have landed unseen is read first: th
     ['another version that shows what we want is adopted too', found({ etag: '"v2"', start: T0, end: T0 + H, ...SHOWN }), '"v1"', 'adopt'],
   ])('%s', (_race, read, etag, expected) => {
     expect(updateAfterRead(read, etag, OURS)).toBe(expected);
+  });
+
+  it.each<[string, GetResult, string]>([
+    [
+      "a person's state to be put back, which the booking service now wants all of: adopted, no PUT of what it shows",
+      found({ etag: '"person-1"', ourHash: 'hash-before', start: T0, end: T0 + H, ...SHOWN }),
+      'adopt',
+    ],
+    [
+      "...one with our very hash and times but the person's title: written (their rename kept our hash)",
+      found({ etag: '"person-1"', ourHash: OURS.hash, start: T0, end: T0 + H, ...SHOWN, title: 'Call back first!' }),
+      'update',
+    ],
+  ])('%s', (_race, read, expected) => {
+    expect(updateAfterRead(read, '"person-1"', OURS, true)).toBe(expected);
   });
 
   it.each<[string, GetResult, string]>([

@@ -4,6 +4,7 @@
 // decision out; sync/mirror-apply.ts carries it out.
 import type { Deferral, LinkState } from './link.ts';
 import { showsOurWrite, showsWhatWeWant, type WantedFacts } from './ours.ts';
+import { showsWanted } from './shown.ts';
 import type { GetResult, PutResult, RemoveResult, TargetErrorKind } from './target.ts';
 import { outcomeUnknown, type Unsure } from './write-plan.ts';
 
@@ -81,6 +82,8 @@ export interface ReverseDecision {
   adoptHash?: string | null;
   /** When it was decided. */
   decidedAt?: number;
+  /** The times the event showed in that state (null: deleted, or not known). */
+  shown?: { start: number; end: number } | null;
 }
 
 /**
@@ -240,6 +243,26 @@ export function holdsUnknownEdit(
   return link.writtenStart === wanted.start && link.writtenEnd === wanted.end;
 }
 
+/**
+ * The link holds a state of the event that the reverse sync asked to put back (requestRewrite: its
+ * etag, no hash of ours), and the booking service now wants the very times that state showed: it
+ * moved the appointment there before the put-back was written (model seed 5572: dragged in Outlook
+ * onto a taken slot at 09:00, to be put back, and reception then moved the appointment to 09:00).
+ * A PUT on that etag would land, writing times the event already shows; a read tells whether it
+ * shows all the writer wants (adopted, nothing written) or only the times.
+ */
+export function putBackOvertaken(
+  link: Pick<LinkState, 'present' | 'etag' | 'writtenHash' | 'writtenStart' | 'writtenEnd'>,
+  decision: ReverseDecision | undefined,
+  wanted: { start: number; end: number },
+): boolean {
+  if (!link.present || link.etag === null || link.writtenHash !== null || decision?.etag !== link.etag) return false;
+  const shown = decision.shown;
+  // A put-back of a rename or of a length at our own times is written, with no read: it is needed.
+  const moved = shown != null && (shown.start !== link.writtenStart || shown.end !== link.writtenEnd);
+  return moved && shown.start === wanted.start && shown.end === wanted.end;
+}
+
 /** A create, after that read: an event under the id (live, or Google's tombstone) is decided as a 409 would be. */
 export function createAfterRead(read: GetResult): 'create' | 'existing' {
   return read.kind === 'found' ? 'existing' : 'create';
@@ -252,9 +275,16 @@ export function createAfterRead(read: GetResult): 'create' | 'existing' {
  * there otherwise means our earlier write never landed, and this one is made on it; another
  * version is decided as a 412 would be (onChanged); nothing there is created again.
  */
-export function updateAfterRead(read: GetResult, etag: string | null, wanted: WantedFacts): 'adopt' | 'update' | 'changed' | 'create' {
+export function updateAfterRead(
+  read: GetResult,
+  etag: string | null,
+  wanted: WantedFacts,
+  personsState = false,
+): 'adopt' | 'update' | 'changed' | 'create' {
   if (read.kind === 'missing') return 'create';
-  if (showsWhatWeWant(read.event, wanted)) return 'adopt';
+  // `personsState`: the version we know is a person's (putBackOvertaken). It keeps the hash of an
+  // older write of ours whatever they changed (a rename too), so only what it shows counts.
+  if (personsState ? showsWanted(read.event, wanted) : showsWhatWeWant(read.event, wanted)) return 'adopt';
   return etag !== null && read.event.etag === etag ? 'update' : 'changed';
 }
 
