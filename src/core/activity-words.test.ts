@@ -97,4 +97,27 @@ describe("a person's change the booking service cannot take, put back", () => {
     expect(putBack('title')?.summary).toBe('renamed in Google → title put back');
     expect(putBack('not-a-time', 'caldav')?.summary).toBe('made all-day or repeating in the CalDAV calendar → put back');
   });
+
+  it("an earlier write of calbridge's seen late is not told as a person's move, in English and in Portuguese", () => {
+    const earlier = (m = ENGLISH) =>
+      activityWords(
+        {
+          kind: 'reverse',
+          key: 'k',
+          action: { kind: 'restore', reason: 'earlier-write' },
+          movedTo: subject.start + 4 * 3_600_000,
+          target: 'microsoft',
+        },
+        subject,
+        m,
+      );
+    expect(earlier()).toMatchObject({
+      direction: 'reverted',
+      summary: "Outlook showed an earlier time written by calbridge (Mon 15 Jun 13:00), not a person's move → set to the booked time",
+    });
+    expect(earlier()?.summary).not.toContain('moved in');
+    expect(earlier({ m: messagesFor('pt-BR'), outputs: ['microsoft'] as const })?.summary).toBe(
+      'um horário anterior gravado pelo calbridge aparecia no Outlook (seg. 15 jun. 13:00), não uma mudança de alguém → voltou ao horário agendado',
+    );
+  });
 });

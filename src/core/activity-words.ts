@@ -176,6 +176,8 @@ function reverseWords(
     const { text, why } = putBack(place);
     return entry('reverted', 'reverted', text, why, s.start);
   }
+  if (action.kind === 'restore' && action.reason === 'earlier-write')
+    return entry('reverted', 'reverted', t.earlierWrite(place, to), t.wins, s.start);
   if (action.kind === 'restore') return entry('reverted', 'reverted', t.movedMeanwhile(place, to), t.wins, s.start);
   if (action.kind === 'recreate' && action.reason === 'booking-changed')
     return entry('recreated', 'reverted', t.deletedChangedMeanwhile(place), t.wins, s.start);

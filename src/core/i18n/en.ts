@@ -150,6 +150,9 @@ export const en = {
         why: 'the status comes from the booking; change it there',
       }),
     },
+    // calbridge's own write whose answer never came, seen after the booking service moved on: no person moved it.
+    earlierWrite: (place: string, to: string) =>
+      `${place} showed an earlier time written by calbridge${to ? ` (${to})` : ''}, not a person's move → set to the booked time`,
     movedMeanwhile: (place: string, to: string) =>
       `moved in ${place}${to ? ` to ${to}` : ''}, but the booking service moved it meanwhile → moved back`,
     deletedChangedMeanwhile: (place: string) => `deleted in ${place}, but the booking service changed it meanwhile → recreated`,

@@ -123,6 +123,8 @@ export const ptBR: Messages = {
       description: (place) => ({ text: `descrição alterada ${place} → restaurada`, why: 'a descrição vem do agendamento; altere-a lá' }),
       status: (place) => ({ text: `situação alterada ${place} → restaurada`, why: 'a situação vem do agendamento; altere-a lá' }),
     },
+    earlierWrite: (place, to) =>
+      `um horário anterior gravado pelo calbridge aparecia ${place}${to ? ` (${to})` : ''}, não uma mudança de alguém → voltou ao horário agendado`,
     movedMeanwhile: (place, to) =>
       `movido ${place}${to ? ` para ${to}` : ''}, mas o sistema de agendamento o remarcou nesse meio tempo → desfeito`,
     deletedChangedMeanwhile: (place) => `apagado ${place}, mas o sistema de agendamento o alterou nesse meio tempo → recriado`,

@@ -451,12 +451,12 @@ describe('the reverse sync decides on a change it listed', () => {
     [
       'the booking service moved it since our reschedule and our write of that was lost: the event at the rescheduled time is ours, not a second move; the booking wins',
       { ev: { etag: '"ours-lost"' }, lastReschedule: { to: T1, settledAt: NOW }, bookingChangedAt: NOW + 1_000, writeUnsure: true },
-      { kind: 'restore', reason: 'booking-changed' },
+      { kind: 'restore', reason: 'earlier-write' },
     ],
     [
       "our write of the booking's earlier time, its answer lost, seen after the booking service went back (it carries the hash of the appointment at the times it shows): not a move; the booking wins",
       { ev: { etag: '"ours-lost"', ourHash: 'hash-at-T1' }, hashAtShownTimes: 'hash-at-T1', writeUnsure: true },
-      { kind: 'restore', reason: 'booking-changed' },
+      { kind: 'restore', reason: 'earlier-write' },
     ],
     [
       "...a person's drag keeps the hash of the times the event had: a move, lost answer or not",
@@ -756,6 +756,10 @@ describe('a round that overlaps a write', () => {
     const unsure = { updatedAt: NOW - 1, attempts: 1, writeInFlight: false };
     // Graph's delta: a person's move of our write that landed unseen shows no hash until read.
     expect(readAgain(restore, unsure, NOW, { ourHash: null, deleted: false })).toBe(true);
+    expect(
+      readAgain({ kind: 'restore', reason: 'earlier-write' }, unsure, NOW, { ourHash: null, deleted: false }),
+      'our own write, as we took it',
+    ).toBe(true);
     expect(readAgain(restore, unsure, NOW, { ourHash: 'h', deleted: false }), 'the hash is there: decided on it').toBe(false);
     expect(readAgain(restore, { ...unsure, attempts: 0 }, NOW, { ourHash: null, deleted: false }), 'our write is known').toBe(false);
     expect(readAgain(reschedule, unsure, NOW, { ourHash: null, deleted: false }), 'a move too: it may be that write').toBe(true);

@@ -48,8 +48,12 @@ export interface DecideInput {
 
 export type NoneReason = 'not-mirrored' | 'echo' | 'handled' | 'agrees' | 'other-edit' | 'moved-already' | 'gone-too';
 
-/** Why an event is put back: the booking service moved it meanwhile, or the person changed what it cannot take. */
-export type RestoreReason = 'booking-changed' | Unreturnable;
+/**
+ * Why an event is put back: the booking service moved it meanwhile; the event shows an earlier
+ * write of ours whose answer never came, not a person's move (`earlier-write`); or the person
+ * changed what the booking service cannot take.
+ */
+export type RestoreReason = 'booking-changed' | 'earlier-write' | Unreturnable;
 
 export type ReverseAction =
   | { kind: 'none'; reason: NoneReason }
@@ -133,8 +137,9 @@ export function decideReverse(input: DecideInput): ReverseAction {
   }
   const ours = ourMove(input, event.start);
   if (ours === 'same') return none('moved-already');
-  if (ours === 'overtaken' || bookingMoved(link, a, input) || unsureWriteShown(input))
-    return { kind: 'restore', reason: 'booking-changed' };
+  // No person moved it: told as such in activity, not as a person's move set back.
+  if (ours === 'overtaken' || unsureWriteShown(input)) return { kind: 'restore', reason: 'earlier-write' };
+  if (bookingMoved(link, a, input)) return { kind: 'restore', reason: 'booking-changed' };
   // Duration stays the booking's, whatever the person did to the end.
   return { kind: 'reschedule', start: event.start, end: event.start + (a.end - a.start), fromStart: a.start };
 }
@@ -223,7 +228,8 @@ export function readAgain(
   event?: Pick<TargetEvent, 'ourHash' | 'deleted'>,
 ): boolean {
   const unsureUnhashed =
-    ((action.kind === 'restore' && action.reason === 'booking-changed') || action.kind === 'reschedule') &&
+    ((action.kind === 'restore' && (action.reason === 'booking-changed' || action.reason === 'earlier-write')) ||
+      action.kind === 'reschedule') &&
     link !== undefined &&
     outcomeUnknown({ attempts: link.attempts ?? 0, writeInFlight: link.writeInFlight ?? false }) &&
     event !== undefined &&
