@@ -214,7 +214,8 @@ export function onChanged(f: ReadFacts): OnChanged {
  * event failed or was cut off by a crash (write-plan.ts, outcomeUnknown), so the target may already
  * hold it, applied with its answer lost; or the writer left a person's change to the reverse sync
  * and is looking again; or the link holds a person's edit it took without knowing all it shows
- * (holdsUnknownEdit). The read then stands in for the answer a write would get: a create that
+ * (holdsUnknownEdit), or a person's state the booking service overtook before its put-back was
+ * written (putBackOvertaken). The read then stands in for the answer a write would get: a create that
  * finds an event is decided by onExisting (no insert answered 409), an update that finds what we
  * want is adopted and one that finds another version is decided by onChanged (no PUT answered 412,
  * no PUT of what the event already shows), a delete that finds nothing is done (no DELETE answered
