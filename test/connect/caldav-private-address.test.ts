@@ -3,39 +3,23 @@
 // invite stays usable, nothing is stored and no request reaches that address. With
 // connect.caldav_private_addresses the same flow connects. A name that answers a public address when
 // the form is checked and 127.0.0.1 when the connection is made is refused by the connection.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRadicale, type Radicale } from '../caldav/radicale.ts';
-import { CalendarApp } from '../caldav/calendar-app.ts';
-import { startFailingProxy, type FailingProxy } from '../caldav/failing-proxy.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ResolveHost } from '../../src/net/address-guard.ts';
 import { formOf, get, post, startConnectEnv, type ConnectEnv } from './connect-env.ts';
+import { countedRadicale } from './counted-radicale.ts';
 
 const USER = 'bruno';
 const PASSWORD = 'bruno-app-password-51c0';
 const REFUSED_EN = 'That address is inside the network calbridge runs in';
 const REFUSED_PT = 'Esse endereço fica dentro da rede onde o calbridge roda';
 
-let radicale: Radicale;
-/** In front of Radicale: every request that reaches the local CalDAV server is counted here. */
-let counted: FailingProxy;
-let office: string;
+const server = countedRadicale(USER, PASSWORD);
 let env: ConnectEnv | undefined;
 
-beforeAll(async () => {
-  radicale = await startRadicale({ users: { [USER]: PASSWORD } });
-  office = await new CalendarApp(radicale.url, USER, PASSWORD).makeCalendar(`/${USER}/office/`, 'Consultório');
-  counted = await startFailingProxy({ target: radicale.url, share: 0, seed: 1 });
-});
-afterAll(async () => {
-  await counted?.stop();
-  await radicale?.stop();
-});
 afterEach(async () => {
   await env?.stop();
   env = undefined;
 });
-
-const port = () => new URL(counted.url).port;
 
 /** Opens a fresh invite's form and posts `address` with the right credentials; returns the answer, the link and the action. */
 async function tryAddress(e: ConnectEnv, address: string) {
@@ -50,19 +34,19 @@ async function tryAddress(e: ConnectEnv, address: string) {
 
 describe('an address inside the network, typed on a CalDAV connect form', () => {
   it.each([
-    ['a name that resolves to 127.0.0.1', () => `http://localhost:${port()}/`],
-    ['127.0.0.1 written as it is', () => `http://127.0.0.1:${port()}/`],
-    ['127.0.0.1 as an IPv4-mapped IPv6 address', () => `http://[::ffff:127.0.0.1]:${port()}/`],
+    ['a name that resolves to 127.0.0.1', () => `http://localhost:${server.port}/`],
+    ['127.0.0.1 written as it is', () => `http://127.0.0.1:${server.port}/`],
+    ['127.0.0.1 as an IPv4-mapped IPv6 address', () => `http://[::ffff:127.0.0.1]:${server.port}/`],
     ['the cloud metadata address', () => 'http://169.254.169.254/'],
   ])('is refused for %s, in words, with nothing sent and nothing stored', async (_what, address) => {
     env = await startConnectEnv(() => 'connect: { enabled: true }\n');
-    const before = counted.stats.requests;
+    const before = server.requests();
     const { res, page, link } = await tryAddress(env, address());
     expect(res.status).toBe(400);
     expect(page).toContain(REFUSED_EN);
     expect(page).toContain('Ask whoever runs calbridge');
     expect(page).not.toContain(PASSWORD);
-    expect(counted.stats.requests).toBe(before);
+    expect(server.requests()).toBe(before);
     expect(env.daemon.runtime.services.connectedAccounts()).toEqual([]);
     // The invite is still good: its form opens again.
     expect((await get(link)).status).toBe(200);
@@ -72,19 +56,19 @@ describe('an address inside the network, typed on a CalDAV connect form', () => 
 
   it('is said in Portuguese on a pt-BR server', async () => {
     env = await startConnectEnv(() => 'connect: { enabled: true }\n', { locale: 'pt-BR' });
-    const { res, page } = await tryAddress(env, `http://localhost:${port()}/`);
+    const { res, page } = await tryAddress(env, `http://localhost:${server.port}/`);
     expect(res.status).toBe(400);
     expect(page).toContain(REFUSED_PT);
   });
 
   it('connects with connect.caldav_private_addresses, the same address and flow', async () => {
     env = await startConnectEnv(() => 'connect: { enabled: true, caldav_private_addresses: true }\n');
-    const before = counted.stats.requests;
-    const { res, page } = await tryAddress(env, `http://localhost:${port()}/`);
+    const before = server.requests();
+    const { res, page } = await tryAddress(env, `http://localhost:${server.port}/`);
     expect(res.status, page).toBe(200);
     const pick = formOf(page);
-    expect(pick.calendars).toEqual([office.replace(radicale.url, `http://localhost:${port()}/`)]);
-    expect(counted.stats.requests).toBeGreaterThan(before);
+    expect(pick.calendars).toEqual([server.office.replace(server.url, `http://localhost:${server.port}/`)]);
+    expect(server.requests()).toBeGreaterThan(before);
     const done = await post(new URL(pick.action, env.base).href, { ...pick.fields, calendar: pick.calendars[0]! });
     expect(done.status).toBe(200);
     expect(env.daemon.runtime.services.connectedAccounts().map((a) => `${a.kind}.${a.name}`)).toEqual(['caldav.bruno']);
@@ -100,13 +84,13 @@ describe('an address inside the network, typed on a CalDAV connect form', () => 
       return asked.length === 1 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     };
     env = await startConnectEnv(() => 'connect: { enabled: true }\n', { resolveHost: rebinding });
-    const before = counted.stats.requests;
-    const { res, page } = await tryAddress(env, `http://calendar.clinic.test:${port()}/`);
+    const before = server.requests();
+    const { res, page } = await tryAddress(env, `http://calendar.clinic.test:${server.port}/`);
     expect(res.status).toBe(400);
     expect(page).toContain(REFUSED_EN);
     // Asked at the form (public), then by the connection discovery opened (127.0.0.1): refused there.
     expect(asked.length).toBeGreaterThanOrEqual(2);
-    expect(counted.stats.requests).toBe(before);
+    expect(server.requests()).toBe(before);
     expect(env.logs()).toContain('calendar.clinic.test resolves to 127.0.0.1');
     expect(env.daemon.runtime.services.connectedAccounts()).toEqual([]);
   });

@@ -7,34 +7,25 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Simulator } from '../../src/booking/simulator/index.ts';
 import { systemClock } from '../../src/core/clock.ts';
 import type { ConnectedAccount } from '../../src/sync/target/connected-account.ts';
-import { CalendarApp } from '../caldav/calendar-app.ts';
-import { startFailingProxy, type FailingProxy } from '../caldav/failing-proxy.ts';
-import { startRadicale, type Radicale } from '../caldav/radicale.ts';
 import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
 import { simulatorClient, startTestSimulator, TEST_ZONE } from '../helpers/simulator.ts';
+import { countedRadicale } from './counted-radicale.ts';
 
 const USER = 'bruno';
 const PASSWORD = 'bruno-app-password-9d2e';
 const KEY = 'cal-bruno';
 
-let radicale: Radicale;
-let counted: FailingProxy;
+const server = countedRadicale(USER, PASSWORD);
 let sim: Simulator;
-let office: string;
 let t: TestContext | undefined;
 
 beforeAll(async () => {
-  radicale = await startRadicale({ users: { [USER]: PASSWORD } });
-  counted = await startFailingProxy({ target: radicale.url, share: 0, seed: 1 });
-  office = await new CalendarApp(counted.url, USER, PASSWORD).makeCalendar(`/${USER}/office/`, 'Consultório');
   sim = await startTestSimulator();
   const tomorrow = DateTime.now().setZone(TEST_ZONE).plus({ days: 1 }).set({ hour: 9, minute: 0, second: 0, millisecond: 0 });
   sim.create({ appointment_key: 'apt-1', start: tomorrow.toMillis(), calendar: { calendar_key: KEY, name: 'Bruno' } });
 });
 afterAll(async () => {
   await sim?.close();
-  await counted?.stop();
-  await radicale?.stop();
 });
 afterEach(async () => {
   await t?.close();
@@ -60,13 +51,13 @@ async function pass(config: Record<string, unknown>, connected: ConnectedAccount
     tuning: { caldavRetry: { retries: 0, baseMs: 1, maxMs: 1 }, caldavItemBackoff: { baseMs: 0, maxMs: 0 } },
   });
   await t.runtime.scheduler.runNow('poll');
-  const before = counted.stats.requests;
+  const before = server.requests();
   const result = await t.runtime.scheduler.runNow('caldav.bruno-writer');
-  return { result, reached: counted.stats.requests - before, target: t.runtime.status().targets['caldav.bruno']! };
+  return { result, reached: server.requests() - before, target: t.runtime.status().targets['caldav.bruno']! };
 }
 
 it("refuses a connected account's pass to an address inside this network, and says why", async () => {
-  const { result, reached, target } = await pass({}, [{ ...bruno, url: counted.url, calendar: office }]);
+  const { result, reached, target } = await pass({}, [{ ...bruno, url: server.url, calendar: server.office }]);
   expect(reached).toBe(0);
   expect(result).toMatchObject({ failed: 1 });
   expect(target.last_error).toContain('127.0.0.1, loopback (127.0.0.0/8): an address inside this network');
@@ -75,7 +66,7 @@ it("refuses a connected account's pass to an address inside this network, and sa
 
 it('writes there for the same account with connect.caldav_private_addresses', async () => {
   const { reached, target } = await pass({ connect: { caldav_private_addresses: true } }, [
-    { ...bruno, url: counted.url, calendar: office },
+    { ...bruno, url: server.url, calendar: server.office },
   ]);
   expect(reached).toBeGreaterThan(0);
   expect(target.mirrored).toBe(1);
@@ -86,7 +77,13 @@ it('writes there for an account the admin configured at the same address, withou
     {
       caldav: {
         accounts: [
-          { name: 'bruno', url: counted.url, username: USER, password: PASSWORD, calendars: [{ calendar_key: KEY, calendar: office }] },
+          {
+            name: 'bruno',
+            url: server.url,
+            username: USER,
+            password: PASSWORD,
+            calendars: [{ calendar_key: KEY, calendar: server.office }],
+          },
         ],
       },
     },
