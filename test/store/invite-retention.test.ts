@@ -2,26 +2,19 @@
 // sign-in data: the PKCE verifier, and the refresh token or app password waiting for a choice. The
 // retention job forgets it once the invite expires, so its bytes leave the database file, and
 // removes the invite a month later; a live invite is untouched. A real file, the real job.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { ManualClock } from '../../src/core/clock.ts';
-import type { Job } from '../../src/jobs/job.ts';
 import type { Invite } from '../../src/store/connect-store.ts';
-import { createTestContext, testConfig, type TestContext } from '../helpers/context.ts';
+import { testConfig, type TestContext } from '../helpers/context.ts';
+import { retentionContexts } from './retention-context.ts';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
-let t: TestContext | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const open = retentionContexts();
 
 function setup() {
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  t = createTestContext({ clock, config: testConfig({ server: { secret_key: 'invite-retention-secret-key-0123456789' } }) });
-  const job = t.runtime.parts.find((p) => p.name === 'retention')!.jobs!.find((j): j is Job => j.name === 'retention')!;
-  return { t, clock, job, store: t.ctx.connections };
+  const s = open(testConfig({ server: { secret_key: 'invite-retention-secret-key-0123456789' } }));
+  return { ...s, store: s.t.ctx.connections };
 }
 
 type Sealed = { verifier: Buffer; pending: Buffer };

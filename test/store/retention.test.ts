@@ -1,28 +1,20 @@
 // Everything kept is bounded: the retention job prunes what is past its retention, keeps what is
 // within it, and never touches work still to do. A real database, the real job, a manual clock.
-import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.ts';
+import { describe, expect, it } from 'vitest';
 import { RETENTION_MS } from '../../src/sync/retention.ts';
-import type { Job } from '../../src/jobs/job.ts';
 import { DeliveryStore } from '../../src/store/delivery-store.ts';
 import { RescheduleStore, type NewAction } from '../../src/store/reschedule-store.ts';
 import { testDelivery as delivery } from '../helpers/delivery.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import type { TestContext } from '../helpers/context.ts';
 import { appointment } from '../google/google-env.ts';
+import { retentionContexts } from './retention-context.ts';
 
 const DAY = 24 * 60 * 60_000;
-let t: TestContext | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const open = retentionContexts();
 
 function setup() {
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  t = createTestContext({ clock });
-  const part = t.runtime.parts.find((p) => p.name === 'retention')!;
-  const job = part.jobs!.find((j): j is Job => j.name === 'retention')!;
-  return { t, clock, part, job, deliveries: new DeliveryStore(t.ctx.db), actions: new RescheduleStore(t.ctx.db, clock, 'google.default') };
+  const s = open();
+  return { ...s, deliveries: new DeliveryStore(s.t.ctx.db), actions: new RescheduleStore(s.t.ctx.db, s.clock, 'google.default') };
 }
 
 const rows = (t: TestContext, sql: string) => t.ctx.db.prepare(sql).all();
