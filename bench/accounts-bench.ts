@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN, CLIENT, status, waitFor, writeConfig } from './daemon-bench.ts';
+import { backfilled, type BackfillWindow, CLIENT, metrics, status, waitFor, windowShare, writeConfig } from './daemon-bench.ts';
 import { freePort, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 import { buildDist, rssKb } from './footprint-bench.ts';
 
@@ -27,8 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => kb / 1024;
 const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 
-type Window = { calls: number; firstMs: number; lastMs: number };
-type GoogleStats = { calls: number; limited: number; inserts: number; events: number; backfill: Window | null };
+type GoogleStats = { calls: number; limited: number; inserts: number; events: number; backfill: BackfillWindow | null };
 
 interface Setup {
   fakes: Fakes;
@@ -69,23 +68,13 @@ async function setup(accounts: number, count: number, google: { rpm: number; quo
 const names = (n: number) => Array.from({ length: n }, (_, i) => `u${i + 1}`);
 
 /** Every account has nothing pending and its Google user holds what it mirrored. `onCheck` runs at every look. */
-async function backfilled(s: Setup, timeoutMs: number, onCheck: () => void = () => undefined): Promise<void> {
-  await waitFor(
-    'backfill',
-    async () => {
-      onCheck();
-      const targets = (await status(s.port)).targets ?? {};
-      for (const [i, name] of names(s.accounts).entries()) {
-        const t = targets[`google.${name}`];
-        if (!(t?.pending === 0 && t.mirrored > 0)) return false;
-        if ((await s.fakes.call<GoogleStats>('googleStats', { user: i })).events < t.mirrored) return false;
-      }
-      return true;
-    },
-    timeoutMs,
-    1000,
+const accountsBackfilled = (s: Setup, timeoutMs: number, onCheck?: () => void) =>
+  backfilled(
+    s.port,
+    names(s.accounts).map((n) => `google.${n}`),
+    async (i) => (await s.fakes.call<GoogleStats>('googleStats', { user: i })).events,
+    { timeoutMs, everyMs: 1000, ...(onCheck ? { onCheck } : {}) },
   );
-}
 
 /** Each simulated user's figures, once every account is backfilled. */
 const userStats = (s: Setup) => Promise.all(names(s.accounts).map((_, i) => s.fakes.call<GoogleStats>('googleStats', { user: i })));
@@ -94,7 +83,7 @@ interface AccountBackfill {
   events: number;
   calls: number;
   limited: number;
-  window: Window;
+  window: BackfillWindow;
   /** Calls answered a minute over its window, as a share of its requests_per_minute. */
   share: number;
 }
@@ -109,19 +98,18 @@ export async function backfill(accounts: number, count = BACKFILL_APPOINTMENTS, 
   try {
     const serve = await startServe(s.config, s.port);
     try {
-      await backfilled(s, 600_000);
+      await accountsBackfilled(s, 600_000);
     } finally {
       await serve.stop();
     }
     return (await userStats(s)).map((g) => {
       if (!g.backfill) throw new Error('an account inserted nothing');
-      const minutes = (g.backfill.lastMs - g.backfill.firstMs) / 60_000;
       return {
         events: g.events,
         calls: g.backfill.calls,
         limited: g.limited,
         window: g.backfill,
-        share: g.backfill.calls / minutes / rate,
+        share: windowShare(g.backfill, rate),
       };
     });
   } finally {
@@ -131,7 +119,7 @@ export async function backfill(accounts: number, count = BACKFILL_APPOINTMENTS, 
 
 /** Successful runs of each account's reverse sync and writer so far, from serve's /metrics. */
 async function jobRuns(port: number, accounts: number): Promise<{ reverse: number[]; writer: number[] }> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+  const text = await metrics(port);
   const runs = (job: string) =>
     Number(
       new RegExp(`^calbridge_job_runs_total\\{job="${job.replace('.', '\\.')}",status="success"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0,
@@ -169,7 +157,7 @@ async function filled(accounts: number): Promise<{ s: Setup; resident: Resident;
     const serve = await startServe(s.config, s.port);
     try {
       let peak = 0;
-      await backfilled(s, 1_200_000, () => (peak = Math.max(peak, rssKb(serve.pid))));
+      await accountsBackfilled(s, 1_200_000, () => (peak = Math.max(peak, rssKb(serve.pid))));
       const seconds = (performance.now() - t0) / 1000;
       return { s, resident: await settle(serve.pid), backfillPeak: mb(peak), seconds };
     } finally {

@@ -17,7 +17,7 @@ export const SECRET = 'bench-webhook-secret-0123456789';
 const FEED_TOKEN = 'bench-feed-token-0123456789abcdef';
 // The feed rows in turns: each server this long at a time (see feedRows).
 const TURN_SLICE_MS = 200;
-export const ADMIN = 'bench-admin-token-0123456789';
+const ADMIN = 'bench-admin-token-0123456789';
 export const CLIENT = { client_id: 'client-1', client_secret: 'client-secret-1', refresh_token: 'refresh-1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -104,9 +104,13 @@ export async function status(port: number): Promise<StatusDocument> {
   return body;
 }
 
+/** serve's /metrics (Prometheus text), asked with the admin token. */
+export const metrics = async (port: number): Promise<string> =>
+  (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+
 /** Minor (young-generation) collections so far and their seconds, from calbridge's /metrics. */
 async function minorGc(port: number): Promise<{ count: number; seconds: number; newSpaceBytes: number }> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
+  const text = await metrics(port);
   const value = (name: string, label = 'kind="minor"') => Number(new RegExp(`^${name}\\{${label}\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
   // V8 sizes the young generation itself, within the runtime settings' bound: a smaller one is collected more often.
   return {
@@ -126,6 +130,40 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
   }
   return performance.now() - t0;
 }
+
+/**
+ * Until serve's backfill is over: each of `targets` (its key in /api/status's targets) has nothing
+ * pending and has mirrored something, and its calendar service holds every event it mirrored
+ * (`events(i)`: the i-th target's, counted at its simulator). `onCheck` runs at every look.
+ */
+export async function backfilled(
+  port: number,
+  targets: string[],
+  events: (i: number) => Promise<number>,
+  o: { timeoutMs: number; everyMs?: number; onCheck?: () => void },
+): Promise<void> {
+  await waitFor(
+    'backfill',
+    async () => {
+      o.onCheck?.();
+      const all = (await status(port)).targets ?? {};
+      for (const [i, name] of targets.entries()) {
+        const t = all[name];
+        if (!(t?.pending === 0 && t.mirrored > 0)) return false;
+        if ((await events(i)) < t.mirrored) return false;
+      }
+      return true;
+    },
+    o.timeoutMs,
+    o.everyMs,
+  );
+}
+
+/** A backfill as its calendar service saw it: the calls it answered from the first create to the last (fakes.ts). */
+export type BackfillWindow = { calls: number; firstMs: number; lastMs: number };
+
+/** A backfill's calls answered a minute over its window, as a share of the `rpm` it was configured at. */
+export const windowShare = (w: BackfillWindow, rpm: number) => w.calls / ((w.lastMs - w.firstMs) / 60_000) / rpm;
 
 interface Measured {
   rate: number;
@@ -363,6 +401,10 @@ export async function runDaemonBench(): Promise<string> {
     // The backfill to Google has begun: acks are measured while it and the delivery backlog drain.
     const pendingDeliveries = async () => Number((await status(port)).ingest?.deliveries?.pending ?? 0);
     const drained = async () => void (await waitFor('deliveries drained', async () => (await pendingDeliveries()) === 0, 120_000));
+    const googleBackfilled = () =>
+      backfilled(port, ['google.default'], async () => (await fakes.call<{ events: number }>('googleStats')).events, {
+        timeoutMs: 240_000,
+      });
     const webhook = (p: number, extra: Partial<LoadSpec>): LoadSpec => ({
       port: p,
       method: 'POST',
@@ -374,15 +416,7 @@ export async function runDaemonBench(): Promise<string> {
     // BENCH_PROPAGATION_ONLY=1: only the propagation after the backfill (a short run while tuning it).
     if (process.env.BENCH_PROPAGATION_ONLY) {
       await sleep(5000); // the backfill's pass has planned its work (pending counts it)
-      await waitFor(
-        'backfill',
-        async () => {
-          const s = await status(port);
-          const g = s.targets?.['google.default'];
-          return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
-        },
-        240_000,
-      );
+      await googleBackfilled();
       let last = -1;
       for (;;) {
         const n = (await fakes.call<{ events: number }>('googleStats')).events;
@@ -645,15 +679,7 @@ export async function runDaemonBench(): Promise<string> {
     const feedsEnd = await fakes.call<Clock>('googleStats');
 
     // The backfill: until Google holds every mirrored appointment and the writer has nothing pending.
-    await waitFor(
-      'backfill',
-      async () => {
-        const s = await status(port);
-        const g = s.targets?.['google.default'];
-        return g?.pending === 0 && g.mirrored > 0 && (await fakes.call<{ events: number }>('googleStats')).events >= g.mirrored;
-      },
-      240_000,
-    );
+    await googleBackfilled();
     type Window = { calls: number; firstMs: number; lastMs: number; longestPause: { ms: number; fromMs: number } | null };
     const g = await fakes.call<{ calls: number; limited: number; inserts: number; events: number; firstMs: number; backfill: Window }>(
       'googleStats',

@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLIENT_ID, CLIENT_SECRET, MAILBOX, TENANT } from '../test/microsoft/env.ts';
 import { backfill as googleBackfill } from './accounts-bench.ts';
-import { SECRET, status, waitFor, writeConfig } from './daemon-bench.ts';
+import { backfilled, type BackfillWindow, SECRET, status, waitFor, windowShare, writeConfig } from './daemon-bench.ts';
 import { freePort, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 import { percentile } from './daemon/load.ts';
 import { buildDist } from './footprint-bench.ts';
@@ -36,7 +36,6 @@ const QUIET_MS = 3000;
 
 const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 
-type Window = { calls: number; firstMs: number; lastMs: number };
 interface GraphStats {
   calls: number;
   throttled: number;
@@ -44,12 +43,13 @@ interface GraphStats {
   writes: number;
   events: number;
   maxInFlight: number;
-  backfill: Window | null;
+  backfill: BackfillWindow | null;
 }
 
 const MS = { tenant: TENANT, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, mailbox: MAILBOX };
+const TARGET = 'microsoft.default';
 /** `targets["microsoft.default"]` in /api/status (docs/status.schema.json). */
-const target = async (port: number) => (await status(port)).targets?.['microsoft.default'];
+const target = async (port: number) => (await status(port)).targets?.[TARGET];
 /** Graph subscriptions serve holds (0 while push is off or not set up yet). */
 const subscriptions = async (port: number) => {
   const push = (await target(port))?.reverse_sync;
@@ -108,30 +108,21 @@ async function microsoftBackfill(): Promise<Backfill> {
     const serve = await startServe(s.config, s.port);
     let servePeak = 0;
     try {
-      await waitFor(
-        'Microsoft backfill',
-        async () => {
-          const t = await target(s.port);
-          return t?.pending === 0 && t.mirrored > 0 && (await graphStats(s.fakes)).events >= t.mirrored;
-        },
-        30 * 60_000,
-        1000,
-      );
+      await backfilled(s.port, [TARGET], async () => (await graphStats(s.fakes)).events, { timeoutMs: 30 * 60_000, everyMs: 1000 });
       servePeak = Math.max(0, ...((await target(s.port))?.mailboxes ?? []).map((m) => m.peak_in_flight));
     } finally {
       await serve.stop();
     }
     const g = await graphStats(s.fakes);
     if (!g.backfill) throw new Error('nothing was created in Outlook');
-    const minutes = (g.backfill.lastMs - g.backfill.firstMs) / 60_000;
     return {
       events: g.events,
       calls: g.backfill.calls,
       throttled: g.throttled,
       maxInFlight: g.maxInFlight,
       servePeak,
-      seconds: minutes * 60,
-      share: g.backfill.calls / minutes / RPM,
+      seconds: (g.backfill.lastMs - g.backfill.firstMs) / 1000,
+      share: windowShare(g.backfill, RPM),
     };
   } finally {
     await s.close();
