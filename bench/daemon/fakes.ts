@@ -60,6 +60,25 @@ if (graph) stampArrivals(graph.log);
 stampArrivals(booking.requests);
 const arrival = (l: object) => arrived.get(l) ?? 0;
 
+// Graph's change notifications as they leave for serve (every change of an event is told at once to
+// its calendar's subscriptions): the changes told, the posts serve has not answered yet, and when the
+// last change was told, on the wall clock serve's /api/status uses too.
+const told = { changes: 0, unanswered: 0, lastAt: 0 };
+if (graph) {
+  const subscriptions = graph.subscriptions;
+  const tell = subscriptions.changed.bind(subscriptions);
+  subscriptions.changed = async (...change: Parameters<typeof tell>) => {
+    told.changes++;
+    told.unanswered++;
+    told.lastAt = Date.now();
+    try {
+      await tell(...change);
+    } finally {
+      told.unanswered--;
+    }
+  };
+}
+
 const calendarCalls = (user = google) => user.log.filter((l) => l.kind !== 'token' && l.kind !== 'other');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -215,6 +234,8 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   },
   /** Forgets the Graph calls so far (and the most in flight), to count from here. */
   graphResetLog: () => graphOf().resetLog(),
+  /** The change notifications told so far (see `told`), and the Graph calls logged since the last reset. */
+  graphTold: () => ({ ...told, calls: graphCalls().length }),
   /** New appointments in booking calendar `calendarKey`, `stepMs` apart from `startMs`; their keys. */
   newAppointments: (m) =>
     Array.from(
