@@ -13,6 +13,7 @@ import { backfilled, type BackfillWindow, metrics, SECRET, status, waitFor, wind
 import { freePort, startFakes, startServe, type Fakes } from './daemon/processes.ts';
 import { percentile } from './daemon/load.ts';
 import { buildDist } from './footprint-bench.ts';
+import { defaultBurst, WINDOW_MS } from '../src/net/pacer.ts';
 
 /** serve's webhook deliveries, from /api/status (asked with the admin token, so the ingest section is there). */
 async function deliveries(port: number): Promise<{ applied: number; pending: number }> {
@@ -34,6 +35,10 @@ const H = 3_600_000;
 // Longer than the reverse sync's default schedule (every 2 minutes): a round that began in the very
 // millisecond of the last change is not taken as having read it, and the next one may be that far.
 const SETTLE_TIMEOUT_MS = 180_000;
+// How long after its last request serve's Graph pacer holds its whole burst again, by its own rule
+// (src/net/pacer.ts: `burst` tokens of WINDOW_MS + 1 units, refilled at rpm + 1 - burst units a ms).
+const BURST = defaultBurst(RPM);
+const PACER_REFILL_MS = Math.ceil((BURST * (WINDOW_MS + 1)) / (RPM + 1 - BURST));
 
 const fmt = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 0 });
 
@@ -131,7 +136,7 @@ async function microsoftBackfill(): Promise<Backfill> {
 }
 
 /** The change notifications the Graph simulator has told serve of, and its calls (bench/daemon/fakes.ts). */
-type Told = { changes: number; unanswered: number; lastAt: number; calls: number };
+type Told = { changes: number; unanswered: number; lastAt: number; calls: number; quietMs: number | null };
 
 /** When serve's writer last finished a pass without failing (ms), from its /metrics. */
 async function writerDoneAt(port: number): Promise<number> {
@@ -147,6 +152,20 @@ async function writerDoneAt(port: number): Promise<number> {
  * over (its last pass began before its last success, which came after the change; /metrics). The
  * simulator is asked before and after serve: a change or call meanwhile means looking again.
  */
+/**
+ * Until serve's Graph pacer is full again, so that each measured phase meets serve at rest, as a
+ * person's change in a quiet hour does (the phase before would otherwise leave it paced at
+ * requests_per_minute): PACER_REFILL_MS since the last request the simulator saw, however many
+ * requests came before it. A request meanwhile puts the moment off.
+ */
+async function rested(fakes: Fakes): Promise<void> {
+  for (;;) {
+    const { quietMs } = await fakes.call<Told>('graphTold');
+    if (quietMs === null || quietMs >= PACER_REFILL_MS) return;
+    await new Promise((r) => setTimeout(r, PACER_REFILL_MS - quietMs));
+  }
+}
+
 async function settled(s: { fakes: Fakes; port: number }, keys: string[]): Promise<void> {
   await waitFor(
     'serve settled after the last change in Outlook',
@@ -189,6 +208,7 @@ async function economyAndPush(): Promise<{ rows: [string, Counted][]; latencies:
         return keys;
       };
       const counted = async (change: () => Promise<void>): Promise<Counted> => {
+        await rested(s.fakes);
         await s.fakes.call('graphResetLog');
         await change();
         const g = await graphStats(s.fakes);
@@ -226,6 +246,7 @@ async function economyAndPush(): Promise<{ rows: [string, Counted][]; latencies:
       // event moved an hour on, one after another, once the previous one's reschedule has arrived.
       const people = await create('c0000000-0000-4000-a000-0000000000e2', MOVES, base + 2 * ECONOMY * H + H);
       await settled(s, people);
+      await rested(s.fakes);
       const before = await graphStats(s.fakes);
       const done0 = await reschedulesDone(s.port);
       const latencies = await s.fakes.call<number[]>('personMoves', { keys: people, shiftMs: H });
@@ -293,7 +314,8 @@ export async function runMicrosoftBench(): Promise<string> {
     `**Write economy.** Through the same kind of serve with Graph’s change notifications on (public_url https, the simulator`,
     'delivering each change at once to serve’s `/microsoft/notifications`, no added latency per call): one appointment first (the',
     `calendar found, a token held), then ${ECONOMY} new appointments, each announced to serve by a booking webhook; then the same`,
-    `${ECONOMY} moved an hour at the booking service (webhooks); then the same webhooks again with nothing new. Each phase ends once`,
+    `${ECONOMY} moved an hour at the booking service (webhooks); then the same webhooks again with nothing new. Each phase begins`,
+    `with serve at rest (its Graph pacer full again: ${(PACER_REFILL_MS / 1000).toFixed(1)} s after the last request, by the pacer’s rule) and ends once`,
     'serve has settled, by its own reports: nothing pending, Outlook showing every appointment at its booking time, every change',
     'notification answered, a reverse-sync round begun after the last change and finished, and the writer’s pass of that time over.',
     'Requests that write are creates, PATCHes and DELETEs that reached the simulator’s state; all requests include the delta',
@@ -305,7 +327,7 @@ export async function runMicrosoftBench(): Promise<string> {
     '|---|---:|---:|',
     ...e.rows.map(row),
     '',
-    `**Push.** ${MOVES} appointments of another booking calendar mirrored, then a person moves each event an hour on in the`,
+    `**Push.** ${MOVES} appointments of another booking calendar mirrored and serve at rest, then a person moves each event an hour on in the`,
     'simulated Outlook, one after another: from the move (the simulator posts the change notification to serve at once) to the',
     `reschedule PATCH arriving at the booking simulator, both clocks the fakes’ process’s: p50 **${p50.toFixed(0)} ms**, p99`,
     `**${p99.toFixed(0)} ms**, max ${Math.max(...e.latencies).toFixed(0)} ms (goal p99 < 2 s); ${e.rescheduled} reschedules done by serve. Requests that`,

@@ -234,8 +234,14 @@ const commands: Record<string, (m: Record<string, unknown>) => unknown> = {
   },
   /** Forgets the Graph calls so far (and the most in flight), to count from here. */
   graphResetLog: () => graphOf().resetLog(),
-  /** The change notifications told so far (see `told`), and the Graph calls logged since the last reset. */
-  graphTold: () => ({ ...told, calls: graphCalls().length }),
+  /**
+   * The change notifications told so far (see `told`), the Graph calls logged since the last reset,
+   * and how long ago the last of them arrived (ms; null when there is none).
+   */
+  graphTold: () => {
+    const last = graphOf().log.at(-1);
+    return { ...told, calls: graphCalls().length, quietMs: last ? performance.now() - arrival(last) : null };
+  },
   /** New appointments in booking calendar `calendarKey`, `stepMs` apart from `startMs`; their keys. */
   newAppointments: (m) =>
     Array.from(
