@@ -188,6 +188,9 @@ export function createGraphTarget({ http, ids, graphRoot, window }: GraphTargetO
     });
     if (r.status === 412) return { kind: 'changed' };
     ids.forget(calendarId, key);
+    // A remembered id answered 404: our event is gone, and that is what was wanted. No look-up by
+    // the property follows: a create drops the old id before it is sent, so an event found by it
+    // now would be a person's copy of ours, theirs to keep.
     return r.status === 404 ? { kind: 'missing' } : { kind: 'removed' };
   }
 
