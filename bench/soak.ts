@@ -43,11 +43,13 @@ const failures: { seed: number; report: string }[] = [];
 let steps = 0;
 let played = 0;
 let writesAfterAgreement = 0;
+let learnedDeletions = 0;
 for (let seed = first; seed < first + runs; seed++) {
   const log = process.argv.includes('--log') ? (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`) : undefined;
   const outcome = await runHistory(seed, { shrinkMs, minSteps, ...(log ? { log } : {}) });
   steps += outcome.steps;
   writesAfterAgreement += outcome.writesAfterAgreement;
+  learnedDeletions += outcome.learnedDeletions;
   if (!outcome.ok) {
     failures.push({ seed, report: outcome.report ?? '' });
     process.stdout.write(`\n${outcome.report}\n\n`);
@@ -63,7 +65,7 @@ const minutes = (Date.now() - started) / 60_000;
 const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
 const summary = [
   `${played} histories (seeds ${first} to ${first + played - 1}), ${steps} steps in all, ${failures.length} failed` +
-    `${failures.length ? `: seeds ${failures.map((f) => f.seed).join(', ')}` : ''}; ${writesAfterAgreement} writes after agreement; ${minutes.toFixed(1)} minutes on ${cpus().length} cores, ${when} UTC.`,
+    `${failures.length ? `: seeds ${failures.map((f) => f.seed).join(', ')}` : ''}; ${writesAfterAgreement} writes after agreement (and ${learnedDeletions} deletes that found a person's deletion no read had shown yet, not counted); ${minutes.toFixed(1)} minutes on ${cpus().length} cores, ${when} UTC.`,
 ];
 process.stdout.write(`\nsoak: ${summary[0]}\n`);
 

@@ -12,6 +12,7 @@ import { startRadicale, type Radicale } from '../caldav/radicale.ts';
 import { PASSWORD, USER } from '../caldav/setup.ts';
 import { startGate, type HttpGate } from './gate.ts';
 import { clockTime, ZONE } from './model.ts';
+import { PersonDeletions, writesSince, type WritesSince } from './person-deletions.ts';
 
 export const CALDAV_CALENDAR = 'Clinic';
 const FOLDER = 'clinic';
@@ -52,6 +53,11 @@ const sameShown = (a: ReadEvent, b: ReadEvent) =>
 export class CalDavSide {
   /** Every call calbridge made that reached the server, in order. */
   readonly log: CalDavCall[] = [];
+  /** A listing (sync-collection REPORT) or a read of the object shows calbridge a person's deletion. */
+  private readonly deletions = new PersonDeletions<CalDavCall>(
+    this.log,
+    (c, id) => (c.method === 'REPORT' && c.status < 300) || (c.method === 'GET' && keyOfPath(c.path) === id && c.status < 500),
+  );
   /** Successful PUTs that left the object as it was (times, title, description, status, our hash): wasted calls. */
   readonly rewrites: string[] = [];
   /** Per appointment, the start calbridge last wrote (not a person's edit), and how many writes it made. */
@@ -167,15 +173,21 @@ export class CalDavSide {
     const current = await this.app.get(this.url(key));
     if (current.status !== 200) return false;
     const status = await this.app.delete(this.url(key), current.etag ?? undefined);
-    return status >= 200 && status < 300;
+    const deleted = status >= 200 && status < 300;
+    if (deleted) this.deletions.note(key);
+    return deleted;
   }
 
-  /** Writes (PUT, DELETE) since log position `from`, in words. */
-  writesSince(from: number): string[] {
-    return this.log
-      .slice(from)
-      .filter((c) => WRITES.has(c.method))
-      .map((c) => `CalDAV ${c.method} of ${c.path} (answered ${c.status})`);
+  /** Writes (PUT, DELETE) since log position `from`, in words (person-deletions.ts). */
+  writesSince(from: number): WritesSince {
+    return writesSince(
+      this.log,
+      from,
+      (c) => WRITES.has(c.method),
+      (c) => (c.method === 'DELETE' && c.status === 404 ? keyOfPath(c.path) : null),
+      this.deletions,
+      (c) => `CalDAV ${c.method} of ${c.path} (answered ${c.status})`,
+    );
   }
 
   writeCount(): number {

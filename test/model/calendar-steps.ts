@@ -110,6 +110,7 @@ class PersonDelete extends Step {
     if (this.calendar === 'google') {
       const live = w.liveEvents(a.key)[0]!;
       w.fake.state.userDelete(live.calendarId, live.event.id);
+      w.googleDeletions.note(live.event.id);
     } else if (this.calendar === 'outlook') {
       w.outlook.personDeletes(a.key);
     } else if (!(await w.caldav.personDeletes(a.key))) {

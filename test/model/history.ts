@@ -48,6 +48,8 @@ async function settleOrBreak(m: Model, w: World, agrees?: () => Promise<boolean>
 interface Counted {
   steps: number;
   writesAfterAgreement: number;
+  /** Deletes after agreement that learned of a person's deletion no read had shown (person-deletions.ts). */
+  learnedDeletions: number;
 }
 
 /** Plays one history to its end and checks every promise; throws BrokenPromise with the report. */
@@ -88,8 +90,9 @@ async function play(
     // Agreed at the end if not before (the verdict above holds); then 20 s of schedule.
     const agreedAt = settled?.agreedAt ?? mark(w);
     await quietPeriod(w);
-    const afterAgreement = writesSince(w, agreedAt);
+    const { wasted: afterAgreement, learned } = writesSince(w, agreedAt);
     counted.writesAfterAgreement += afterAgreement.length;
+    counted.learnedDeletions += learned;
     verdict(m, w, [
       ['from the first moment everything agrees, through settling and 20 s of schedule, nothing is written anywhere', afterAgreement],
     ]);
@@ -106,6 +109,8 @@ export interface HistoryOutcome {
   steps: number;
   /** Writes to Google or the booking service in the quiet period after agreement (each one a broken promise). */
   writesAfterAgreement: number;
+  /** Deletes after agreement that learned of a person's deletion no read had shown: not counted as writes. */
+  learnedDeletions: number;
   ms: number;
   /** For a failure: fast-check's report of the shrunk history, with ours inside. */
   report?: string;
@@ -120,7 +125,7 @@ export async function runHistory(
   } = {},
 ): Promise<HistoryOutcome> {
   const started = Date.now();
-  const counted: Counted = { steps: 0, writesAfterAgreement: 0 };
+  const counted: Counted = { steps: 0, writesAfterAgreement: 0, learnedDeletions: 0 };
   const details = await fc.check(
     fc.asyncProperty(stepsOf(options.minSteps ?? 0), (history) => play(seed, history, counted, options.log)),
     // The time limit only ever cuts shrinking short (fast-check looks at it between runs); 0 skips shrinking.

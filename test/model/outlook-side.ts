@@ -4,9 +4,10 @@
 // others. The simulator plays the fault windows itself; the history watches each write to count
 // the wasted ones and where calbridge last put each event (not a person).
 import { KEY_PROPERTY } from '../../src/microsoft/graph-event.ts';
-import { startGraphSimulator, type GraphSimulator, type SimulatedEvent } from '../../src/microsoft/simulator/index.ts';
+import { startGraphSimulator, type GraphSimulator, type LoggedRequest, type SimulatedEvent } from '../../src/microsoft/simulator/index.ts';
 import { startGate, type HttpGate } from './gate.ts';
 import { clockTime } from './model.ts';
+import { PersonDeletions, writesSince, type WritesSince } from './person-deletions.ts';
 
 const MAILBOX = 'reception@clinic.example';
 const TENANT = 'b2c1a5e4-0d1f-4c6a-9f1e-3c2d4b5a6e7f';
@@ -14,6 +15,11 @@ const CLIENT_ID = '6731de76-14a6-49ae-97bc-6eba6914391e';
 const CLIENT_SECRET = 'q8Q~model-client-secret';
 const WRITE_KINDS = new Set(['create', 'patch', 'delete']);
 
+/** The Graph id an event call names (the last segment of its path). */
+const eventIdOf = (path: string): string | null => {
+  const m = /\/events\/([^/?]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : null;
+};
 const keyOf = (e: SimulatedEvent): string | undefined => e.extended.find((p) => p.id === KEY_PROPERTY)?.value;
 const sameShown = (a: SimulatedEvent, b: SimulatedEvent) =>
   a.start === b.start && a.end === b.end && a.subject === b.subject && a.body.content === b.body.content && a.showAs === b.showAs;
@@ -24,11 +30,17 @@ export class OutlookSide {
   /** Per appointment, the start calbridge last wrote (not a person's edit), and how many writes it made. */
   readonly writtenStarts = new Map<string, number>();
   readonly writeCounts = new Map<string, number>();
+  /** A delta listing or a read of the event shows calbridge a person's deletion. */
+  private readonly deletions: PersonDeletions<LoggedRequest>;
 
   private constructor(
     readonly graph: GraphSimulator,
     private readonly codeOf: (key: string) => string,
   ) {
+    this.deletions = new PersonDeletions(
+      graph.log,
+      (c, id) => (c.kind === 'delta' && c.status < 300) || (c.kind === 'get' && eventIdOf(c.path) === id && c.status < 500),
+    );
     this.watchWrites();
   }
 
@@ -119,6 +131,7 @@ export class OutlookSide {
     const e = this.event(key);
     if (!e) return false;
     this.mailbox().userDelete(e.id);
+    this.deletions.note(e.id);
     return true;
   }
 
@@ -127,11 +140,15 @@ export class OutlookSide {
   }
 
   /** Writes (create, PATCH, DELETE) since log position `from`, in words. */
-  writesSince(from: number): string[] {
-    return this.graph.log
-      .slice(from)
-      .filter((r) => WRITE_KINDS.has(r.kind))
-      .map((r) => `Outlook ${r.kind} of ${r.path} (answered ${r.status})`);
+  writesSince(from: number): WritesSince {
+    return writesSince(
+      this.graph.log,
+      from,
+      (r) => WRITE_KINDS.has(r.kind),
+      (r) => (r.kind === 'delete' && r.status === 404 ? eventIdOf(r.path) : null),
+      this.deletions,
+      (r) => `Outlook ${r.kind} of ${r.path} (answered ${r.status})`,
+    );
   }
 
   writeCount(): number {

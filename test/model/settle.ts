@@ -2,9 +2,10 @@
 // schedule, until it knows of nothing left to do. Agreement is the first moment, watched after every
 // job, at which everything a person can see agrees; from then on, through the rest of the settling
 // and 20 seconds of schedule after it, nothing may be written anywhere: any write after agreement is
-// one no person needed.
+// one no person needed (but for a delete that learns of a person's deletion, person-deletions.ts).
 import type { World } from './world.ts';
 import type { JobName } from './daemon.ts';
+import { writesSince as sideWrites, type WritesSince } from './person-deletions.ts';
 
 const POLL_EVERY_MS = 5 * 60_000;
 /** Time between passes while work is left: retries back off up to minutes, so the steps grow. */
@@ -111,14 +112,25 @@ export async function quietPeriod(w: World): Promise<void> {
   }
 }
 
-/** Every write call since `from` to Google, CalDAV, Outlook or the booking service, in words (one answered 409, 412 or 410 included). */
-export function writesSince(w: World, from: Mark): string[] {
-  const google = w.fake.log.slice(from.google).filter((r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind));
+/**
+ * Every write call since `from` to Google, CalDAV, Outlook or the booking service, in words (one
+ * answered 409, 412 or 410 included); apart, the deletes that learned of a person's deletion no
+ * read had shown calbridge (person-deletions.ts), which are not writes it could have spared.
+ */
+export function writesSince(w: World, from: Mark): WritesSince {
+  const google = sideWrites(
+    w.fake.log,
+    from.google,
+    (r) => ['insert', 'update', 'patch', 'delete'].includes(r.kind),
+    (r) => (r.kind === 'delete' && (r.status === 404 || r.status === 410) ? (r.eventId ?? null) : null),
+    w.googleDeletions,
+    (r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`,
+  );
+  const caldav = w.caldav.writesSince(from.caldav);
+  const outlook = w.outlook.writesSince(from.outlook);
   const booking = w.sim.requests.slice(from.booking).filter((r) => r.path.startsWith('/api/v3/appointments/') && r.method !== 'GET');
-  return [
-    ...google.map((r) => `Google ${r.kind} of event ${r.eventId ?? '?'} in ${r.calendarId ?? '?'} (answered ${r.status})`),
-    ...w.caldav.writesSince(from.caldav),
-    ...w.outlook.writesSince(from.outlook),
-    ...booking.map((r) => `booking service ${r.method} ${r.path}`),
-  ];
+  return {
+    wasted: [...google.wasted, ...caldav.wasted, ...outlook.wasted, ...booking.map((r) => `booking service ${r.method} ${r.path}`)],
+    learned: google.learned + caldav.learned + outlook.learned,
+  };
 }

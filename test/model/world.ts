@@ -12,7 +12,7 @@ import ICAL from 'ical.js';
 import type { Config } from '../../src/config/schema.ts';
 import { startSimulator, type Simulator, type SimAppointment } from '../../src/booking/simulator/index.ts';
 import { overlaps } from '../../src/core/mirror/reschedule-decide.ts';
-import { startGoogleSimulator, type SimulatedEvent, type GoogleSimulator } from '../../src/google/simulator/index.ts';
+import { startGoogleSimulator, type LoggedRequest, type SimulatedEvent, type GoogleSimulator } from '../../src/google/simulator/index.ts';
 import { testConfig, TEST_WEBHOOK_SECRET } from '../helpers/context.ts';
 import { simulatorClient } from '../helpers/simulator.ts';
 import { CLIENT } from '../google/google-env.ts';
@@ -21,6 +21,7 @@ import { gateBooking, startGate, type BookingGate, type HttpGate } from './gate.
 import { CALDAV_CALENDAR, CalDavSide } from './caldav-side.ts';
 import { OutlookSide } from './outlook-side.ts';
 import { startLife, type DaemonLife } from './daemon.ts';
+import { PersonDeletions } from './person-deletions.ts';
 import { C1, C2, GOOGLE_CALENDARS, isCancelled, ZONE, clockTime } from './model.ts';
 
 const PUBLIC_URL = 'https://calbridge.test';
@@ -63,6 +64,8 @@ export class World {
   private readonly delivered = new Set<number>();
   private readonly lost = new Set<number>();
   private gates: { google: HttpGate; caldav: HttpGate; outlook: HttpGate; booking: BookingGate } | undefined;
+  /** People's deletions in Google; a listing or a read of the event shows calbridge one (person-deletions.ts). */
+  readonly googleDeletions: PersonDeletions<LoggedRequest>;
   private crashAfterReschedule = false;
 
   private constructor(
@@ -75,7 +78,12 @@ export class World {
     private readonly server: Server,
     private readonly dir: string,
     private readonly route: { fetch: (r: Request) => Response | Promise<Response> },
-  ) {}
+  ) {
+    this.googleDeletions = new PersonDeletions(
+      fake.log,
+      (c, id) => (c.kind === 'list' && c.status < 300) || (c.kind === 'get' && c.eventId === id && c.status < 500),
+    );
+  }
 
   static async start(seed: number): Promise<World> {
     const clock = new SkewClock();
