@@ -26,10 +26,15 @@ export type PersonChoice =
   | { edit: Exclude<PersonEdit, { kind: 'nothing' }>; event: TimedEvent; to: number | null };
 
 const HALF_HOUR = 30 * 60_000;
-/** Working hours people drag events into, and how far ahead they look. */
+/** Working hours people drag events into. */
 const OPEN_HOUR = 8;
 const CLOSE_HOUR = 18;
-const AHEAD_DAYS = 14;
+/**
+ * How far ahead people look: as far as the booking simulator books (30 days). With two weeks, a
+ * demo of a dozen appointments on some days had one upcoming event, which the Google people and the
+ * Outlook person all picked every second, so every Outlook move lost to a Google one.
+ */
+const AHEAD_DAYS = 31;
 
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
 
