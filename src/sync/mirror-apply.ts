@@ -63,8 +63,9 @@ export async function applyWrite<B>(deps: WriteDeps<B>, input: WriteInput<B>): P
   // then the event is read before anything is written (core/mirror/write-decide.ts, readsFirst).
   const before = links.get(key);
   const unsureBefore = before !== undefined && outcomeUnknown(before);
-  const decision = deps.decision(key);
-  const updated = action.kind === 'update' ? input.desired : null;
+  // Only an update of a known event weighs the reverse sync's latest decision before writing.
+  const updated = before !== undefined && action.kind === 'update' ? input.desired : null;
+  const decision = updated !== null ? deps.decision(key) : undefined;
   const overtaken = before !== undefined && updated !== null && putBackOvertaken(before, decision, updated);
   const unknownEdit = overtaken || (before !== undefined && updated !== null && holdsUnknownEdit(before, decision, updated));
   const reads = readsFirst(before, unknownEdit);

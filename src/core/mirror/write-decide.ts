@@ -248,7 +248,8 @@ export function holdsUnknownEdit(
  * The link holds a state of the event that the reverse sync asked to put back (requestRewrite: its
  * etag, no hash of ours), and the booking service now wants the very times that state showed: it
  * moved the appointment there before the put-back was written (model seed 5572: dragged in Outlook
- * onto a taken slot at 09:00, to be put back, and reception then moved the appointment to 09:00).
+ * to 09:00 while the booking service moved it elsewhere, so to be put back; reception then moved
+ * the appointment to 09:00).
  * A PUT on that etag would land, writing times the event already shows; a read tells whether it
  * shows all the writer wants (adopted, nothing written) or only the times.
  */
